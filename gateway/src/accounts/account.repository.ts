@@ -1,0 +1,25 @@
+/**
+ * Persistence of customers, organizations and tokens over the document-store port.
+ */
+import type { Collection, DocumentStore } from '@wellstream/store';
+import type { Customer, DeveloperToken, Organization } from './account';
+
+export class AccountRepository {
+  private constructor(
+    readonly customers: Collection<Customer>,
+    readonly organizations: Collection<Organization>,
+    readonly tokens: Collection<DeveloperToken>,
+  ) {}
+
+  static async open(store: DocumentStore): Promise<AccountRepository> {
+    return new AccountRepository(
+      await store.collection<Customer>({ name: 'customers', indexes: [{ fields: { created_at: 1 } }] }),
+      await store.collection<Organization>({ name: 'organizations', indexes: [{ fields: { customer_id: 1, created_at: 1 } }] }),
+      await store.collection<DeveloperToken>({ name: 'tokens', indexes: [{ fields: { customer_id: 1 } }] }),
+    );
+  }
+
+  findCustomer = (id: string) => this.customers.findOne({ _id: id });
+  findOrganization = (id: string) => this.organizations.findOne({ _id: id });
+  findToken = (hash: string) => this.tokens.findOne({ _id: hash });
+}

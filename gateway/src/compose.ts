@@ -1,0 +1,64 @@
+/**
+ * The gateway's composition root.
+ */
+import { randomBytes } from 'node:crypto';
+import { ALL_TOPICS } from '@wellstream/contracts';
+import { startHttpServer } from '@wellstream/http';
+import { createLogger } from '@wellstream/logging';
+import { createDocumentStore, createEventLog, createRateLimitStore, RunningService, SharedInfra } from '@wellstream/runtime';
+import { AccountRepository } from './accounts/account.repository';
+import { createGatewayApp } from './app';
+import type { GatewayConfig } from './config';
+import type { ServiceDirectory } from './proxy/service-proxy';
+
+export interface RunningGateway extends RunningService {
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  publicUrl: string;
+  directory: ServiceDirectory;
+}
+
+export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
+  const logger = createLogger('gateway');
+  const eventLog = shared.eventLog ?? createEventLog(config, logger);
+  for (const t of ALL_TOPICS) await eventLog.ensureTopic(t.spec);
+  const store = createDocumentStore(config, 'gateway', logger);
+  const rateLimits = createRateLimitStore(config, logger);
+  const repo = await AccountRepository.open(store);
+  const adminToken = config.WELLSTREAM_ADMIN_TOKEN ?? `wsa_${randomBytes(24).toString('base64url')}`;
+  if (config.WELLSTREAM_USERS_URL) directory.users = config.WELLSTREAM_USERS_URL;
+  if (config.WELLSTREAM_RECORDS_URL) directory.records = config.WELLSTREAM_RECORDS_URL;
+  if (config.WELLSTREAM_STREAMS_URL) directory.streams = config.WELLSTREAM_STREAMS_URL;
+  if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
+  if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
+  let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
+  const app = createGatewayApp({
+    logger,
+    repo,
+    eventLog,
+    rateLimits,
+    adminToken,
+    defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
+    publicUrl: () => publicUrl,
+    directory,
+    ownHealth: async () => (await store.healthy()) && (await eventLog.healthy()) && (await rateLimits.healthy()),
+  });
+  const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
+  // The default public URL follows the port actually bound (DESIGN.md: marketplace URLs follow it).
+  publicUrl ||= `http://${config.WELLSTREAM_HOST.includes(':') ? `[${config.WELLSTREAM_HOST}]` : config.WELLSTREAM_HOST}:${http.port}`;
+  return {
+    name: 'gateway',
+    url: http.url,
+    port: http.port,
+    adminToken,
+    adminTokenGenerated: !config.WELLSTREAM_ADMIN_TOKEN,
+    publicUrl,
+    directory,
+    async stop() {
+      await http.close();
+      await rateLimits.close();
+      await store.close();
+      if (!shared.eventLog) await eventLog.close();
+    },
+  };
+}

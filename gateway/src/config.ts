@@ -1,0 +1,39 @@
+/**
+ * Gateway settings (DESIGN.md section 2 names the public ones).
+ */
+import Joi from 'joi';
+import { infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';
+
+export interface GatewayConfig extends InfraSettings {
+  WELLSTREAM_HOST: string;
+  WELLSTREAM_PORT: number;
+  WELLSTREAM_PUBLIC_URL?: string;
+  WELLSTREAM_ADMIN_TOKEN?: string;
+  WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR: number;
+  WELLSTREAM_USERS_URL?: string;
+  WELLSTREAM_RECORDS_URL?: string;
+  WELLSTREAM_STREAMS_URL?: string;
+  WELLSTREAM_NOTIFICATIONS_URL?: string;
+  WELLSTREAM_RULES_URL?: string;
+}
+
+const serviceUrl = () =>
+  Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() });
+
+export const gatewayConfigSchema = Joi.object<GatewayConfig>({
+  ...infraSettingsSchema,
+  WELLSTREAM_HOST: Joi.string().default('127.0.0.1'),
+  WELLSTREAM_PORT: Joi.number().port().default(8080),
+  WELLSTREAM_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  WELLSTREAM_ADMIN_TOKEN: Joi.string().min(16).message('WELLSTREAM_ADMIN_TOKEN must be at least 16 characters'),
+  WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).default(2000),
+  WELLSTREAM_USERS_URL: serviceUrl(),
+  WELLSTREAM_RECORDS_URL: serviceUrl(),
+  WELLSTREAM_STREAMS_URL: serviceUrl(),
+  WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(),
+  WELLSTREAM_RULES_URL: serviceUrl(),
+});
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfigSchema, env);

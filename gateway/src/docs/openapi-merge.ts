@@ -1,0 +1,50 @@
+/**
+ * The merged OpenAPI 3.1 document: the gateway's own part (operator API, health) plus the part
+ * each service serves at /openapi.json next to its routes.
+ */
+import type { Logger } from '@wellstream/logging';
+import type { ServiceDirectory } from '../proxy/service-proxy';
+import { gatewayOpenApi } from './gateway.openapi';
+
+export interface OpenApiPart {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+  tags?: { name: string; description?: string }[];
+}
+
+export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: string, logger: Logger) {
+  const parts: OpenApiPart[] = [gatewayOpenApi];
+  await Promise.all(
+    Object.entries(directory).map(async ([name, url]) => {
+      try {
+        const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) parts.push((await res.json()) as OpenApiPart);
+      } catch (err) {
+        logger.warn('openapi part unavailable', { service: name, error: err });
+      }
+    }),
+  );
+  const doc = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Wellstream API',
+      version: '2.0.0',
+      description:
+        'Wellness data platform. Every endpoint takes the developer token as the `token` query parameter (or `Authorization: Bearer`).',
+    },
+    servers: [{ url: `${publicUrl}/v2` }],
+    tags: [] as { name: string; description?: string }[],
+    paths: {} as Record<string, unknown>,
+    components: {
+      securitySchemes: { token: { type: 'apiKey', in: 'query', name: 'token' } },
+      schemas: {} as Record<string, unknown>,
+    },
+    security: [{ token: [] }],
+  };
+  for (const p of parts) {
+    Object.assign(doc.paths, p.paths ?? {});
+    Object.assign(doc.components.schemas, p.components?.schemas ?? {});
+    doc.tags.push(...(p.tags ?? []));
+  }
+  return doc;
+}

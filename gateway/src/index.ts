@@ -1,0 +1,4 @@
+export { composeGateway } from './compose';
+export type { RunningGateway } from './compose';
+export { gatewayConfigSchema, loadGatewayConfig } from './config';
+export type { GatewayConfig } from './config';

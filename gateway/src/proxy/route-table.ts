@@ -1,0 +1,36 @@
+/**
+ * Which service answers which path, and what authentication it needs. Order matters: the first
+ * match wins. Paths keep their /v2 prefix on the way to the service.
+ */
+export type ServiceName = 'users' | 'records' | 'streams' | 'notifications' | 'rules';
+export type AuthKind = 'developer' | 'admin' | 'public';
+
+export interface RouteRule {
+  pattern: RegExp;
+  service: ServiceName;
+  auth: AuthKind;
+  /** Index of the capture group holding the organization id, when the path names one. */
+  orgGroup?: number;
+}
+
+const ORG = '/v2/organizations/([^/]+)';
+const RECORD_PATHS = '(?:measurements|nutrition|sleep|summaries|workouts|intraday)';
+
+export const ROUTES: RouteRule[] = [
+  { pattern: new RegExp(`^${ORG}/users/[^/]+/${RECORD_PATHS}/?$`), service: 'records', auth: 'developer', orgGroup: 1 },
+  { pattern: new RegExp(`^${ORG}/users/[^/]+/rules(?:/[^/]+)?/?$`), service: 'rules', auth: 'developer', orgGroup: 1 },
+  { pattern: new RegExp(`^${ORG}/users(?:/.*)?$`), service: 'users', auth: 'developer', orgGroup: 1 },
+  { pattern: new RegExp(`^${ORG}/(?:notification_target|notifications)(?:/.*)?$`), service: 'notifications', auth: 'developer', orgGroup: 1 },
+  { pattern: /^\/v2\/(?:streams|replay)(?:\/.*)?$/, service: 'streams', auth: 'developer' },
+  { pattern: /^\/v2\/mobile\/.*$/, service: 'records', auth: 'public' },
+  { pattern: /^\/v2\/marketplace\/.*$/, service: 'users', auth: 'public' },
+  { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
+];
+
+export function matchRoute(path: string): { rule: RouteRule; organizationId?: string } | undefined {
+  for (const rule of ROUTES) {
+    const m = rule.pattern.exec(path);
+    if (m) return { rule, organizationId: rule.orgGroup ? decodeURIComponent(m[rule.orgGroup]) : undefined };
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * One jest run over the workspace. TypeScript is transformed by swc (no type checking here:
+ * `npm run typecheck` does that); workspace packages resolve to their sources.
+ * - unit: no servers.
+ * - integration (*.int.test.ts): real Kafka, MongoDB API (FerretDB) and Redis, started once per
+ *   run by deploy/servers (the run fails, never skips, when one cannot start).
+ */
+const shared = {
+  transform: { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  moduleNameMapper: {
+    '^@wellstream/gateway$': '<rootDir>/gateway/src',
+    '^@wellstream/platform$': '<rootDir>/platform/src',
+    '^@wellstream/(.+)-service$': '<rootDir>/services/$1/src',
+    '^@wellstream/(.+)$': '<rootDir>/libs/$1/src',
+  },
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  setupFiles: ['<rootDir>/libs/testing/src/jest-env.js'],
+};
+
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.int.test.ts'],
+      globalSetup: '<rootDir>/deploy/servers/jest-global-setup.js',
+      globalTeardown: '<rootDir>/deploy/servers/jest-global-teardown.js',
+    },
+  ],
+};

@@ -1,0 +1,170 @@
+/**
+ * Consumer groups for the embedded log, in one process: members share a topic's partitions
+ * (round-robin in join order), rebalance when members come and go, and each partition is read by
+ * one member at a time from the group's committed position.
+ */
+import { EventEmitter } from 'node:events';
+import { runWithRequestContext } from '@wellstream/logging';
+import type { Logger } from '@wellstream/logging';
+import type { ConsumeOptions, LogMessage } from './event-log.port';
+import { REQUEST_ID_HEADER } from './event-log.port';
+import type { EmbeddedLogStorage } from './embedded-log-storage';
+
+const BATCH = 200;
+const RETRY_PAUSE_MS = 500;
+
+/** Runs a handler inside the request context of the message that caused it. */
+export function handleInContext(handle: (m: LogMessage) => Promise<void>, m: LogMessage): Promise<void> {
+  const requestId = m.headers[REQUEST_ID_HEADER];
+  return requestId ? runWithRequestContext({ requestId }, () => handle(m)) : handle(m);
+}
+
+/** Waits until `emitter` fires `event` or `ms` pass; returns a canceller too. */
+export function waitFor(emitter: EventEmitter, event: string, ms: number): { promise: Promise<void>; cancel: () => void } {
+  let cancel = () => {};
+  const promise = new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      emitter.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    emitter.on(event, done);
+    cancel = done;
+  });
+  return { promise, cancel };
+}
+
+class PartitionWorker {
+  private stopped = false;
+  private wake = () => {};
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly storage: EmbeddedLogStorage,
+    private readonly notifier: EventEmitter,
+    private readonly groupId: string,
+    private readonly partition: number,
+    private readonly options: ConsumeOptions,
+    private readonly logger: Logger,
+  ) {
+    this.done = this.run();
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    return this.done;
+  }
+
+  private startOffset(): number {
+    const { topic } = this.options;
+    const committed = this.storage.committed(this.groupId, topic, this.partition);
+    if (committed !== undefined) return committed;
+    const start = this.options.fromBeginning ? 0 : this.storage.endOffset(topic, this.partition);
+    // Pin the starting point so a rebalance or restart does not skip what arrives meanwhile.
+    this.storage.commit(this.groupId, topic, this.partition, start);
+    return start;
+  }
+
+  private async run(): Promise<void> {
+    const { topic } = this.options;
+    let offset = this.startOffset();
+    while (!this.stopped) {
+      const batch = this.storage.readPartition(topic, this.partition, offset, BATCH);
+      if (batch.length === 0) {
+        const w = waitFor(this.notifier, `${topic}/${this.partition}`, 1000);
+        this.wake = w.cancel;
+        await w.promise;
+        continue;
+      }
+      for (const m of batch) {
+        if (this.stopped) return;
+        for (;;) {
+          try {
+            await handleInContext(this.options.handle, m);
+            break;
+          } catch (err) {
+            if (this.stopped) return; // not committed: the next owner gets it again
+            this.logger.warn('event handler failed; retrying', { topic, group: this.groupId, partition: this.partition, offset: m.offset, error: err });
+            const w = waitFor(this.notifier, '__never__', RETRY_PAUSE_MS);
+            this.wake = w.cancel;
+            await w.promise;
+            if (this.stopped) return;
+          }
+        }
+        offset = m.offset + 1;
+        this.storage.commit(this.groupId, topic, this.partition, offset);
+      }
+    }
+  }
+}
+
+export class EmbeddedMember {
+  readonly workers = new Map<number, PartitionWorker>();
+  constructor(
+    readonly id: number,
+    readonly options: ConsumeOptions,
+  ) {}
+}
+
+export class EmbeddedConsumerGroup {
+  private readonly members: EmbeddedMember[] = [];
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly storage: EmbeddedLogStorage,
+    private readonly notifier: EventEmitter,
+    readonly groupId: string,
+    readonly topic: string,
+    private readonly logger: Logger,
+  ) {}
+
+  get size(): number {
+    return this.members.length;
+  }
+
+  join(member: EmbeddedMember): Promise<void> {
+    this.members.push(member);
+    return this.rebalance();
+  }
+
+  leave(member: EmbeddedMember): Promise<void> {
+    const i = this.members.indexOf(member);
+    if (i >= 0) this.members.splice(i, 1);
+    return this.rebalance(member);
+  }
+
+  /** Rebalances run one at a time; every revoked partition stops before any is handed out again. */
+  private rebalance(leaving?: EmbeddedMember): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      const partitions = this.storage.topic(this.topic).partitions;
+      const owner = new Map<number, EmbeddedMember>();
+      if (this.members.length > 0) {
+        for (let p = 0; p < partitions; p++) owner.set(p, this.members[p % this.members.length]);
+      }
+      const stopping: Promise<void>[] = [];
+      for (const m of leaving ? [...this.members, leaving] : this.members) {
+        for (const [p, w] of m.workers) {
+          if (owner.get(p) !== m) {
+            m.workers.delete(p);
+            stopping.push(w.stop());
+          }
+        }
+      }
+      await Promise.all(stopping);
+      for (const m of this.members) {
+        const mine: number[] = [];
+        for (const [p, o] of owner) {
+          if (o !== m) continue;
+          mine.push(p);
+          if (!m.workers.has(p)) {
+            m.workers.set(p, new PartitionWorker(this.storage, this.notifier, this.groupId, p, m.options, this.logger));
+          }
+        }
+        m.options.onAssignment?.(mine);
+      }
+    });
+    return this.queue;
+  }
+}

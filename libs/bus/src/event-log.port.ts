@@ -1,0 +1,81 @@
+/**
+ * The event log port: a partitioned, durable log with consumer groups (Kafka's model). Two
+ * adapters implement it: the embedded one (SQLite) and Kafka (kafkajs). Callers never see either.
+ */
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  /** Keep only the newest message per key (cleanup.policy=compact,delete). */
+  compacted?: boolean;
+  /** Messages older than this are deleted. */
+  retentionMs?: number;
+}
+
+export interface OutgoingMessage {
+  /** Message key (compaction identity), e.g. a record id. */
+  key: string;
+  /** JSON text. */
+  value: string;
+  /** What picks the partition (e.g. the user id, so one user's events stay in order); default the key. */
+  partitionKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface LogMessage {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+  /** Append time, ms since epoch. */
+  timestamp: number;
+}
+
+export interface ConsumeOptions {
+  topic: string;
+  /** Members of one group share the partitions; each message goes to one member. */
+  groupId: string;
+  /** Where a group without a committed position starts: the oldest message, or new ones only. */
+  fromBeginning?: boolean;
+  /**
+   * Called in order within a partition (different partitions may run concurrently). The position is
+   * committed only after it resolves; if it throws, the same message is retried after a pause.
+   */
+  handle(message: LogMessage): Promise<void>;
+  /** The partitions this member now owns, after every rebalance. */
+  onAssignment?(partitions: number[]): void;
+}
+
+export interface TailOptions {
+  topic: string;
+  /** Start at the first message appended at or after this time (ms); default: the oldest kept. */
+  fromTimestamp?: number;
+  handle(message: LogMessage): Promise<void>;
+  /** Called once, when everything that existed at the start has been handled. */
+  onCaughtUp?(): void;
+}
+
+export interface Subscription {
+  /** Leaves the group (the rest rebalance) after any in-flight handler finishes. */
+  stop(): Promise<void>;
+}
+
+export interface EventLog {
+  ensureTopic(spec: TopicSpec): Promise<void>;
+  /** Resolves once the messages are durable; order is kept per partition. */
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  consume(options: ConsumeOptions): Promise<Subscription>;
+  /** Reads without a group and without committing (replay): every reader sees everything. */
+  tail(options: TailOptions): Promise<Subscription>;
+  /** Sets a group with no members to start at the end of the topic now (e.g. a new stream). */
+  startGroupAtEnd(groupId: string, topic: string): Promise<void>;
+  /** Members currently in the group (as far as this adapter can see). */
+  groupMemberCount(groupId: string): Promise<number>;
+  /** Cheap liveness check for health endpoints. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,0 +1,4 @@
+export * from './event-log.port';
+export * from './partitioner';
+export { EmbeddedEventLog } from './event-log.embedded';
+export type { EmbeddedEventLogOptions } from './event-log.embedded';

@@ -1,0 +1,57 @@
+/**
+ * The settings shared by every deployable (DESIGN.md section 2 fixes the names). A service's own
+ * config.ts extends this schema with what only it needs.
+ */
+import Joi from 'joi';
+
+export type RuntimeMode = 'embedded' | 'distributed';
+
+export interface InfraSettings {
+  WELLSTREAM_MODE: RuntimeMode;
+  WELLSTREAM_DATA_DIR: string;
+  WELLSTREAM_KAFKA_BROKERS?: string;
+  WELLSTREAM_KAFKA_CLIENT_ID: string;
+  WELLSTREAM_TOPIC_PREFIX: string;
+  WELLSTREAM_MONGO_URL?: string;
+  WELLSTREAM_DB_PREFIX: string;
+  WELLSTREAM_REDIS_URL?: string;
+  WELLSTREAM_LOG_LEVEL: string;
+  WELLSTREAM_EVENTS_PARTITIONS: number;
+}
+
+const requiredWhenDistributed = (schema: Joi.StringSchema) =>
+  schema.when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required(), otherwise: Joi.optional() });
+
+export const infraSettingsSchema = {
+  WELLSTREAM_MODE: Joi.string().valid('embedded', 'distributed').default('embedded'),
+  WELLSTREAM_DATA_DIR: Joi.string().default('./data'),
+  WELLSTREAM_KAFKA_BROKERS: requiredWhenDistributed(
+    Joi.string().pattern(/^[\w.-]+:\d+(,[\w.-]+:\d+)*$/).message('must be a comma list of host:port'),
+  ),
+  WELLSTREAM_KAFKA_CLIENT_ID: Joi.string().default('wellstream'),
+  // Lets several test runs (or environments) share one broker/database without seeing each other.
+  WELLSTREAM_TOPIC_PREFIX: Joi.string().allow('').pattern(/^[a-zA-Z0-9._-]*$/).default(''),
+  WELLSTREAM_MONGO_URL: requiredWhenDistributed(Joi.string().uri({ scheme: ['mongodb', 'mongodb+srv'] })),
+  WELLSTREAM_DB_PREFIX: Joi.string().pattern(/^[a-zA-Z0-9_-]+$/).default('wellstream'),
+  WELLSTREAM_REDIS_URL: requiredWhenDistributed(Joi.string().uri({ scheme: ['redis', 'rediss'] })),
+  WELLSTREAM_LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'debug', 'silent').default('info'),
+  WELLSTREAM_EVENTS_PARTITIONS: Joi.number().integer().min(1).max(256).default(12),
+};
+
+export interface ServiceSettings extends InfraSettings {
+  WELLSTREAM_SERVICE_HOST: string;
+  WELLSTREAM_SERVICE_PORT: number;
+}
+
+export const serviceSettingsSchema = {
+  ...infraSettingsSchema,
+  WELLSTREAM_SERVICE_HOST: Joi.string().default('127.0.0.1'),
+  WELLSTREAM_SERVICE_PORT: Joi.number().port().default(0),
+};
+
+export const durationList = () =>
+  Joi.string()
+    .pattern(/^\d+(,\d+)*$/)
+    .message('must be a comma list of milliseconds, e.g. 60000,300000');
+
+export const parseDurationList = (s: string): number[] => s.split(',').map((x) => Number(x));

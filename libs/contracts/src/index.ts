@@ -1,0 +1,13 @@
+export * from './topic';
+export * from './customer-events';
+export * from './user-events';
+export * from './organization-events';
+export * from './source-detections';
+
+import { customerEventsTopic } from './customer-events';
+import { organizationEventsTopic } from './organization-events';
+import { sourceDetectionsTopic } from './source-detections';
+import { userEventsTopic } from './user-events';
+
+/** Every topic of the platform, for start-up (ensureTopic) and for deploy/ topic definitions. */
+export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic];

@@ -1,0 +1,68 @@
+/**
+ * A topic of the catalog: its name, its Kafka settings and the joi schema of its messages, so the
+ * TypeScript type, the validation and the topic configuration cannot drift apart.
+ */
+import Joi from 'joi';
+import type { EventLog, LogMessage, Subscription, TopicSpec } from '@wellstream/bus';
+import type { Logger } from '@wellstream/logging';
+
+export interface TopicDefinition<T> {
+  spec: TopicSpec;
+  schema: Joi.Schema<T>;
+  /** The compaction key of a message. */
+  key(event: T): string;
+  /** Which messages must stay in order relative to each other (e.g. one user's). */
+  partitionKey(event: T): string;
+}
+
+export class InvalidEventError extends Error {
+  constructor(topic: string, detail: string) {
+    super(`invalid event for topic ${topic}: ${detail}`);
+    this.name = 'InvalidEventError';
+  }
+}
+
+export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
+  const { value, error } = topic.schema.validate(event, { abortEarly: false });
+  if (error) throw new InvalidEventError(topic.spec.name, error.message);
+  return value as T;
+}
+
+export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>, events: T[]): Promise<void> {
+  const messages = events.map((e) => {
+    const valid = validateEvent(topic, e);
+    return { key: topic.key(valid), partitionKey: topic.partitionKey(valid), value: JSON.stringify(valid) };
+  });
+  await log.publish(topic.spec.name, messages);
+}
+
+export interface EventContext {
+  message: LogMessage;
+}
+
+/**
+ * Consumes a catalog topic as a group member. A message that fails validation is logged and
+ * skipped (it can never become valid, and must not block the partition); a handler error is
+ * retried by the log, so nothing valid is lost.
+ */
+export async function consumeEvents<T>(
+  log: EventLog,
+  topic: TopicDefinition<T>,
+  options: { groupId: string; fromBeginning?: boolean; logger: Logger; handle(event: T, ctx: EventContext): Promise<void> },
+): Promise<Subscription> {
+  return log.consume({
+    topic: topic.spec.name,
+    groupId: options.groupId,
+    fromBeginning: options.fromBeginning ?? true,
+    handle: async (message) => {
+      let event: T;
+      try {
+        event = validateEvent(topic, JSON.parse(message.value));
+      } catch (err) {
+        options.logger.error('skipping an invalid event', { topic: message.topic, partition: message.partition, offset: message.offset, error: err });
+        return;
+      }
+      await options.handle(event, { message });
+    },
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * The express app every service (and the gateway) starts from: request ids, one JSON log line per
+ * request, a JSON body limit, malformed JSON → 400, unknown route → 404, errors → spec bodies.
+ */
+import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
+import { toHttpError } from './error-response';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  /** Registers the service's routes. */
+  routes: (app: express.Express) => void;
+  /** Answers GET /health; the service is ready when it resolves true. */
+  health?: () => Promise<boolean> | boolean;
+  bodyLimit?: string;
+}
+
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.header('x-request-id');
+    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : newRequestId();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      runWithRequestContext({ requestId }, () =>
+        logger.info('request', {
+          method: req.method,
+          path: redactString(req.originalUrl),
+          status: res.statusCode,
+          duration_ms: Math.round(ms * 10) / 10,
+        }),
+      );
+    });
+    runWithRequestContext({ requestId }, next);
+  };
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const bodyError = err as { type?: string; status?: number };
+    if (bodyError.type === 'entity.parse.failed') {
+      res.status(400).json({ errors: ['Malformed JSON in the request body.'] });
+      return;
+    }
+    if (bodyError.type === 'entity.too.large') {
+      res.status(413).json({ errors: ['The request body is too large.'] });
+      return;
+    }
+    if (bodyError.type && bodyError.status && bodyError.status < 500) {
+      res.status(400).json({ errors: ['The request body could not be read.'] });
+      return;
+    }
+    const out = toHttpError(err);
+    if (out.status >= 500) logger.error('request failed', { error: err, stack: (err as Error)?.stack });
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(out.status).set(out.headers).json(out.body);
+  };
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (req, res) => {
+    res.status(404).json({ errors: [`No route for ${req.method} ${req.path}.`] });
+  };
+}
+
+/** Lets route handlers be async: a rejected promise goes to the error handler. */
+export const route =
+  (fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown> | unknown): RequestHandler =>
+  (req, res, next) => {
+    Promise.resolve()
+      .then(() => fn(req, res, next))
+      .catch(next);
+  };
+
+export function createServiceApp(options: ServiceAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(options.logger));
+  app.get(
+    '/health',
+    route(async (_req, res) => {
+      const ok = options.health ? await options.health() : true;
+      res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'starting' });
+    }),
+  );
+  app.use(express.json({ limit: options.bodyLimit ?? '5mb' }));
+  options.routes(app);
+  app.use(notFoundHandler());
+  app.use(errorHandler(options.logger));
+  return app;
+}

@@ -1,0 +1,41 @@
+/**
+ * The one place where domain errors become HTTP: status code and the spec's three body shapes
+ * ({"message"}, {"errors":[...]}, {"errors":{field:[...]}}). Unknown errors become a bare 500.
+ */
+import { AppError, isAppError } from '@wellstream/errors';
+
+export interface HttpErrorResponse {
+  status: number;
+  body: { message: string } | { errors: string[] } | { errors: Record<string, string[]> };
+  headers: Record<string, string>;
+}
+
+const STATUS: Record<AppError['kind'], number> = {
+  unauthenticated: 401,
+  forbidden: 401,
+  not_found: 404,
+  bad_request: 400,
+  unprocessable: 422,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export function toHttpError(err: unknown): HttpErrorResponse {
+  if (!isAppError(err)) {
+    return { status: 500, body: { message: 'An internal error occurred; details were logged.' }, headers: {} };
+  }
+  const status = STATUS[err.kind];
+  const headers: Record<string, string> = {};
+  if (err.retryAfterSeconds !== undefined) headers['Retry-After'] = String(err.retryAfterSeconds);
+  switch (err.kind) {
+    case 'unauthenticated':
+    case 'rate_limited':
+    case 'unavailable':
+    case 'internal':
+      return { status, body: { message: err.message }, headers };
+    default:
+      return { status, body: err.fieldErrors ? { errors: err.fieldErrors } : { errors: [err.message] }, headers };
+  }
+}

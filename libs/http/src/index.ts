@@ -1,0 +1,5 @@
+export * from './caller';
+export * from './create-service-app';
+export * from './error-response';
+export * from './http-server';
+export * from './validate';

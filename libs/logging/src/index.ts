@@ -1,0 +1,3 @@
+export * from './logger';
+export * from './redact';
+export * from './request-context';

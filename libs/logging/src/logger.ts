@@ -1,0 +1,63 @@
+/**
+ * JSON-lines logging on winston. One root logger per process; services take children named after
+ * themselves. Every line carries the current request id and passes through redaction.
+ */
+import winston from 'winston';
+import Transport from 'winston-transport';
+import { currentRequestId } from './request-context';
+import { redactValue } from './redact';
+
+export type Logger = winston.Logger;
+
+const addContext = winston.format((info) => {
+  const requestId = currentRequestId();
+  if (requestId && info.request_id === undefined) info.request_id = requestId;
+  for (const key of Object.keys(info)) {
+    (info as Record<string, unknown>)[key] = redactValue((info as Record<string, unknown>)[key]);
+  }
+  return info;
+});
+
+let root: winston.Logger | undefined;
+
+function rootLogger(): winston.Logger {
+  if (!root) {
+    const level = process.env.WELLSTREAM_LOG_LEVEL ?? 'info';
+    root = winston.createLogger({
+      level: level === 'silent' ? 'error' : level,
+      silent: level === 'silent',
+      format: winston.format.combine(winston.format.timestamp(), addContext(), winston.format.json()),
+      transports: [new winston.transports.Console()],
+    });
+  }
+  return root;
+}
+
+export function createLogger(service: string): Logger {
+  return rootLogger().child({ service });
+}
+
+export function setLogLevel(level: string): void {
+  const logger = rootLogger();
+  logger.silent = level === 'silent';
+  if (level !== 'silent') logger.level = level;
+}
+
+/** Sends every log line (already formatted and redacted) to `sink` too; returns a remover. Tests use it. */
+export function captureLogs(sink: (line: string) => void): () => void {
+  const logger = rootLogger();
+  class Capture extends Transport {
+    override log(info: Record<string | symbol, unknown>, next: () => void) {
+      sink(String(info[Symbol.for('message')] ?? JSON.stringify(info)));
+      next();
+    }
+  }
+  const transport = new Capture();
+  const wasSilent = logger.silent;
+  logger.silent = false;
+  logger.add(transport);
+  return () => {
+    logger.remove(transport);
+    logger.silent = wasSilent;
+  };
+}

@@ -1,0 +1,2 @@
+export * from './rate-limit.port';
+export { MemoryRateLimitStore } from './rate-limit.memory';

@@ -1,0 +1,3 @@
+export * from './infra';
+export * from './running-service';
+export * from './service-main';

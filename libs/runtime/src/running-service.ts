@@ -1,0 +1,16 @@
+/**
+ * What a composed service hands back to whoever started it (its own main.ts, or the embedded
+ * platform that runs all of them in one process).
+ */
+export interface RunningService {
+  name: string;
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Things the embedded platform shares between services running in one process. */
+export interface SharedInfra {
+  /** One embedded log instance for the whole process (an SQLite file has one writer). */
+  eventLog?: import('@wellstream/bus').EventLog;
+}

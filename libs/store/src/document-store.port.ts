@@ -1,0 +1,93 @@
+/**
+ * The document-store port. Services write their repositories once against it; two adapters back
+ * it: SQLite (embedded) and MongoDB through mongoose (distributed, also FerretDB). Filters and
+ * updates are a small subset of MongoDB's syntax that both can run exactly (see README).
+ */
+
+export type Scalar = string | number | boolean | null;
+
+export interface Operators {
+  $eq?: Scalar;
+  $ne?: Scalar;
+  $gt?: Scalar;
+  $gte?: Scalar;
+  $lt?: Scalar;
+  $lte?: Scalar;
+  $in?: Scalar[];
+  $nin?: Scalar[];
+  $exists?: boolean;
+}
+
+/** Field paths (dotted for nested objects, never into arrays) → value or operators; all must hold. */
+export type Filter = Record<string, Scalar | Operators>;
+
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, '' | true | 1>;
+  $inc?: Record<string, number>;
+  /** Applied only when an upsert inserts. */
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  fields: Record<string, 1 | -1>;
+  unique?: boolean;
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+export interface Doc {
+  _id: string;
+}
+
+export interface Collection<T extends Doc> {
+  /** Throws DuplicateKeyError when a unique index (or _id) is violated. */
+  insertOne(doc: T): Promise<void>;
+  findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** Updates the first match (or inserts with `upsert`); resolves to the document after the update, or null. */
+  findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;
+  updateMany(filter: Filter, update: Update): Promise<number>;
+  /** Replaces whole documents by _id, inserting missing ones; one round trip. */
+  bulkUpsert(docs: T[]): Promise<void>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+export interface DocumentStore {
+  collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+  /** Deletes everything; refuses unless the store's name says it is a test target. */
+  dropForTests(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    message = 'duplicate key',
+  ) {
+    super(`${collection}: ${message}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export function assertTestTarget(name: string): void {
+  if (!/test/i.test(name)) throw new Error(`refusing to drop "${name}": its name does not say it is a test target`);
+}
+
+/** Field paths are interpolated into SQL/JSON paths, so only plain names are allowed. */
+export function assertFieldPath(path: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(path)) throw new Error(`invalid field path: ${path}`);
+}

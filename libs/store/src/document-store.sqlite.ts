@@ -1,0 +1,230 @@
+/**
+ * The embedded document store: one SQLite file per service, one table per collection holding
+ * whole JSON documents; indexes are expression indexes on json_extract, so the same filter text
+ * the queries use hits them.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  assertFieldPath,
+  assertTestTarget,
+  Collection,
+  CollectionSpec,
+  Doc,
+  DocumentStore,
+  DuplicateKeyError,
+  Filter,
+  FindOptions,
+  Operators,
+  Scalar,
+  SortSpec,
+  Update,
+} from './document-store.port';
+import { applyUpdate, seedFromFilter } from './apply-update';
+
+type SqlValue = string | number | null;
+
+const sqlValue = (v: Scalar): SqlValue => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+
+function expr(field: string): string {
+  assertFieldPath(field);
+  return field === '_id' ? '_id' : `json_extract(doc, '$.${field}')`;
+}
+
+const OPS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+
+export function filterToSql(filter: Filter): { where: string; params: SqlValue[] } {
+  const clauses: string[] = [];
+  const params: SqlValue[] = [];
+  const eq = (e: string, v: Scalar) => {
+    if (v === null) clauses.push(`${e} IS NULL`);
+    else {
+      clauses.push(`${e} = ?`);
+      params.push(sqlValue(v));
+    }
+  };
+  for (const [field, cond] of Object.entries(filter)) {
+    const e = expr(field);
+    if (cond === null || typeof cond !== 'object') {
+      eq(e, cond);
+      continue;
+    }
+    for (const [op, v] of Object.entries(cond as Operators)) {
+      if (op === '$eq') eq(e, v as Scalar);
+      else if (op === '$ne') {
+        if (v === null) clauses.push(`${e} IS NOT NULL`);
+        else {
+          clauses.push(`(${e} IS NULL OR ${e} != ?)`);
+          params.push(sqlValue(v as Scalar));
+        }
+      } else if (op in OPS) {
+        clauses.push(`${e} ${OPS[op]} ?`);
+        params.push(sqlValue(v as Scalar));
+      } else if (op === '$in' || op === '$nin') {
+        const values = (v as Scalar[]).filter((x) => x !== null);
+        const hasNull = (v as Scalar[]).includes(null);
+        const parts: string[] = [];
+        if (values.length) parts.push(`${e} IN (${values.map(() => '?').join(',')})`);
+        if (hasNull) parts.push(`${e} IS NULL`);
+        params.push(...values.map(sqlValue));
+        const inClause = parts.length ? `(${parts.join(' OR ')})` : '(0)';
+        // Like MongoDB, $nin matches a missing field unless null is in the list.
+        if (op === '$in') clauses.push(inClause);
+        else clauses.push(hasNull ? `NOT ${inClause}` : `(${e} IS NULL OR NOT ${inClause})`);
+      } else if (op === '$exists') {
+        const jt = field === '_id' ? '_id' : `json_type(doc, '$.${field}')`;
+        clauses.push(v ? `${jt} IS NOT NULL` : `${jt} IS NULL`);
+      } else throw new Error(`unsupported filter operator ${op}`);
+    }
+  }
+  return { where: clauses.length ? clauses.join(' AND ') : '1', params };
+}
+
+function orderBy(sort?: SortSpec): string {
+  if (!sort || Object.keys(sort).length === 0) return '';
+  return ` ORDER BY ${Object.entries(sort)
+    .map(([f, d]) => `${expr(f)} ${d === -1 ? 'DESC' : 'ASC'}`)
+    .join(', ')}`;
+}
+
+const isUniqueViolation = (e: unknown) =>
+  typeof e === 'object' && e !== null && String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly name: string,
+  ) {
+    this.table = `"c_${name}"`;
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      this.db.prepare(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(this.name);
+      throw e;
+    }
+  }
+
+  async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | null> {
+    return this.findSync(filter, { ...options, limit: 1 })[0] ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.findSync(filter, options);
+  }
+
+  private findSync(filter: Filter, options: FindOptions): T[] {
+    const { where, params } = filterToSql(filter);
+    let sql = `SELECT doc FROM ${this.table} WHERE ${where}${orderBy(options.sort)}`;
+    if (options.limit !== undefined || options.skip) sql += ` LIMIT ${Math.max(0, Math.floor(options.limit ?? -1))}`;
+    if (options.limit === undefined && options.skip) sql = sql.replace(/LIMIT \d+$/, 'LIMIT -1');
+    if (options.skip) sql += ` OFFSET ${Math.max(0, Math.floor(options.skip))}`;
+    return (this.db.prepare(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const { where, params } = filterToSql(filter);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number }).n;
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec } = {}): Promise<T | null> {
+    // better-sqlite3 is synchronous, so read-modify-write inside one transaction is atomic.
+    try {
+      return this.db.transaction(() => {
+        const current = this.findSync(filter, { sort: options.sort, limit: 1 })[0];
+        if (current) {
+          const next = applyUpdate(current, update, false);
+          this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(JSON.stringify(next), current._id);
+          return next;
+        }
+        if (!options.upsert) return null;
+        const seeded = applyUpdate(seedFromFilter(filter) as T, update, true);
+        if (!seeded._id) throw new Error('upsert needs an _id in the filter or $setOnInsert');
+        this.db.prepare(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(seeded._id, JSON.stringify(seeded));
+        return seeded;
+      })();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(this.name);
+      throw e;
+    }
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<number> {
+    try {
+      return this.db.transaction(() => {
+        const docs = this.findSync(filter, {});
+        const stmt = this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`);
+        for (const d of docs) stmt.run(JSON.stringify(applyUpdate(d, update, false)), d._id);
+        return docs.length;
+      })();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(this.name);
+      throw e;
+    }
+  }
+
+  async bulkUpsert(docs: T[]): Promise<void> {
+    if (docs.length === 0) return;
+    const stmt = this.db.prepare(
+      `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`,
+    );
+    try {
+      this.db.transaction(() => {
+        for (const d of docs) stmt.run(d._id, JSON.stringify(d));
+      })();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(this.name);
+      throw e;
+    }
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const { where, params } = filterToSql(filter);
+    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+  }
+}
+
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly db: Database.Database;
+  private closed = false;
+
+  /** `file` is the SQLite file, e.g. `<data dir>/users.db`. */
+  constructor(private readonly file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+  }
+
+  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+    if (!/^[A-Za-z0-9_]+$/.test(spec.name)) throw new Error(`invalid collection name ${spec.name}`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS "c_${spec.name}" (_id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    for (const ix of spec.indexes ?? []) {
+      const fields = Object.entries(ix.fields);
+      const name = `ix_${spec.name}_${fields.map(([f, d]) => `${f.replace(/\./g, '_')}_${d === -1 ? 'd' : 'a'}`).join('_')}`;
+      const cols = fields.map(([f, d]) => `${expr(f)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ');
+      this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "c_${spec.name}" (${cols})`);
+    }
+    return new SqliteCollection<T>(this.db, spec.name);
+  }
+
+  async healthy(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  async dropForTests(): Promise<void> {
+    assertTestTarget(this.file);
+    const tables = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c_%'`).all() as { name: string }[];
+    for (const t of tables) this.db.exec(`DELETE FROM "${t.name}"`);
+  }
+}

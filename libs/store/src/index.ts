@@ -1,0 +1,2 @@
+export * from './document-store.port';
+export { SqliteDocumentStore } from './document-store.sqlite';

@@ -1,0 +1,2 @@
+export { startPlatform } from './start-platform';
+export type { RunningPlatform } from './start-platform';

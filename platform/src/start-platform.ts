@@ -1,0 +1,87 @@
+/**
+ * The one-process runtime: the gateway and every service in this one process, each service still its
+ * own express app on its own loopback port behind the gateway, all sharing one embedded event log.
+ * `npm start` and the HTTP tests both use it.
+ */
+import type { EventLog } from '@wellstream/bus';
+import { createLogger } from '@wellstream/logging';
+import { createEventLog, RunningService } from '@wellstream/runtime';
+import { composeGateway, loadGatewayConfig, RunningGateway } from '@wellstream/gateway';
+import { composeUsers, loadUsersConfig } from '@wellstream/users-service';
+import { composeRecords, loadRecordsConfig } from '@wellstream/records-service';
+import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
+import { composeNotifications, loadNotificationsConfig } from '@wellstream/notifications-service';
+import { composeRules, loadRulesConfig } from '@wellstream/rules-service';
+
+export interface RunningPlatform {
+  /** Where the gateway listens, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** base_url = streams_url */
+  baseUrl: string;
+  publicUrl: string;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  gateway: RunningGateway;
+  services: RunningService[];
+  eventLog: EventLog;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promise<RunningPlatform> {
+  // Validate settings before anything opens a file or a port. WELLSTREAM_MODE=distributed runs the
+  // same single process on Kafka, MongoDB and Redis (tests use it to run one suite on both).
+  const mode = env.WELLSTREAM_MODE === 'distributed' ? 'distributed' : 'embedded';
+  const gatewayConfig = loadGatewayConfig({ ...env, WELLSTREAM_MODE: mode });
+  const logger = createLogger('platform');
+  const eventLog = createEventLog(gatewayConfig, logger);
+  const shared = { eventLog };
+  const started: RunningService[] = [];
+  let gateway: RunningGateway | undefined;
+  const stopAll = async () => {
+    for (const s of [...(gateway ? [gateway] : []), ...started.reverse()]) {
+      await s.stop().catch((err) => logger.error('stop failed', { service: s.name, error: err }));
+    }
+    await eventLog.close();
+  };
+  try {
+    // The gateway comes first so that services learn the public URL (it follows the bound port).
+    gateway = await composeGateway(gatewayConfig, shared, {});
+    const serviceEnv = {
+      ...env,
+      WELLSTREAM_MODE: mode,
+      WELLSTREAM_SERVICE_HOST: '127.0.0.1',
+      WELLSTREAM_SERVICE_PORT: '0',
+      WELLSTREAM_PUBLIC_URL: gateway.publicUrl,
+    };
+    const users = await composeUsers(loadUsersConfig(serviceEnv), shared);
+    started.push(users);
+    gateway.directory.users = users.url;
+    const records = await composeRecords(loadRecordsConfig(serviceEnv), shared);
+    started.push(records);
+    gateway.directory.records = records.url;
+    const streams = await composeStreams(loadStreamsConfig(serviceEnv), shared);
+    started.push(streams);
+    gateway.directory.streams = streams.url;
+    const notifications = await composeNotifications(loadNotificationsConfig(serviceEnv), shared);
+    started.push(notifications);
+    gateway.directory.notifications = notifications.url;
+    const rules = await composeRules(loadRulesConfig(serviceEnv), shared);
+    started.push(rules);
+    gateway.directory.rules = rules.url;
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const gw = gateway;
+  return {
+    url: gw.url,
+    baseUrl: `${gw.publicUrl}/v2`,
+    publicUrl: gw.publicUrl,
+    adminToken: gw.adminToken,
+    adminTokenGenerated: gw.adminTokenGenerated,
+    gateway: gw,
+    services: started,
+    eventLog,
+    stop: stopAll,
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The notifications service's express app: its routes on the shared app factory.
+ */
+import type express from 'express';
+import { createServiceApp } from '@wellstream/http';
+import type { Logger } from '@wellstream/logging';
+
+export interface NotificationsAppDeps {
+  logger: Logger;
+  health: () => Promise<boolean>;
+}
+
+export function createNotificationsApp(deps: NotificationsAppDeps): express.Express {
+  return createServiceApp({
+    logger: deps.logger,
+    health: deps.health,
+    routes: () => {},
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * The notifications service's composition root: picks adapters from config, wires use cases, starts HTTP.
+ */
+import { startHttpServer } from '@wellstream/http';
+import { createLogger } from '@wellstream/logging';
+import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
+import { createNotificationsApp } from './app';
+import type { NotificationsConfig } from './config';
+
+export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  const logger = createLogger('notifications');
+  const eventLog = shared.eventLog ?? createEventLog(config, logger);
+  const store = createDocumentStore(config, 'notifications', logger);
+  const app = createNotificationsApp({
+    logger,
+    health: async () => (await store.healthy()) && (await eventLog.healthy()),
+  });
+  const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+  return {
+    name: 'notifications',
+    url: http.url,
+    port: http.port,
+    async stop() {
+      await http.close();
+      await store.close();
+      if (!shared.eventLog) await eventLog.close();
+    },
+  };
+}

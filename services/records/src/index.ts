@@ -1,0 +1,3 @@
+export { composeRecords } from './compose';
+export { loadRecordsConfig, recordsConfigSchema } from './config';
+export type { RecordsConfig } from './config';

@@ -1,0 +1,3 @@
+export { composeStreams } from './compose';
+export { loadStreamsConfig, streamsConfigSchema } from './config';
+export type { StreamsConfig } from './config';

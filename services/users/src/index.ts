@@ -1,0 +1,3 @@
+export { composeUsers } from './compose';
+export { loadUsersConfig, usersConfigSchema } from './config';
+export type { UsersConfig } from './config';
