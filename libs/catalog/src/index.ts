@@ -1,1 +1,3 @@
+export * from './metrics';
 export * from './resources';
+export * from './sources';
