@@ -19,15 +19,17 @@ const addContext = winston.format((info) => {
 });
 
 let root: winston.Logger | undefined;
+let consoleTransport: winston.transports.ConsoleTransportInstance | undefined;
 
 function rootLogger(): winston.Logger {
   if (!root) {
     const level = process.env.WELLSTREAM_LOG_LEVEL ?? 'info';
+    // 'silent' mutes the console only, so a capture (tests) still sees every line.
+    consoleTransport = new winston.transports.Console({ silent: level === 'silent' });
     root = winston.createLogger({
-      level: level === 'silent' ? 'error' : level,
-      silent: level === 'silent',
+      level: level === 'silent' ? 'info' : level,
       format: winston.format.combine(winston.format.timestamp(), addContext(), winston.format.json()),
-      transports: [new winston.transports.Console()],
+      transports: [consoleTransport],
     });
   }
   return root;
@@ -39,7 +41,7 @@ export function createLogger(service: string): Logger {
 
 export function setLogLevel(level: string): void {
   const logger = rootLogger();
-  logger.silent = level === 'silent';
+  if (consoleTransport) consoleTransport.silent = level === 'silent';
   if (level !== 'silent') logger.level = level;
 }
 
@@ -53,11 +55,8 @@ export function captureLogs(sink: (line: string) => void): () => void {
     }
   }
   const transport = new Capture();
-  const wasSilent = logger.silent;
-  logger.silent = false;
   logger.add(transport);
   return () => {
     logger.remove(transport);
-    logger.silent = wasSilent;
   };
 }

@@ -4,9 +4,11 @@
 const SECRET_KEYS = /^(token|authorization|secret|password|admin_token|x-wellstream-signature)$/i;
 const TOKEN_IN_URL = /([?&](?:token|secret)=)[^&#\s"]*/gi;
 const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+// Credentials that travel as path segments: a token being revoked, a marketplace token.
+const TOKEN_IN_PATH = /(\/(?:tokens|marketplace)\/)[^/?#\s"]+/gi;
 
 export function redactString(s: string): string {
-  return s.replace(TOKEN_IN_URL, '$1[REDACTED]').replace(BEARER, '$1[REDACTED]');
+  return s.replace(TOKEN_IN_URL, '$1[REDACTED]').replace(BEARER, '$1[REDACTED]').replace(TOKEN_IN_PATH, '$1[REDACTED]');
 }
 
 export function redactValue(value: unknown, depth = 0): unknown {

@@ -1,0 +1,45 @@
+/**
+ * Start-up configuration: bad values stop the process with a message naming the variable.
+ */
+import { ConfigError } from '@wellstream/config';
+import { loadGatewayConfig } from '@wellstream/gateway';
+import { startPlatform } from '@wellstream/platform';
+
+const errorOf = (fn: () => unknown): ConfigError => {
+  try {
+    fn();
+  } catch (e) {
+    return e as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadGatewayConfig({});
+    expect(c).toMatchObject({ WELLSTREAM_MODE: 'embedded', WELLSTREAM_PORT: 8080, WELLSTREAM_HOST: '127.0.0.1', WELLSTREAM_DATA_DIR: './data' });
+    expect(c.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR).toBe(2000);
+  });
+
+  it('names the bad variable', () => {
+    const e = errorOf(() => loadGatewayConfig({ WELLSTREAM_PORT: 'eighty' }));
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.variables).toEqual(['WELLSTREAM_PORT']);
+    expect(e.message).toContain('WELLSTREAM_PORT');
+  });
+
+  it('requires the servers in distributed mode and names each missing one', () => {
+    const e = errorOf(() => loadGatewayConfig({ WELLSTREAM_MODE: 'distributed' }));
+    expect(e.variables).toEqual(expect.arrayContaining(['WELLSTREAM_KAFKA_BROKERS', 'WELLSTREAM_MONGO_URL', 'WELLSTREAM_REDIS_URL']));
+  });
+
+  it('refuses an unknown mode and a short admin token', () => {
+    expect(errorOf(() => loadGatewayConfig({ WELLSTREAM_MODE: 'cluster' })).variables).toEqual(['WELLSTREAM_MODE']);
+    expect(errorOf(() => loadGatewayConfig({ WELLSTREAM_ADMIN_TOKEN: 'short' })).variables).toEqual(['WELLSTREAM_ADMIN_TOKEN']);
+  });
+
+  it('makes the platform fail before it opens anything', async () => {
+    await expect(startPlatform({ WELLSTREAM_PORT: '-1', WELLSTREAM_DATA_DIR: '/nonexistent/should-not-be-created' })).rejects.toBeInstanceOf(ConfigError);
+    expect(require('node:fs').existsSync('/nonexistent/should-not-be-created')).toBe(false);
+  });
+});
