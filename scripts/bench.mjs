@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: runs every benchmark under bench/ in turn (each prints its own figures).
+ * Loopback only; every loop is bounded by a request count and a time limit.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv[2];
+const files = fs.readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
+let failed = 0;
+for (const f of files) {
+  console.log(`\n=== ${f}`);
+  const r = spawnSync(process.execPath, [path.join(root, 'bench', f)], { stdio: 'inherit', env: { ...process.env, WELLSTREAM_LOG_LEVEL: 'silent' } });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
