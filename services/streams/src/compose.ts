@@ -1,27 +1,52 @@
 /**
  * The streams service's composition root: picks adapters from config, wires use cases, starts HTTP.
  */
-import { startHttpServer } from '@wellstream/http';
+import { customerEventsTopic } from '@wellstream/contracts';
+import { HttpServerHandle, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createStreamsApp } from './app';
 import type { StreamsConfig } from './config';
+import { MemberCounter } from './delivery/member-counter';
+import { StreamRepository } from './streams/stream.repository';
 
 export async function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('streams');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'streams', logger);
+  // The gateway ensures every topic at start-up; a streams replica started alone must not depend on it.
+  await eventLog.ensureTopic(customerEventsTopic.spec);
+  const repo = await StreamRepository.open(store);
+  const members = new MemberCounter(eventLog);
+  let http: HttpServerHandle | undefined;
   const app = createStreamsApp({
     logger,
     health: async () => (await store.healthy()) && (await eventLog.healthy()),
+    streams: { repo, eventLog, members },
+    connect: {
+      repo,
+      eventLog,
+      members,
+      logger,
+      maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS,
+      pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS,
+    },
+    replay: { eventLog, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+    sse: {
+      writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
+      maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,
+      // Bound late: the server starts after the app exists; no request arrives before that.
+      trackLongLived: (end) => (http ? http.trackLongLived(end) : () => {}),
+    },
   });
-  const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+  http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+  const server = http;
   return {
     name: 'streams',
-    url: http.url,
-    port: http.port,
+    url: server.url,
+    port: server.port,
     async stop() {
-      await http.close();
+      await server.close();
       await store.close();
       if (!shared.eventLog) await eventLog.close();
     },

@@ -4,10 +4,23 @@
 import Joi from 'joi';
 import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';
 
-export type StreamsConfig = ServiceSettings;
+export interface StreamsConfig extends ServiceSettings {
+  /** Connected clients (consumer-group members) allowed per stream. */
+  WELLSTREAM_STREAM_MAX_MEMBERS: number;
+  /** A `poke` is sent whenever this long passes without another event (spec: 5 s). */
+  WELLSTREAM_POKE_INTERVAL_MS: number;
+  /** A client whose socket does not drain within this long is disconnected. */
+  WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: number;
+  /** A client with more than this many bytes queued in its socket is disconnected. */
+  WELLSTREAM_STREAM_MAX_BUFFER_BYTES: number;
+}
 
 export const streamsConfigSchema = Joi.object<StreamsConfig>({
   ...serviceSettingsSchema,
+  WELLSTREAM_STREAM_MAX_MEMBERS: Joi.number().integer().min(1).max(1000).default(5),
+  WELLSTREAM_POKE_INTERVAL_MS: Joi.number().integer().min(50).max(600_000).default(5000),
+  WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
+  WELLSTREAM_STREAM_MAX_BUFFER_BYTES: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
 });
 
 export const loadStreamsConfig = (env: NodeJS.ProcessEnv = process.env): StreamsConfig => loadConfig(streamsConfigSchema, env);

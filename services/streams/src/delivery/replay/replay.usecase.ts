@@ -1,0 +1,67 @@
+/**
+ * Replay: every event of the caller's organizations from the last 30 days, in log order, then the
+ * live events as they come. No consumer group: each replay connection reads the whole topic on its
+ * own (a group-less tail), nothing is committed, and every client gets the entire stream. The end
+ * of the historical part is marked with an SSE comment (`: replay caught up`) followed by a poke.
+ */
+import type { EventLog, Subscription } from '@wellstream/bus';
+import { customerEventsTopic, THIRTY_DAYS_MS } from '@wellstream/contracts';
+import type { Logger } from '@wellstream/logging';
+import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
+import { alreadySeen, encodePosition } from '../event-position';
+import { ClientGoneError, EventSink } from '../event-sink';
+import { startPokeTimer } from '../poke-timer';
+import type { ReplayQuery } from './replay.schema';
+
+export interface ReplayDeps {
+  eventLog: EventLog;
+  logger: Logger;
+  pokeIntervalMs: number;
+}
+
+export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQuery, sink: EventSink): void {
+  const filter: EventFilter = {
+    customerId,
+    resources: query.resources,
+    eventTypes: query.eventTypes,
+    createdFromMs: query.createdFromMs,
+  };
+  // Pokes keep coming while a long scan finds nothing for this customer, and while idle.
+  const poker = startPokeTimer(sink, deps.pokeIntervalMs, () => JSON.stringify({ ts: new Date().toISOString() }));
+  let subscription: Subscription | undefined;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    poker.stop();
+    void subscription?.stop().catch((err) => deps.logger.warn('stopping a replay failed', { error: err }));
+  };
+  sink.onClose(stop);
+
+  deps.eventLog
+    .tail({
+      topic: customerEventsTopic.spec.name,
+      fromTimestamp: Date.now() - THIRTY_DAYS_MS,
+      handle: async (m) => {
+        if (sink.closed || stopped) throw new ClientGoneError();
+        const event = parseCustomerEvent(m.value);
+        if (!event || !matchesFilter(filter, event)) return;
+        if (alreadySeen(query.resumeAfter, m)) return;
+        await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
+      },
+      onCaughtUp: () => {
+        sink.comment('replay caught up');
+        poker.pokeNow();
+      },
+    })
+    .then(
+      (sub) => {
+        subscription = sub;
+        if (stopped) void sub.stop();
+      },
+      (err) => {
+        deps.logger.error('starting a replay failed', { error: err });
+        sink.close('could not start the replay');
+      },
+    );
+}

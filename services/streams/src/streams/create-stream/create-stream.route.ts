@@ -1,0 +1,20 @@
+/**
+ * POST /v2/streams → 201 Stream.
+ */
+import type express from 'express';
+import { callerOf, route, validate } from '@wellstream/http';
+import type { StreamDeps } from '../stream-deps';
+import { createStreamRules, createStreamShape, CreateStreamInput } from './create-stream.schema';
+import { createStream } from './create-stream.usecase';
+
+export function createStreamRoute(app: express.Express, deps: StreamDeps): void {
+  app.post(
+    '/v2/streams',
+    route(async (req, res) => {
+      const { customerId } = callerOf(req);
+      validate(createStreamShape, req.body, { kind: 'bad_request', code: 'MALFORMED_STREAM' });
+      const input = validate<CreateStreamInput>(createStreamRules, req.body, { kind: 'unprocessable', code: 'INVALID_STREAM' });
+      res.status(201).json(await createStream(deps, customerId, input));
+    }),
+  );
+}
