@@ -4,8 +4,15 @@
 import type express from 'express';
 import { createServiceApp } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
+import { rulesOpenApi } from './docs/rules.openapi';
+import { createRuleRoute } from './rules/create-rule/create-rule.route';
+import { deleteRuleRoute } from './rules/delete-rule/delete-rule.route';
+import { getRuleRoute } from './rules/get-rule/get-rule.route';
+import { listRulesRoute } from './rules/list-rules/list-rules.route';
+import type { RuleUseCaseDeps } from './rules/rule-deps';
+import { updateRuleRoute } from './rules/update-rule/update-rule.route';
 
-export interface RulesAppDeps {
+export interface RulesAppDeps extends RuleUseCaseDeps {
   logger: Logger;
   health: () => Promise<boolean>;
 }
@@ -14,6 +21,15 @@ export function createRulesApp(deps: RulesAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
-    routes: () => {},
+    routes: (app) => {
+      app.get('/openapi.json', (_req, res) => {
+        res.json(rulesOpenApi);
+      });
+      listRulesRoute(app, deps);
+      createRuleRoute(app, deps);
+      getRuleRoute(app, deps);
+      updateRuleRoute(app, deps);
+      deleteRuleRoute(app, deps);
+    },
   });
 }

@@ -4,10 +4,20 @@
 import Joi from 'joi';
 import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';
 
-export type RulesConfig = ServiceSettings;
+export interface RulesConfig extends ServiceSettings {
+  /** The rules feature for organizations whose operator setting is null (DESIGN.md section 2). */
+  WELLSTREAM_RULES_ENABLED: boolean;
+  /** How often every rule is judged again, so missing data is noticed without new data. */
+  WELLSTREAM_RULES_EVALUATE_INTERVAL_MS: number;
+  /** How long an unknown uid is looked up again before 404 (the user projection may lag a fresh user). */
+  WELLSTREAM_RULES_USER_WAIT_MS: number;
+}
 
 export const rulesConfigSchema = Joi.object<RulesConfig>({
   ...serviceSettingsSchema,
+  WELLSTREAM_RULES_ENABLED: Joi.boolean().default(false),
+  WELLSTREAM_RULES_EVALUATE_INTERVAL_MS: Joi.number().integer().min(10).max(86_400_000).default(60_000),
+  WELLSTREAM_RULES_USER_WAIT_MS: Joi.number().integer().min(0).max(30_000).default(1000),
 });
 
 export const loadRulesConfig = (env: NodeJS.ProcessEnv = process.env): RulesConfig => loadConfig(rulesConfigSchema, env);

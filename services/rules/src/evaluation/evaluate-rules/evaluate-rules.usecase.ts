@@ -1,0 +1,103 @@
+/**
+ * Evaluates rules at a given time (the caller's clock: the scheduler passes the wall clock, tests a
+ * fake one). A rule is judged only once it has watched one full window since it was created (or
+ * its criteria changed); then it counts the records with matching data in (now − window, now] and
+ * compares the count with its threshold. It raises one `rule` event per episode: the trigger is
+ * claimed atomically on the rule (so replicas evaluating at the same time raise it once) and
+ * re-armed when the condition stops holding.
+ */
+import type { CustomerEvent } from '@wellstream/contracts';
+import type { Logger } from '@wellstream/logging';
+import type { DataPointRepository } from '../../data-points/data-point.repository';
+import type { RulesFeature } from '../../organizations/rules-feature';
+import { conditionHolds, RuleDoc } from '../../rules/rule';
+import type { RuleRepository } from '../../rules/rule.repository';
+import { buildRuleEvent } from '../rule-event';
+
+export interface EvaluationDeps {
+  rules: RuleRepository;
+  points: DataPointRepository;
+  feature: RulesFeature;
+  /** Publishes rule events durably (the `events` topic). */
+  publish(events: CustomerEvent[]): Promise<void>;
+  logger?: Logger;
+}
+
+export interface EvaluationResult {
+  evaluated: number;
+  events: CustomerEvent[];
+}
+
+/** Judges one rule at `now`; resolves to the event it raised, if any. */
+export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Date): Promise<CustomerEvent | null> {
+  const nowIso = now.toISOString();
+  if (rule.armed_at > nowIso) return null;
+  const count = await deps.points.countRecords({
+    userId: rule.user_id,
+    metricType: rule.metric.type,
+    unit: rule.metric.unit,
+    origin: rule.metric.origin,
+    fromIso: new Date(now.getTime() - rule.window_ms).toISOString(),
+    toIso: nowIso,
+  });
+  if (!conditionHolds(count, rule.threshold)) {
+    if (rule.triggered) await deps.rules.rearm(rule._id, rule.revision);
+    return null;
+  }
+  if (rule.triggered) return null;
+  const event = buildRuleEvent(rule, count, now);
+  if (!(await deps.rules.claimTrigger(rule._id, rule.revision, nowIso, event.id))) return null;
+  try {
+    await deps.publish([event]);
+  } catch (err) {
+    // Not published: release the claim so the next evaluation raises it.
+    await deps.rules.releaseTrigger(rule._id, event.id);
+    throw err;
+  }
+  deps.logger?.info('rule triggered', { rule_id: rule._id, user_id: rule.user_id, count, event_id: event.id });
+  return event;
+}
+
+/** Judges rules one by one, skipping organizations where the feature is off; one failure does not stop the rest. */
+async function evaluateMany(deps: EvaluationDeps, rules: RuleDoc[], now: Date, enabled: Map<string, boolean>): Promise<EvaluationResult> {
+  const result: EvaluationResult = { evaluated: 0, events: [] };
+  for (const rule of rules) {
+    let on = enabled.get(rule.organization_id);
+    if (on === undefined) {
+      on = await deps.feature.enabledFor(rule.organization_id);
+      enabled.set(rule.organization_id, on);
+    }
+    if (!on) continue;
+    try {
+      const event = await evaluateRule(deps, rule, now);
+      result.evaluated++;
+      if (event) result.events.push(event);
+    } catch (err) {
+      deps.logger?.error('rule evaluation failed', { rule_id: rule._id, error: err });
+    }
+  }
+  return result;
+}
+
+/** The schedule's pass: every armed rule, page by page (so missing data is noticed without new data). */
+export async function evaluateAllRules(deps: EvaluationDeps, now: Date, pageSize = 200): Promise<EvaluationResult> {
+  const total: EvaluationResult = { evaluated: 0, events: [] };
+  const enabled = new Map<string, boolean>();
+  const nowIso = now.toISOString();
+  let after: string | undefined;
+  for (;;) {
+    const page = await deps.rules.armedPage(nowIso, after, pageSize);
+    const r = await evaluateMany(deps, page, now, enabled);
+    total.evaluated += r.evaluated;
+    total.events.push(...r.events);
+    if (page.length < pageSize) return total;
+    after = page[page.length - 1]._id;
+  }
+}
+
+/** After new data of a user: that user's rules watching the changed metric types. */
+export async function evaluateUserRules(deps: EvaluationDeps, userId: string, metricTypes: string[], now: Date): Promise<EvaluationResult> {
+  const rules: RuleDoc[] = [];
+  for (const type of new Set(metricTypes)) rules.push(...(await deps.rules.watchingMetric(userId, type)));
+  return evaluateMany(deps, rules, now, new Map());
+}

@@ -1,0 +1,37 @@
+/**
+ * The `rule` event a triggered rule raises, on the `events` topic (streams and replay deliver its
+ * payload; REST record endpoints never see it). Payload shape from the interface's Events table.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CustomerEvent } from '@wellstream/contracts';
+import type { RuleDoc } from '../rules/rule';
+
+export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
+
+export function buildRuleEvent(rule: RuleDoc, count: number, triggeredAt: Date, id = newEventId()): CustomerEvent {
+  const at = triggeredAt.toISOString();
+  return {
+    id,
+    event_type: 'rule',
+    key: id,
+    customer_id: rule.customer_id,
+    organization_id: rule.organization_id,
+    user_id: rule.user_id,
+    // Lets a stream's start_date filter apply to rule events by when they triggered.
+    start_time: at,
+    created_at: at,
+    payload: {
+      user: { uid: rule.uid, user_id: rule.user_id, organization_id: rule.organization_id },
+      rule: {
+        id: rule._id,
+        type: rule.type,
+        window: rule.window,
+        message: rule.message,
+        metric: { type: rule.metric.type, sub_type: rule.metric.sub_type, unit: rule.metric.unit, origin: rule.metric.origin },
+        threshold: { value: rule.threshold.value, comparator: rule.threshold.comparator },
+      },
+      data: [{ type: rule.metric.type, data: { count } }],
+      created_at: at,
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The rules service's projection of organizations, fed by the `organizations` topic: only what it
+ * needs, the per-organization rules switch (null = follow WELLSTREAM_RULES_ENABLED).
+ */
+import type { OrganizationSnapshot } from '@wellstream/contracts';
+import { Collection, DocumentStore, DuplicateKeyError } from '@wellstream/store';
+
+export interface KnownOrganization {
+  _id: string;
+  customer_id: string;
+  rules_enabled: boolean | null;
+  updated_at: string;
+}
+
+export class OrganizationProjectionRepository {
+  private constructor(readonly organizations: Collection<KnownOrganization>) {}
+
+  static async open(store: DocumentStore): Promise<OrganizationProjectionRepository> {
+    return new OrganizationProjectionRepository(await store.collection<KnownOrganization>({ name: 'organizations' }));
+  }
+
+  /** Keeps the snapshot unless a newer one is stored (see UserProjectionRepository.apply). */
+  async apply(org: OrganizationSnapshot): Promise<void> {
+    try {
+      await this.organizations.findOneAndUpdate(
+        { _id: org.id, updated_at: { $lte: org.updated_at } },
+        { $set: { customer_id: org.customer_id, rules_enabled: org.settings.rules_enabled, updated_at: org.updated_at } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  find = (id: string) => this.organizations.findOne({ _id: id });
+}
