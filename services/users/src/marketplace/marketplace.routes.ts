@@ -1,0 +1,80 @@
+/**
+ * The public marketplace endpoints under /v2/marketplace/:token (no developer token: the
+ * marketplace token in the path is the credential).
+ */
+import type express from 'express';
+import { validate } from '@wellstream/http';
+import { sourceDefinition } from '@wellstream/catalog';
+import type { UsersDeps } from '../users/users.deps';
+import { supportedTimeZones } from '../users/location-policy';
+import { unknownSource } from '../users/user.errors';
+import { openMarketplace } from './open-marketplace';
+import { marketplaceView } from './marketplace.view';
+import { answerWithMarketplace, formBody, marketplaceRoute, wantsJson } from './marketplace-response';
+import { sendHtml } from './page/html-document';
+import { marketplacePage } from './page/marketplace-page.html';
+import { consentPage } from './page/simple-pages.html';
+import { connectSource, disconnectSource } from './connect-source/connect-source.usecase';
+import { connectSourceSchema, consentGiven } from './connect-source/connect-source.schema';
+import { chooseTimezone } from './choose-timezone/choose-timezone.usecase';
+import { chooseTimezoneSchema } from './choose-timezone/choose-timezone.schema';
+
+export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps): void {
+  const base = '/v2/marketplace/:token';
+  const zones = supportedTimeZones();
+
+  app.get(
+    base,
+    marketplaceRoute(async (req, res) => {
+      const user = await openMarketplace(deps.repo, req.params.token);
+      const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token));
+      if (wantsJson(req)) {
+        res.set('Cache-Control', 'no-store').json(view);
+        return;
+      }
+      sendHtml(res, 200, marketplacePage(user.marketplace_token, view, zones));
+    }),
+  );
+
+  app.get(
+    `${base}/sources/:type/consent`,
+    marketplaceRoute(async (req, res) => {
+      const user = await openMarketplace(deps.repo, req.params.token);
+      const source = sourceDefinition(req.params.type);
+      if (!source) throw unknownSource(req.params.type);
+      sendHtml(res, 200, consentPage(user.marketplace_token, source));
+    }),
+  );
+
+  app.post(
+    `${base}/sources/:type/connect`,
+    formBody,
+    marketplaceRoute(async (req, res) => {
+      const user = await openMarketplace(deps.repo, req.params.token);
+      const body = validate(connectSourceSchema, req.body ?? {}, { kind: 'bad_request' });
+      const updated = await connectSource(deps, user.id, req.params.type, { consent: consentGiven(body) });
+      answerWithMarketplace(deps, req, res, updated);
+    }),
+  );
+
+  app.post(
+    `${base}/sources/:type/disconnect`,
+    formBody,
+    marketplaceRoute(async (req, res) => {
+      const user = await openMarketplace(deps.repo, req.params.token);
+      const updated = await disconnectSource(deps, user.id, req.params.type);
+      answerWithMarketplace(deps, req, res, updated);
+    }),
+  );
+
+  app.post(
+    `${base}/timezone`,
+    formBody,
+    marketplaceRoute(async (req, res) => {
+      const user = await openMarketplace(deps.repo, req.params.token);
+      const body = validate(chooseTimezoneSchema, req.body ?? {}, { kind: 'bad_request' });
+      const updated = await chooseTimezone(deps, user.id, body.timezone);
+      answerWithMarketplace(deps, req, res, updated);
+    }),
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * Errors of the user area, with stable codes. libs/http turns them into the spec's bodies.
+ */
+import { AppError, notFound, unauthenticated, unprocessable } from '@wellstream/errors';
+
+export const userNotFound = (uid: string): AppError => notFound('USER_NOT_FOUND', `No user with uid "${uid}" in this organization.`);
+
+export const uidTaken = (): AppError => unprocessable('UID_TAKEN', { uid: ['is already taken in this organization'] });
+
+export const marketplaceNotFound = (): AppError =>
+  notFound('MARKETPLACE_NOT_FOUND', 'This marketplace link is not valid (it may have been replaced by a newer one).');
+
+export const adminOnly = (): AppError => unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
+
+export const wrongOrganization = (): AppError =>
+  new AppError('forbidden', 'ORGANIZATION_NOT_ALLOWED', 'The token is not authorized to access this organization.');
+
+export const unknownSource = (type: string): AppError => notFound('SOURCE_NOT_FOUND', `No source of type "${type}".`);
+
+export const consentRequired = (name: string): AppError =>
+  unprocessable('CONSENT_REQUIRED', { consent: [`the user must allow Wellstream to read their ${name} data`] });

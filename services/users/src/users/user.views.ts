@@ -1,0 +1,51 @@
+/**
+ * The response shapes of the user endpoints, exactly the fields the spec lists for each.
+ */
+import type { User } from './user';
+
+type UrlOf = (token: string) => string;
+
+const marketplace = (u: User, url: UrlOf) => ({ token: u.marketplace_token, url: url(u.marketplace_token) });
+const location = (u: User) => ({ timezone: u.timezone, country_code: u.country_code });
+const sources = (u: User) => u.sources.map((s) => ({ type: s.type, connected_at: s.connected_at }));
+
+/** Create and PUT responses. */
+export const userView = (u: User, url: UrlOf) => ({
+  id: u.id,
+  uid: u.uid,
+  marketplace: marketplace(u, url),
+  location: location(u),
+  sources: sources(u),
+  created_at: u.created_at,
+  updated_at: u.updated_at,
+});
+
+/** GET user: adds `mobile`. */
+export const userDetailView = (u: User, url: UrlOf) => ({
+  id: u.id,
+  uid: u.uid,
+  marketplace: marketplace(u, url),
+  mobile: { token: u.mobile_token },
+  location: location(u),
+  sources: sources(u),
+  created_at: u.created_at,
+  updated_at: u.updated_at,
+});
+
+/** User list items: no `sources`; `mobile` and `status` instead. */
+export const userListItemView = (u: User, url: UrlOf) => ({
+  id: u.id,
+  uid: u.uid,
+  marketplace: marketplace(u, url),
+  mobile: { token: u.mobile_token },
+  location: location(u),
+  status: u.status,
+  created_at: u.created_at,
+  updated_at: u.updated_at,
+});
+
+/** DELETE response: the user fields plus `deleted_at`. */
+export const deletedUserView = (u: User, url: UrlOf) => ({ ...userView(u, url), deleted_at: u.deleted_at });
+
+/** Operator suspend/unsuspend responses: the get-user shape plus `status`. */
+export const adminUserView = (u: User, url: UrlOf) => ({ ...userDetailView(u, url), status: u.status });
