@@ -1,0 +1,3 @@
+import { usersApiSuite } from './users-api.suite';
+
+usersApiSuite('distributed');
