@@ -4,16 +4,30 @@
 import type express from 'express';
 import { createServiceApp } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
+import { recordsOpenApi } from './openapi/records.openapi';
+import { ingestMobileRecordsRoute } from './records/ingest-records/ingest-mobile-records.route';
+import type { IngestDeps } from './records/ingest-records/ingest-records.usecase';
+import { listRecordsRoute } from './records/list-records/list-records.route';
+import type { ListRecordsDeps } from './records/list-records/list-records.usecase';
 
 export interface RecordsAppDeps {
   logger: Logger;
   health: () => Promise<boolean>;
+  ingest: IngestDeps;
+  list: ListRecordsDeps;
 }
 
 export function createRecordsApp(deps: RecordsAppDeps): express.Express {
+  const openapi = recordsOpenApi();
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
-    routes: () => {},
+    routes: (app) => {
+      app.get('/openapi.json', (_req, res) => {
+        res.json(openapi);
+      });
+      ingestMobileRecordsRoute(app, deps.ingest);
+      listRecordsRoute(app, deps.list);
+    },
   });
 }

@@ -1,29 +1,80 @@
 /**
- * The records service's composition root: picks adapters from config, wires use cases, starts HTTP.
+ * The records service's composition root: picks adapters from config, wires use cases, starts the
+ * projections, the outbox relay, the demo source and HTTP. Stops them in reverse order.
  */
+import type { Subscription } from '@wellstream/bus';
+import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createRecordsApp } from './app';
 import type { RecordsConfig } from './config';
+import { DemoSource } from './demo/demo-source';
+import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
+import { OutboxRepository } from './outbox/outbox.repository';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { ingestRecords, IngestDeps } from './records/ingest-records/ingest-records.usecase';
+import { RecordRepository } from './records/record.repository';
+import { SerialByKey } from './records/serial-by-key';
+import { consumeProjections } from './users/user-events.consumer';
+import { UserProjectionRepository } from './users/user-projection.repository';
 
 export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('records');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'records', logger);
-  const app = createRecordsApp({
-    logger,
-    health: async () => (await store.healthy()) && (await eventLog.healthy()),
-  });
-  const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
-  return {
-    name: 'records',
-    url: http.url,
-    port: http.port,
-    async stop() {
-      await http.close();
-      await store.close();
-      if (!shared.eventLog) await eventLog.close();
-    },
+  const clock = () => new Date();
+  const subscriptions: Subscription[] = [];
+  let relay: OutboxRelay | undefined;
+  let demo: DemoSource | undefined;
+  const stopAll = async () => {
+    await demo?.stop();
+    for (const s of subscriptions) await s.stop();
+    await relay?.stop();
+    await store.close();
+    if (!shared.eventLog) await eventLog.close();
   };
+  try {
+    await eventLog.ensureTopic(customerEventsTopic.spec);
+    await eventLog.ensureTopic(sourceDetectionsTopic.spec);
+    const records = await RecordRepository.open(store);
+    const outbox = await OutboxRepository.open(store);
+    const users = await UserProjectionRepository.open(store);
+    const organizations = await OrganizationProjectionRepository.open(store);
+    relay = new OutboxRelay({ outbox, records, eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS });
+    const r = relay;
+    const ingest: IngestDeps = { records, outbox, users, publishNow: () => r.tryDrain(), serial: new SerialByKey(), clock };
+    demo = new DemoSource({
+      users,
+      ingest: (user, body) => ingestRecords(ingest, user, body),
+      logger,
+      clock,
+      tickMs: config.WELLSTREAM_DEMO_TICK_MS,
+      backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS,
+    });
+    const d = demo;
+    // Publish what a previous run stored but did not get onto the log, before taking new writes.
+    await relay.start(config.WELLSTREAM_OUTBOX_DRAIN_MS);
+    subscriptions.push(...(await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => d.reconcile(u) })));
+    await demo.start();
+    const app = createRecordsApp({
+      logger,
+      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      ingest,
+      list: { records, users, organizations, clock },
+    });
+    const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+    return {
+      name: 'records',
+      url: http.url,
+      port: http.port,
+      async stop() {
+        await http.close();
+        await stopAll();
+      },
+    };
+  } catch (err) {
+    await stopAll().catch(() => undefined);
+    throw err;
+  }
 }

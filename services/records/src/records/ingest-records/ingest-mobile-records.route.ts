@@ -1,0 +1,21 @@
+/**
+ * POST /v2/mobile/records?token=<the user's mobile token> {"records":[...]} → 200 {"data":[stored records]}.
+ * Public behind the gateway: the mobile token is the credential, checked here.
+ */
+import type express from 'express';
+import { route } from '@wellstream/http';
+import { invalidMobileToken } from '../record.errors';
+import { ingestRecords, IngestDeps } from './ingest-records.usecase';
+
+export function ingestMobileRecordsRoute(app: express.Express, deps: IngestDeps): void {
+  app.post(
+    '/v2/mobile/records',
+    route(async (req, res) => {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      const user = token ? await deps.users.byMobileToken(token) : null;
+      if (!user) throw invalidMobileToken();
+      const data = await ingestRecords(deps, user, req.body);
+      res.json({ data });
+    }),
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Ingestion: the one path by which records enter (mobile endpoint and source connectors such as
+ * the demo generator). Validates all records (all-or-nothing), normalizes them, and for each new
+ * or changed record writes the record and its `data` event through the outbox: outbox entries
+ * (prepared) → records → entries ready → relay publishes. Identical content writes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic, TopicDefinition, validateEvent } from '@wellstream/contracts';
+import { buildPayload, checksumOf, contentOf, NormalizedContent, RecordDoc, recordIdOf, RecordPayload } from '../record';
+import { invalidMobileToken, userSuspended } from '../record.errors';
+import type { RecordRepository } from '../record.repository';
+import type { SerialByKey } from '../serial-by-key';
+import { localDateOf } from '../utc-offset';
+import type { NewOutboxMessage, OutboxRepository } from '../../outbox/outbox.repository';
+import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
+import type { UserProjectionRepository } from '../../users/user-projection.repository';
+import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
+
+export interface IngestDeps {
+  records: RecordRepository;
+  outbox: OutboxRepository;
+  users: UserProjectionRepository;
+  /** Publishes ready outbox entries now (best effort; the periodic drain retries). */
+  publishNow: () => Promise<void>;
+  serial: SerialByKey;
+  clock: () => Date;
+}
+
+/** Refuses users who may not write: deleted (their token is dead) or suspended. */
+export function assertMayIngest(user: ProjectedUser | null): asserts user is ProjectedUser {
+  if (!user || user.status === 'deleted') throw invalidMobileToken();
+  if (user.status === 'suspended') throw userSuspended();
+}
+
+export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown): Promise<RecordPayload[]> {
+  assertMayIngest(user);
+  const validated = validateRecords(body);
+  return deps.serial.run(user._id, async () => {
+    // Re-read under the per-user lock: the snapshot may have changed (suspension, detections).
+    const current = (await deps.users.byId(user._id)) ?? user;
+    assertMayIngest(current);
+    return write(deps, current, validated);
+  });
+}
+
+function outboxMessage<T>(topic: TopicDefinition<T>, event: T, recordId: string, checksum: string): NewOutboxMessage {
+  const valid = validateEvent(topic, event);
+  return { topic: topic.spec.name, key: topic.key(valid), partition_key: topic.partitionKey(valid), value: JSON.stringify(valid), record_id: recordId, checksum };
+}
+
+async function write(deps: IngestDeps, user: ProjectedUser, validated: ValidatedRecord[]): Promise<RecordPayload[]> {
+  const now = deps.clock();
+  const nowIso = now.toISOString();
+  const recordUser = recordUserOf(user);
+  const ids = validated.map((v) => recordIdOf(user._id, v.kind === 'full' ? v.content.source.type : v.source.type, v.kind === 'full' ? v.content.log_id : v.log_id));
+  // The newest state of each id as this batch goes: a record posted twice in one request is fine.
+  const state = new Map<string, RecordDoc>((await deps.records.byIds([...new Set(ids)])).map((d) => [d._id, d]));
+  const changed = new Map<string, RecordDoc>();
+  const answer: RecordPayload[] = [];
+  validated.forEach((v, i) => {
+    const id = ids[i];
+    const existing = state.get(id);
+    let content: NormalizedContent;
+    if (v.kind === 'deletion') {
+      // Deleting something never stored (or already deleted) changes nothing.
+      if (!existing) return;
+      content = contentOf(existing.payload, true);
+    } else {
+      const { utc_offset, ...rest } = v.content;
+      content = { ...rest, ...resolveOffset(rest.start_time, utc_offset, user) } as NormalizedContent;
+    }
+    const checksum = checksumOf(content);
+    if (existing && existing.checksum === checksum) {
+      answer.push(existing.payload);
+      return;
+    }
+    const deletedAt = content.deleted ? (existing?.deleted_at ?? nowIso) : null;
+    const payload = buildPayload({ id, checksum, content, user: recordUser, createdAt: nowIso, deletedAt });
+    const doc: RecordDoc = {
+      _id: id,
+      user_id: user._id,
+      organization_id: user.organization_id,
+      customer_id: user.customer_id,
+      type: content.type,
+      source_type: content.source.type,
+      log_id: content.log_id,
+      local_date: localDateOf(new Date(content.start_time), content.utc_offset),
+      start_time: content.start_time,
+      deleted_at: deletedAt,
+      checksum,
+      payload,
+    };
+    state.set(id, doc);
+    changed.set(id, doc);
+    answer.push(payload);
+  });
+  if (changed.size === 0) return answer;
+
+  const messages: NewOutboxMessage[] = [];
+  const detected = [...user.detected_sources];
+  for (const doc of changed.values()) {
+    const event: CustomerEvent = {
+      id: randomUUID(),
+      event_type: 'data',
+      key: doc._id,
+      customer_id: user.customer_id,
+      organization_id: user.organization_id,
+      user_id: user._id,
+      resource: doc.type,
+      start_time: doc.start_time,
+      created_at: doc.payload.created_at,
+      payload: doc.payload as unknown as Record<string, unknown>,
+    };
+    messages.push(outboxMessage(customerEventsTopic, event, doc._id, doc.checksum));
+    if (!doc.deleted_at && !hasSource({ ...user, detected_sources: detected }, doc.source_type)) {
+      detected.push(doc.source_type);
+      const detection: SourceDetection = {
+        type: 'source.detected',
+        user_id: user._id,
+        organization_id: user.organization_id,
+        source_type: doc.source_type,
+        detected_at: nowIso,
+      };
+      messages.push(outboxMessage(sourceDetectionsTopic, detection, doc._id, doc.checksum));
+    }
+  }
+  const batchId = randomUUID();
+  await deps.outbox.prepare(batchId, messages, now);
+  await deps.records.save([...changed.values()]);
+  await deps.outbox.markReady(batchId);
+  if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
+  await deps.publishNow();
+  return answer;
+}

@@ -1,0 +1,63 @@
+/**
+ * Validates an ingestion body record by record against the schema of each record's type and
+ * resolves utc_offset. Every problem of every record is reported, keyed like
+ * `records[3].metrics[0].value`; one bad record rejects the whole request.
+ */
+import Joi from 'joi';
+import type { ResourceType } from '@wellstream/catalog';
+import { fieldPath, validate } from '@wellstream/http';
+import type { FieldErrors } from '@wellstream/errors';
+import type { NormalizedContent, OffsetOrigin } from '../record';
+import { invalidRecords } from '../record.errors';
+import { isKnownTimeZone, zoneOffsetSeconds } from '../utc-offset';
+import { deletionStubSchema, ingestRequestSchema, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
+
+/** A validated record before its offset is resolved. */
+export type ValidatedContent = Pick<NormalizedContent, 'type' | 'source' | 'log_id' | 'start_time' | 'end_time' | 'metrics' | 'user_notes' | 'tags' | 'deleted'> & {
+  utc_offset?: number;
+  [typeSpecific: string]: unknown;
+};
+
+/** A full record, or a deletion that names the record only. */
+export type ValidatedRecord =
+  | { kind: 'full'; content: ValidatedContent }
+  | { kind: 'deletion'; type: ResourceType; source: { type: string }; log_id: string };
+
+const typeOnly = Joi.object({ type: recordTypeSchema }).unknown(true);
+
+export function validateRecords(body: unknown): ValidatedRecord[] {
+  const { records } = validate(ingestRequestSchema, body, { code: 'INVALID_RECORDS' }) as { records: Record<string, unknown>[] };
+  const errors: FieldErrors = {};
+  const out: ValidatedRecord[] = [];
+  const add = (index: number, err: Joi.ValidationError) => {
+    for (const d of err.details) (errors[fieldPath(['records', index, ...d.path])] ??= []).push(d.message.replace(/"/g, ''));
+  };
+  records.forEach((raw, i) => {
+    const t = typeOnly.validate(raw);
+    if (t.error) return add(i, t.error);
+    const type = t.value.type as ResourceType;
+    const stub = raw.deleted === true && raw.start_time === undefined;
+    const { value, error } = (stub ? deletionStubSchema : RECORD_SCHEMAS[type]).validate(raw, { abortEarly: false });
+    if (error) return add(i, error);
+    if (stub) out.push({ kind: 'deletion', type, source: { type: value.source.type }, log_id: value.log_id });
+    else out.push({ kind: 'full', content: { ...value, deleted: value.deleted === true } });
+  });
+  if (Object.keys(errors).length) throw invalidRecords(errors);
+  return out;
+}
+
+/**
+ * utc_offset: kept when the source gave one (`source`); else the user's time zone at start_time
+ * (`user_defined` when the user chose the zone in the marketplace, `profile` otherwise); a user
+ * without a (valid) time zone gets 0 with origin `profile`.
+ */
+export function resolveOffset(
+  startTime: string,
+  given: number | undefined,
+  user: { timezone: string | null; timezone_origin: 'profile' | 'user_defined' },
+): { utc_offset: number; offset_origin: OffsetOrigin } {
+  if (given !== undefined) return { utc_offset: given, offset_origin: 'source' };
+  const origin: OffsetOrigin = user.timezone_origin === 'user_defined' ? 'user_defined' : 'profile';
+  if (!user.timezone || !isKnownTimeZone(user.timezone)) return { utc_offset: 0, offset_origin: 'profile' };
+  return { utc_offset: zoneOffsetSeconds(user.timezone, new Date(startTime)), offset_origin: origin };
+}

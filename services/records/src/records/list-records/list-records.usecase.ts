@@ -1,0 +1,54 @@
+/**
+ * The record endpoints: one user's live records of one type whose LOCAL start day (start_time +
+ * utc_offset) lies in [start_date, end_date], sorted by start_time. Days older than the
+ * organization's history (history_days, default 183) are not served.
+ */
+import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { validate } from '@wellstream/http';
+import type { RecordPayload } from '../record';
+import { invalidQuery, unknownSource, userNotFound } from '../record.errors';
+import type { RecordRepository } from '../record.repository';
+import { addDays, daysBetween } from '../utc-offset';
+import type { UserProjectionRepository } from '../../users/user-projection.repository';
+import type { OrganizationProjectionRepository } from '../../organizations/organization-projection.repository';
+import { listRecordsQuerySchema, MAX_RANGE_DAYS } from './list-records.schema';
+
+export interface ListRecordsDeps {
+  records: RecordRepository;
+  users: UserProjectionRepository;
+  organizations: OrganizationProjectionRepository;
+  clock: () => Date;
+}
+
+export interface ListRecordsRequest {
+  customerId: string;
+  organizationId: string;
+  uid: string;
+  /** The plural path segment: measurements, nutrition, sleep, summaries, workouts, intraday. */
+  objectType: string;
+  query: unknown;
+}
+
+export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest): Promise<RecordPayload[]> {
+  const type = RESOURCE_PATHS[req.objectType];
+  if (!type) throw userNotFound(req.uid);
+  const q = validate(listRecordsQuerySchema, req.query, { code: 'INVALID_QUERY' });
+  const today = deps.clock().toISOString().slice(0, 10);
+  const start = q.start_date ?? today;
+  const end = q.end_date ?? today;
+  if (end < start) throw invalidQuery({ end_date: ['end_date must not be before start_date'] });
+  if (daysBetween(start, end) > MAX_RANGE_DAYS) throw invalidQuery({ end_date: [`the range from start_date to end_date is at most ${MAX_RANGE_DAYS} days`] });
+  let sources: string[] | undefined;
+  if (q.source !== undefined && q.source.trim() !== '') {
+    sources = [...new Set(q.source.split(',').map((s) => s.trim()).filter(Boolean))];
+    const unknown = sources.filter((s) => !SOURCE_TYPES.includes(s));
+    if (unknown.length) throw unknownSource(unknown);
+  }
+  const user = await deps.users.byUid(req.organizationId, req.uid);
+  if (!user || user.customer_id !== req.customerId) throw userNotFound(req.uid);
+  const earliest = addDays(today, -(await deps.organizations.historyDays(req.organizationId)));
+  const from = start < earliest ? earliest : start;
+  if (from > end) return [];
+  const docs = await deps.records.find({ userId: user._id, type, fromDate: from, toDate: end, sources });
+  return docs.map((d) => d.payload);
+}

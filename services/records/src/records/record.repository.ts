@@ -1,0 +1,46 @@
+/**
+ * The records collection over the DocumentStore port. Queries go by (user_id, type, local_date),
+ * the index the REST endpoints need.
+ */
+import type { ResourceType } from '@wellstream/catalog';
+import type { Collection, DocumentStore, Filter } from '@wellstream/store';
+import type { RecordDoc } from './record';
+
+export interface RecordQuery {
+  userId: string;
+  type: ResourceType;
+  fromDate: string;
+  toDate: string;
+  sources?: string[];
+}
+
+export class RecordRepository {
+  private constructor(private readonly records: Collection<RecordDoc>) {}
+
+  static async open(store: DocumentStore): Promise<RecordRepository> {
+    const records = await store.collection<RecordDoc>({
+      name: 'records',
+      indexes: [{ fields: { user_id: 1, type: 1, local_date: 1 } }],
+    });
+    return new RecordRepository(records);
+  }
+
+  byIds(ids: string[]): Promise<RecordDoc[]> {
+    return ids.length ? this.records.find({ _id: { $in: ids } }) : Promise.resolve([]);
+  }
+
+  byId(id: string): Promise<RecordDoc | null> {
+    return this.records.findOne({ _id: id });
+  }
+
+  save(docs: RecordDoc[]): Promise<void> {
+    return docs.length ? this.records.bulkUpsert(docs) : Promise.resolve();
+  }
+
+  /** Live (not deleted) records of one user and type whose local start day is in the range. */
+  find(q: RecordQuery): Promise<RecordDoc[]> {
+    const filter: Filter = { user_id: q.userId, type: q.type, local_date: { $gte: q.fromDate, $lte: q.toDate }, deleted_at: null };
+    if (q.sources) filter.source_type = { $in: q.sources };
+    return this.records.find(filter, { sort: { start_time: 1, _id: 1 } });
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The record: its API payload, its stored document, and the invariants of identity and versioning.
+ * Identity is (user, source.type, log_id), so the id is derived from it: two writers of the same
+ * record cannot create two ids. The checksum hashes the normalized content (canonical JSON with
+ * sorted keys), so identical content is recognised whatever the key order of the request.
+ */
+import { createHash } from 'node:crypto';
+import type { ResourceType } from '@wellstream/catalog';
+
+export const RECORD_VERSION = '1.0';
+
+export type OffsetOrigin = 'source' | 'profile' | 'user_defined';
+
+export interface RecordUser {
+  uid: string;
+  user_id: string;
+  organization_id: string;
+}
+
+/** What the API answers and what `data` events carry. */
+export interface RecordPayload {
+  id: string;
+  type: ResourceType;
+  version: string;
+  checksum: string;
+  log_id: string;
+  start_time: string;
+  end_time: string;
+  utc_offset: number;
+  offset_origin: OffsetOrigin;
+  user: RecordUser;
+  source: { type: string; device?: Record<string, unknown> };
+  metrics: unknown[];
+  created_at: string;
+  deleted_at: string | null;
+  user_notes: unknown[];
+  tags: string[];
+  [typeSpecific: string]: unknown;
+}
+
+/** The stored document: query fields beside the payload, which is served as it is. */
+export interface RecordDoc {
+  _id: string;
+  user_id: string;
+  organization_id: string;
+  customer_id: string;
+  type: ResourceType;
+  source_type: string;
+  log_id: string;
+  /** The day of the record's local start (start_time + utc_offset): the REST date filter. */
+  local_date: string;
+  start_time: string;
+  deleted_at: string | null;
+  checksum: string;
+  payload: RecordPayload;
+}
+
+/** Validated content of one ingested record (after joi defaults), utc_offset and origin resolved. */
+export interface NormalizedContent {
+  type: ResourceType;
+  source: { type: string; device?: Record<string, unknown> };
+  log_id: string;
+  start_time: string;
+  end_time: string;
+  utc_offset: number;
+  offset_origin: OffsetOrigin;
+  metrics: unknown[];
+  user_notes: unknown[];
+  tags: string[];
+  deleted: boolean;
+  [typeSpecific: string]: unknown;
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const checksumOf = (content: NormalizedContent): string => createHash('sha256').update(canonicalJson(content)).digest('hex');
+
+/** A UUID-shaped id derived from the identity (user, source type, log id). */
+export function recordIdOf(userId: string, sourceType: string, logId: string): string {
+  const h = createHash('sha256').update(`${userId}\u0000${sourceType}\u0000${logId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function buildPayload(args: {
+  id: string;
+  checksum: string;
+  content: NormalizedContent;
+  user: RecordUser;
+  createdAt: string;
+  deletedAt: string | null;
+}): RecordPayload {
+  const { type, source, log_id, start_time, end_time, utc_offset, offset_origin, metrics, user_notes, tags, deleted: _deleted, ...specific } =
+    args.content;
+  return {
+    id: args.id,
+    type,
+    version: RECORD_VERSION,
+    checksum: args.checksum,
+    log_id,
+    start_time,
+    end_time,
+    utc_offset,
+    offset_origin,
+    user: args.user,
+    source,
+    metrics,
+    created_at: args.createdAt,
+    deleted_at: args.deletedAt,
+    user_notes,
+    tags,
+    ...specific,
+  };
+}
+
+/** The content of a stored payload (to re-checksum it, e.g. when a deletion names the record only). */
+export function contentOf(payload: RecordPayload, deleted: boolean): NormalizedContent {
+  const { id: _i, version: _v, checksum: _c, user: _u, created_at: _ca, deleted_at: _d, ...content } = payload;
+  return { ...content, deleted } as unknown as NormalizedContent;
+}

@@ -1,0 +1,47 @@
+import { addDays, daysBetween, localDateOf, localToUtc, zoneOffsetSeconds } from './utc-offset';
+import { resolveOffset } from './ingest-records/validate-records';
+
+describe('zone offsets (Intl, DST included)', () => {
+  it('follows Europe/Berlin across the March and October changes', () => {
+    expect(zoneOffsetSeconds('Europe/Berlin', new Date('2024-03-31T00:59:59Z'))).toBe(3600);
+    expect(zoneOffsetSeconds('Europe/Berlin', new Date('2024-03-31T01:00:00Z'))).toBe(7200);
+    expect(zoneOffsetSeconds('Europe/Berlin', new Date('2024-10-27T00:59:59Z'))).toBe(7200);
+    expect(zoneOffsetSeconds('Europe/Berlin', new Date('2024-10-27T01:00:00Z'))).toBe(3600);
+  });
+
+  it('handles half-hour zones and the southern hemisphere', () => {
+    expect(zoneOffsetSeconds('Asia/Kolkata', new Date('2024-06-01T12:00:00Z'))).toBe(19800);
+    expect(zoneOffsetSeconds('America/St_Johns', new Date('2024-01-15T12:00:00Z'))).toBe(-12600);
+    expect(zoneOffsetSeconds('Australia/Sydney', new Date('2024-01-15T12:00:00Z'))).toBe(39600);
+    expect(zoneOffsetSeconds('Australia/Sydney', new Date('2024-07-15T12:00:00Z'))).toBe(36000);
+  });
+
+  it('converts local wall-clock times to UTC', () => {
+    expect(localToUtc('Europe/Berlin', '2024-07-01', 0).toISOString()).toBe('2024-06-30T22:00:00.000Z');
+    expect(localToUtc('Asia/Kolkata', '2024-07-01', 9 * 3600).toISOString()).toBe('2024-07-01T03:30:00.000Z');
+    expect(localToUtc('America/New_York', '2024-03-10', 86_400).toISOString()).toBe('2024-03-11T04:00:00.000Z');
+  });
+
+  it('computes local dates and date arithmetic', () => {
+    expect(localDateOf(new Date('2024-03-01T23:30:00Z'), 3600)).toBe('2024-03-02');
+    expect(localDateOf(new Date('2024-03-01T00:30:00Z'), -3600)).toBe('2024-02-29');
+    expect(addDays('2024-02-28', 2)).toBe('2024-03-01');
+    expect(daysBetween('2024-01-01', '2024-01-31')).toBe(30);
+  });
+});
+
+describe('resolveOffset', () => {
+  const user = (timezone: string | null, timezone_origin: 'profile' | 'user_defined' = 'profile') => ({ timezone, timezone_origin });
+  it('keeps a given offset as source', () => {
+    expect(resolveOffset('2024-03-31T12:00:00Z', -18000, user('Europe/Berlin'))).toEqual({ utc_offset: -18000, offset_origin: 'source' });
+  });
+  it('computes from the profile zone at start_time', () => {
+    expect(resolveOffset('2024-03-30T12:00:00Z', undefined, user('Europe/Berlin'))).toEqual({ utc_offset: 3600, offset_origin: 'profile' });
+    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Europe/Berlin'))).toEqual({ utc_offset: 7200, offset_origin: 'profile' });
+    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Asia/Kolkata', 'user_defined'))).toEqual({ utc_offset: 19800, offset_origin: 'user_defined' });
+  });
+  it('falls back to 0/profile without a zone', () => {
+    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user(null, 'user_defined'))).toEqual({ utc_offset: 0, offset_origin: 'profile' });
+    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Mars/Olympus'))).toEqual({ utc_offset: 0, offset_origin: 'profile' });
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Subscribes the records service to the users and organizations topics. From the beginning, so a
+ * fresh records database is rebuilt from the (compacted) topics.
+ */
+import type { EventLog, Subscription } from '@wellstream/bus';
+import { consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
+import type { Logger } from '@wellstream/logging';
+import type { OrganizationProjectionRepository } from '../organizations/organization-projection.repository';
+import { applyUserEvent, ApplyUserEventDeps } from './apply-user-event.usecase';
+
+export const USER_PROJECTION_GROUP = 'records.user-projection';
+export const ORGANIZATION_PROJECTION_GROUP = 'records.organization-projection';
+
+export async function consumeProjections(
+  eventLog: EventLog,
+  logger: Logger,
+  deps: ApplyUserEventDeps & { organizations: OrganizationProjectionRepository },
+): Promise<Subscription[]> {
+  await eventLog.ensureTopic(userEventsTopic.spec);
+  await eventLog.ensureTopic(organizationEventsTopic.spec);
+  return [
+    await consumeEvents(eventLog, userEventsTopic, { groupId: USER_PROJECTION_GROUP, fromBeginning: true, logger, handle: (e) => applyUserEvent(deps, e) }),
+    await consumeEvents(eventLog, organizationEventsTopic, {
+      groupId: ORGANIZATION_PROJECTION_GROUP,
+      fromBeginning: true,
+      logger,
+      handle: (e) => deps.organizations.apply(e.organization),
+    }),
+  ];
+}

@@ -1,0 +1,40 @@
+/**
+ * What records knows about users: a projection of the users service's snapshots (userEventsTopic),
+ * enough to authenticate the mobile token, find (organization, uid), compute offsets and know
+ * which sources are connected. `detected_sources` is records' own memory of the source detections
+ * it already announced, so a busy source does not flood the detections topic.
+ */
+import type { UserSnapshot, UserStatus } from '@wellstream/contracts';
+import type { RecordUser } from '../records/record';
+
+export interface ProjectedUser {
+  _id: string;
+  uid: string;
+  organization_id: string;
+  customer_id: string;
+  status: UserStatus;
+  timezone: string | null;
+  timezone_origin: 'profile' | 'user_defined';
+  mobile_token: string;
+  sources: string[];
+  detected_sources: string[];
+  updated_at: string;
+}
+
+export const recordUserOf = (u: ProjectedUser): RecordUser => ({ uid: u.uid, user_id: u._id, organization_id: u.organization_id });
+
+export const hasSource = (u: ProjectedUser, sourceType: string) => u.sources.includes(sourceType) || u.detected_sources.includes(sourceType);
+
+export function projectionFields(s: UserSnapshot): Omit<ProjectedUser, '_id' | 'detected_sources'> {
+  return {
+    uid: s.uid,
+    organization_id: s.organization_id,
+    customer_id: s.customer_id,
+    status: s.deleted_at ? 'deleted' : s.status,
+    timezone: s.timezone,
+    timezone_origin: s.timezone_origin,
+    mobile_token: s.mobile_token,
+    sources: s.sources.map((x) => x.type),
+    updated_at: s.updated_at,
+  };
+}
