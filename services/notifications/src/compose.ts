@@ -1,29 +1,83 @@
 /**
- * The notifications service's composition root: picks adapters from config, wires use cases, starts HTTP.
+ * The notifications service's composition root: picks adapters from config, wires use cases,
+ * starts HTTP, the event consumer (records → pending items) and the push scheduler
+ * (pending items → batches → delivery tries).
  */
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
+import type { Subscription } from '@wellstream/bus';
+import { customerEventsTopic } from '@wellstream/contracts';
 import { createNotificationsApp } from './app';
-import type { NotificationsConfig } from './config';
+import { NotificationsConfig, pushSettings } from './config';
+import { TargetRepository } from './targets/target.repository';
+import { BatchRepository } from './batches/batch.repository';
+import { PendingItemRepository } from './batches/pending-item.repository';
+import { PushOrganizationRepository } from './batches/push-organization.repository';
+import { startCollectingRecords } from './batches/collect-record/collect-records.consumer';
+import { PushScheduler } from './batches/deliver-batch/push-scheduler';
+import { HttpPushSender } from './delivery/push-sender.http';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('notifications');
+  const settings = pushSettings(config);
+  const policy = { allowPrivate: settings.allowPrivateTargets };
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'notifications', logger);
-  const app = createNotificationsApp({
-    logger,
-    health: async () => (await store.healthy()) && (await eventLog.healthy()),
-  });
-  const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+  let subscription: Subscription | undefined;
+  let scheduler: PushScheduler | undefined;
+  let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  const stop = async () => {
+    await subscription?.stop();
+    await scheduler?.stop();
+    await http?.close();
+    await store.close();
+    if (!shared.eventLog) await eventLog.close();
+  };
+  try {
+    const [targets, batches, pendingItems, organizations] = await Promise.all([
+      TargetRepository.open(store),
+      BatchRepository.open(store),
+      PendingItemRepository.open(store),
+      PushOrganizationRepository.open(store),
+    ]);
+    const sched = new PushScheduler({
+      targets,
+      batches,
+      pendingItems,
+      organizations,
+      sender: new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }),
+      settings,
+      logger,
+    });
+    scheduler = sched;
+    const app = createNotificationsApp({
+      logger,
+      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      targets,
+      batches,
+      policy,
+      dropPendingItems: (organizationId) => pendingItems.removeOrganization(organizationId),
+      wake: () => sched.wake(),
+    });
+    http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+    await eventLog.ensureTopic(customerEventsTopic.spec);
+    subscription = await startCollectingRecords(eventLog, {
+      targets,
+      pendingItems,
+      logger,
+      onQueued: (organizationId) => sched.noteQueued(organizationId),
+    });
+    sched.start();
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+  const server = http;
   return {
     name: 'notifications',
-    url: http.url,
-    port: http.port,
-    async stop() {
-      await http.close();
-      await store.close();
-      if (!shared.eventLog) await eventLog.close();
-    },
+    url: server.url,
+    port: server.port,
+    stop,
   };
 }

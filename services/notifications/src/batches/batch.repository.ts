@@ -1,0 +1,143 @@
+/**
+ * Notification batches over the document-store port. Without transactions, every change that two
+ * replicas could race on is one conditional findOneAndUpdate: claims need an expired lease,
+ * attempt records need the attempt count they were computed from (optimistic concurrency).
+ */
+import type { Collection, DocumentStore, Filter } from '@wellstream/store';
+import type { Attempt, Batch, BatchState } from './batch';
+
+export interface BatchListQuery {
+  organizationId: string;
+  fromMs?: number;
+  /** Exclusive upper bound. */
+  toMs?: number;
+  status?: 'success' | 'failure';
+  offset: number;
+  limit: number;
+}
+
+export class BatchRepository {
+  private constructor(private readonly batches: Collection<Batch>) {}
+
+  static async open(store: DocumentStore): Promise<BatchRepository> {
+    return new BatchRepository(
+      await store.collection<Batch>({
+        name: 'notification_batches',
+        indexes: [
+          { fields: { organization_id: 1, list_ms: -1 } },
+          { fields: { state: 1, next_attempt_ms: 1 } },
+          { fields: { organization_id: 1, state: 1, attempt_count: 1, seq: 1 } },
+        ],
+      }),
+    );
+  }
+
+  /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
+  insert(batch: Batch): Promise<void> {
+    return this.batches.insertOne(batch);
+  }
+
+  byId(id: string): Promise<Batch | null> {
+    return this.batches.findOne({ _id: id });
+  }
+
+  inOrganization(organizationId: string, id: string): Promise<Batch | null> {
+    return this.batches.findOne({ _id: id, organization_id: organizationId });
+  }
+
+  async list(q: BatchListQuery): Promise<{ batches: Batch[]; total: number }> {
+    const filter: Filter = { organization_id: q.organizationId };
+    const range: Record<string, number> = {};
+    if (q.fromMs !== undefined) range.$gte = q.fromMs;
+    if (q.toMs !== undefined) range.$lt = q.toMs;
+    if (Object.keys(range).length) filter.list_ms = range;
+    if (q.status === 'success') filter.state = 'SUCCESS';
+    if (q.status === 'failure') filter.state = { $ne: 'SUCCESS' };
+    const [batches, total] = await Promise.all([
+      this.batches.find(filter, { sort: { list_ms: -1, seq: -1 }, skip: q.offset, limit: q.limit }),
+      this.batches.count(filter),
+    ]);
+    return { batches, total };
+  }
+
+  /** Batches whose next try is due and that nobody is sending, oldest due first. */
+  due(now: number, limit: number): Promise<Batch[]> {
+    return this.batches.find(
+      { state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
+      { sort: { next_attempt_ms: 1, seq: 1 }, limit },
+    );
+  }
+
+  /** Whether an earlier batch of the organization still waits for its first try (first tries go in order). */
+  async hasEarlierUnattempted(organizationId: string, seq: number): Promise<boolean> {
+    return (await this.batches.count({ organization_id: organizationId, state: 'PENDING', attempt_count: 0, seq: { $lt: seq } })) > 0;
+  }
+
+  /** Takes the right to send the next try, or null when another replica has it or it is no longer due. */
+  claim(id: string, now: number, leaseMs: number, owner: string): Promise<Batch | null> {
+    return this.batches.findOneAndUpdate(
+      { _id: id, state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
+      { $set: { lease_until_ms: now + leaseMs, lease_owner: owner } },
+    );
+  }
+
+  /** Gives a claim back without a recorded try (shutdown interrupted the send). */
+  async release(id: string, owner: string): Promise<void> {
+    await this.batches.updateMany({ _id: id, lease_owner: owner }, { $set: { lease_until_ms: 0, lease_owner: null } });
+  }
+
+  /**
+   * Appends a try and sets what follows from it in ONE write: a success is final at once (so no
+   * later pass can send the batch again), a failure schedules the next try or ends as FAILURE.
+   */
+  async recordAttempt(
+    id: string,
+    attempt: Attempt,
+    succeeded: boolean,
+    attemptMs: number,
+    next: (roundAttempts: number) => number | null,
+  ): Promise<Batch | null> {
+    for (let i = 0; i < 5; i++) {
+      const doc = await this.batches.findOne({ _id: id });
+      if (!doc) return null;
+      const roundAttempts = doc.round_attempts + 1;
+      const success = succeeded || doc.state === 'SUCCESS';
+      const nextMs = success ? null : next(roundAttempts);
+      const state: BatchState = success ? 'SUCCESS' : nextMs === null ? 'FAILURE' : 'PENDING';
+      const first = doc.first_attempt_ms ?? attemptMs;
+      const updated = await this.batches.findOneAndUpdate(
+        { _id: id, attempt_count: doc.attempt_count },
+        {
+          $set: {
+            attempts: [...doc.attempts, attempt],
+            attempt_count: doc.attempt_count + 1,
+            first_attempt_ms: first,
+            list_ms: first,
+            last_attempt_ms: attemptMs,
+            round_attempts: roundAttempts,
+            state,
+            next_attempt_ms: nextMs,
+            lease_until_ms: 0,
+            lease_owner: null,
+          },
+        },
+      );
+      if (updated) return updated;
+    }
+    throw new Error(`could not record an attempt of batch ${id}: too much contention`);
+  }
+
+  /** Starts a new round of tries now, unless a try is in flight. Null when the batch is leased. */
+  requeue(organizationId: string, id: string, now: number): Promise<Batch | null> {
+    return this.findAndRequeue({ _id: id, organization_id: organizationId, lease_until_ms: { $lte: now } }, now);
+  }
+
+  private async findAndRequeue(filter: Filter, now: number): Promise<Batch | null> {
+    const doc = await this.batches.findOne(filter);
+    if (!doc) return null;
+    return this.batches.findOneAndUpdate(
+      { ...filter, round: doc.round },
+      { $set: { state: 'PENDING', round: doc.round + 1, round_attempts: 0, next_attempt_ms: now } },
+    );
+  }
+}

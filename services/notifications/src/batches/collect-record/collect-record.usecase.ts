@@ -1,0 +1,30 @@
+/**
+ * Takes one customer event off the log: a `data` event of an organization with a target that wants
+ * its record type becomes a pending item. The consumer commits the event only after this resolves,
+ * so every wanted record is durable here before the log forgets it.
+ */
+import type { CustomerEvent } from '@wellstream/contracts';
+import { targetWants } from '../../targets/target';
+import type { TargetRepository } from '../../targets/target.repository';
+import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
+
+export interface CollectRecordDeps {
+  targets: TargetRepository;
+  pendingItems: PendingItemRepository;
+  now?: () => number;
+}
+
+/** True when the record was queued for the organization's next batch. */
+export async function collectRecord(deps: CollectRecordDeps, event: CustomerEvent): Promise<boolean> {
+  if (event.event_type !== 'data') return false;
+  const target = await deps.targets.get(event.organization_id);
+  if (!target || !targetWants(target, event.resource, event.created_at)) return false;
+  const now = deps.now?.() ?? Date.now();
+  return deps.pendingItems.add({
+    _id: event.id,
+    organization_id: event.organization_id,
+    enqueued_ms: now,
+    order: nextArrivalOrder(now),
+    record: event.payload,
+  });
+}
