@@ -1,0 +1,3 @@
+import { rulesApiSuite } from './rules-api.suite';
+
+rulesApiSuite('distributed');
