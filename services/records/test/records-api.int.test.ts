@@ -1,0 +1,3 @@
+import { recordsApiSuite } from './records-api.suite';
+
+recordsApiSuite('distributed');
