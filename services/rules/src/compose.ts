@@ -74,6 +74,7 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
     const app = createRulesApp({
       logger,
       rules,
+      points,
       feature,
       users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }),
       now,

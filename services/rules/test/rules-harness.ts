@@ -66,7 +66,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
     points,
     users,
     organizations,
-    ruleDeps: { rules, feature, users: userDirectory(users, { waitMs: 0 }), now: () => clock.now },
+    ruleDeps: { rules, points, feature, users: userDirectory(users, { waitMs: 0 }), now: () => clock.now },
     evaluation: { rules, points, feature, publish: (events) => publishEvents(eventLog, customerEventsTopic, events) },
     async publishedRuleEvents() {
       const seen: LogMessage[] = [];

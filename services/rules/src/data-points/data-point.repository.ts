@@ -64,6 +64,8 @@ export class DataPointRepository {
 
   deleteForUser = (userId: string) => this.points.deleteMany({ user_id: userId });
 
+  deleteForUserMetric = (userId: string, metricType: string) => this.points.deleteMany({ user_id: userId, metric_type: metricType });
+
   pruneOlderThan = (iso: string) => this.points.deleteMany({ time: { $lt: iso } });
 
   /** Records with matching data in the window; a record with several matching entries counts once. */

@@ -3,12 +3,23 @@
  * repository and a clock (tests pass a fake one).
  */
 import { randomBytes } from 'node:crypto';
+import type { DataPointRepository } from '../data-points/data-point.repository';
 import type { RuleOwnerDeps } from './rule-owner';
 import type { RuleRepository } from './rule.repository';
 
 export interface RuleUseCaseDeps extends RuleOwnerDeps {
   rules: RuleRepository;
+  points: DataPointRepository;
   now: () => Date;
+}
+
+/**
+ * Drops the data points of a metric no rule of the user watches any more (after a delete, or an
+ * update to another metric). Points are only kept for watched metrics; a rule watching the metric
+ * later starts its own observation, so it never needs the old ones.
+ */
+export async function forgetUnwatchedMetric(deps: RuleUseCaseDeps, userId: string, metricType: string): Promise<void> {
+  if ((await deps.rules.watchingMetric(userId, metricType)).length === 0) await deps.points.deleteForUserMetric(userId, metricType);
 }
 
 export const newRuleId = () => `rul_${randomBytes(12).toString('hex')}`;

@@ -5,6 +5,7 @@
 import { dataEvent, DAY, HOUR, Harness, openHarness, ORG, owner, userEvent, weightRule } from '../../../test/rules-harness';
 import { recordDataPoints } from '../../data-points/record-data-points/record-data-points.usecase';
 import { createRule } from '../../rules/create-rule/create-rule.usecase';
+import { deleteRule } from '../../rules/delete-rule/delete-rule.usecase';
 import { updateRule } from '../../rules/update-rule/update-rule.usecase';
 import { applyUserEvent } from '../../users/apply-user-event/apply-user-event.usecase';
 import { evaluateAllRules, evaluateUserRules } from './evaluate-rules.usecase';
@@ -211,5 +212,20 @@ describe('state and lifecycle', () => {
     // An older snapshot redelivered does not bring the user back to active.
     await applyUserEvent(deps, userEvent('user.updated', { updated_at: '2025-02-01T00:00:00.000Z' }));
     expect((await h.users.findById('usr_1'))?.status).toBe('suspended');
+  });
+});
+
+describe('data points kept', () => {
+  it('are kept only for watched metrics and dropped when no rule watches the metric any more', async () => {
+    await receive(dataEvent(h.clock.now, [{ type: 'body_weight' }]));
+    expect(await h.points.points.count({})).toBe(0); // nobody watches yet
+    const a = await createRule(h.ruleDeps, owner, weightRule());
+    const b = await createRule(h.ruleDeps, owner, weightRule({ window: 'P1D' }));
+    await receive(dataEvent(h.clock.now, [{ type: 'body_weight' }, { type: 'steps', unit: 'count' }]));
+    expect(await h.points.points.count({})).toBe(1);
+    await deleteRule(h.ruleDeps, owner, a.id);
+    expect(await h.points.points.count({})).toBe(1); // b still watches body_weight
+    await updateRule(h.ruleDeps, owner, b.id, weightRule({ metric: { type: 'steps' } }));
+    expect(await h.points.points.count({})).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { armedAt, RuleDoc, ruleView, RuleView, sameCriteria } from '../rule';
 import { ruleNotFound } from '../rule.errors';
 import { resolveRuleOwner, RuleOwnerRef } from '../rule-owner';
 import { validateRuleBody } from '../rule.schema';
-import type { RuleUseCaseDeps } from '../rule-deps';
+import { forgetUnwatchedMetric, RuleUseCaseDeps } from '../rule-deps';
 
 export async function updateRule(deps: RuleUseCaseDeps, ref: RuleOwnerRef, ruleId: string, body: unknown): Promise<RuleView> {
   const user = await resolveRuleOwner(deps, ref);
@@ -29,5 +29,6 @@ export async function updateRule(deps: RuleUseCaseDeps, ref: RuleOwnerRef, ruleI
   }
   const updated = await deps.rules.update(user._id, ruleId, set);
   if (!updated) throw ruleNotFound(ruleId);
+  if (current.metric.type !== input.metric.type) await forgetUnwatchedMetric(deps, user._id, current.metric.type);
   return ruleView(updated);
 }
