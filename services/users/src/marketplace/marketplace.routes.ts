@@ -12,7 +12,7 @@ import { openMarketplace } from './open-marketplace';
 import { marketplaceView } from './marketplace.view';
 import { answerWithMarketplace, formBody, marketplaceRoute, wantsJson } from './marketplace-response';
 import { sendHtml } from './page/html-document';
-import { marketplacePage } from './page/marketplace-page.html';
+import { marketplacePage, sourcesFragment } from './page/marketplace-page.html';
 import { consentPage } from './page/simple-pages.html';
 import { connectSource, disconnectSource } from './connect-source/connect-source.usecase';
 import { connectSourceSchema, consentGiven } from './connect-source/connect-source.schema';
@@ -30,6 +30,11 @@ export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps)
       const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token));
       if (wantsJson(req)) {
         res.set('Cache-Control', 'no-store').json(view);
+        return;
+      }
+      if (req.query.fragment === 'sources') {
+        // The page's script swaps in the re-rendered cards after an action (no full reload, no styles to re-parse).
+        res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(sourcesFragment(user.marketplace_token, view));
         return;
       }
       sendHtml(res, 200, marketplacePage(user.marketplace_token, view, zones));

@@ -56,6 +56,12 @@ export function sourceListHtml(token: string, view: MarketplaceView): string {
   return view.sources.map((s) => sourceCard(token, s)).join('\n');
 }
 
+/** The cards and the connected count alone, for the script to swap in after an action. */
+export function sourcesFragment(token: string, view: MarketplaceView): string {
+  const count = view.sources.filter((s) => s.connected).length;
+  return `<span id="connected-count">(${count} connected)</span><ul id="sources">${sourceListHtml(token, view)}</ul>`;
+}
+
 export function marketplacePage(token: string, view: MarketplaceView, timeZones: string[]): HtmlPage {
   const current = view.user.location.timezone;
   const zones = current && !timeZones.includes(current) ? [current, ...timeZones] : timeZones;

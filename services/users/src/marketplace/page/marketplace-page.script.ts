@@ -37,10 +37,16 @@ export const MARKETPLACE_SCRIPT = `
     });
   }
   function refreshList(type) {
-    return fetch(location.href, { headers: { 'Accept': 'text/html' }, credentials: 'omit' })
-      .then(function (res) { return res.text(); })
+    var url = location.href.split('#')[0].split('?')[0] + '?fragment=sources';
+    return fetch(url, { headers: { 'Accept': 'text/html' }, credentials: 'omit' })
+      .then(function (res) {
+        if (!res.ok) throw new Error('The page could not be refreshed (' + res.status + ').');
+        return res.text();
+      })
       .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, 'text/html');
+        var doc = document.createElement('template');
+        doc.innerHTML = html;
+        doc = doc.content;
         var fresh = doc.getElementById('sources');
         if (fresh) list.innerHTML = fresh.innerHTML;
         var count = doc.getElementById('connected-count');
