@@ -16,6 +16,8 @@ export interface EventSpec {
   createdAt?: string;
   /** Something the test can recognize the event by. */
   mark?: string;
+  /** Extra payload bytes (slow-client tests). */
+  padding?: number;
 }
 
 export function customerEvent(tenant: Tenant, spec: EventSpec): CustomerEvent {
@@ -29,6 +31,7 @@ export function customerEvent(tenant: Tenant, spec: EventSpec): CustomerEvent {
       : eventType === 'connection'
         ? { user, source: { type: 'demo' }, action: 'connected', created_at: createdAt, mark: spec.mark }
         : { user, rule: { id: 'r1' }, data: [], created_at: createdAt, mark: spec.mark };
+  if (spec.padding) payload.padding = 'x'.repeat(spec.padding);
   return {
     id,
     event_type: eventType,

@@ -44,11 +44,15 @@ class SseResponse implements EventSink {
     this.write(': connected\n\n');
   }
 
-  send(event: string, data: string, id?: string): Promise<void> {
-    if (this.closed) return Promise.reject(new ClientGoneError());
+  async send(event: string, data: string, id?: string): Promise<void> {
+    // Writers queue behind a pending drain instead of piling frames into the socket buffer: what a
+    // connection holds is one frame beyond the socket's high-water mark, plus one message per
+    // partition waiting its turn (which the consumer holds anyway).
+    while (this.drain) await this.drain;
+    if (this.closed) throw new ClientGoneError();
     const accepted = this.write(`event: ${event}\n${id !== undefined ? `id: ${id}\n` : ''}data: ${data}\n\n`);
-    if (this.closed) return Promise.reject(new ClientGoneError('the client was disconnected (buffer cap)'));
-    return accepted ? Promise.resolve() : this.waitForDrain();
+    if (this.closed) throw new ClientGoneError('the client was disconnected (buffer cap)');
+    if (!accepted) await this.waitForDrain();
   }
 
   heartbeat(event: string, data: string): void {
@@ -72,10 +76,13 @@ class SseResponse implements EventSink {
   }
 
   private write(frame: string): boolean {
+    // A safety net: sends never pile up (see send), so a backlog this big means a stuck socket.
+    if (this.res.writableLength > this.settings.maxBufferBytes) {
+      this.destroy('buffer cap exceeded');
+      return false;
+    }
     this.lastWriteAt = Date.now();
-    const accepted = this.res.write(frame);
-    if (this.res.writableLength > this.settings.maxBufferBytes) this.destroy('buffer cap exceeded');
-    return accepted;
+    return this.res.write(frame);
   }
 
   /** One shared wait (and one timer) however many writers are blocked on this client. */
