@@ -20,7 +20,8 @@ export class TargetRepository {
     const { _id, ...fields } = target;
     const saved = await this.targets.findOneAndUpdate(
       { _id },
-      { $set: { ...fields, updated_at: now }, $setOnInsert: { _id, created_at: now } },
+      // _id comes from the filter on insert (both adapters seed upserts from filter equalities).
+      { $set: { ...fields, updated_at: now }, $setOnInsert: { created_at: now } },
       { upsert: true },
     );
     return saved as NotificationTarget;
