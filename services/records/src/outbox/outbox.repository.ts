@@ -47,16 +47,15 @@ export class OutboxRepository {
     return new OutboxRepository(entries);
   }
 
-  async prepare(batchId: string, messages: NewOutboxMessage[], now: Date): Promise<void> {
+  async prepare(batchId: string, messages: NewOutboxMessage[], now: Date, state: OutboxState = 'prepared'): Promise<void> {
     if (messages.length === 0) return;
     const created_at = now.toISOString();
-    await this.entries.bulkUpsert(
-      messages.map((m) => ({ ...m, _id: outboxId(now.getTime()), batch_id: batchId, state: 'prepared', created_at, published_at: null })),
-    );
+    await this.entries.bulkUpsert(messages.map((m) => ({ ...m, _id: outboxId(now.getTime()), batch_id: batchId, state, created_at, published_at: null })));
   }
 
-  async markReady(batchId: string): Promise<void> {
-    await this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
+  /** Resolves to how many entries of the batch became ready. */
+  markReady(batchId: string): Promise<number> {
+    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
   }
 
   ready(limit: number): Promise<OutboxEntry[]> {

@@ -128,7 +128,11 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
   const batchId = randomUUID();
   await deps.outbox.prepare(batchId, messages, now);
   await deps.records.save([...changed.values()]);
-  await deps.outbox.markReady(batchId);
+  if ((await deps.outbox.markReady(batchId)) !== messages.length) {
+    // A recovery pass took this slow request for a crashed one and dropped its entries: write them
+    // again, ready (publishing twice is allowed; a stored record without its event is not).
+    await deps.outbox.prepare(randomUUID(), messages, now, 'ready');
+  }
   if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
   await deps.publishNow();
   return answer;
