@@ -28,6 +28,8 @@ describe('HttpPushSender', () => {
 
   it('returns the status and body of an answer, truncated to 2 KiB', async () => {
     expect(await send(`http://127.0.0.1:${port}/ok`)).toEqual({ code: 201, body: 'created' });
+    // Through the guarded DNS lookup (allowed here).
+    expect(await send(`http://localhost:${port}/ok`)).toEqual({ code: 201, body: 'created' });
     const big = await send(`http://127.0.0.1:${port}/big`);
     expect(big.code).toBe(200);
     expect(big.body).toHaveLength(2048);
