@@ -104,7 +104,7 @@ describe('marketplace page in a real browser', () => {
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await expectText(status, 'Time zone saved: Europe/Berlin.');
     expect((await getUser(user.uid)).location.timezone).toBe('Europe/Berlin');
-    const json = await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json();
+    const json = (await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any;
     expect(json.user.location).toMatchObject({ timezone: 'Europe/Berlin', timezone_origin: 'user_defined' });
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-final.png'), fullPage: true, caret: 'initial' });
@@ -167,7 +167,8 @@ async function expectFocused(page: Page, accessibleLabel: string) {
   const deadline = Date.now() + 5_000;
   let last: string | null = null;
   while (Date.now() < deadline) {
-    last = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+    // Runs in the page; the test project has no DOM typings.
+    last = await page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")');
     if (last === accessibleLabel) return;
     await new Promise((r) => setTimeout(r, 50));
   }
