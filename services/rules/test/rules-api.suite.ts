@@ -315,6 +315,52 @@ export function rulesApiSuite(mode: 'embedded' | 'distributed') {
       await eventually(async () => (await tenant.api.get(rulesOf(u))).status === 404);
     });
 
+    it('end to end with the users and records services: user created by POST, weights posted by the mobile endpoint, suspension by the operator', async () => {
+      const uid = `e2e-${randomUUID().slice(0, 8)}`;
+      const users = `/organizations/${tenant.organizationId}/users`;
+      expect((await tenant.api.post(users, { uid, location: { timezone: 'UTC', country_code: null } })).status).toBe(201);
+      const profile = (await tenant.api.get(`${users}/${uid}`)).body as { id: string; mobile: { token: string } };
+      const u = { id: profile.id, uid };
+      const stream = await tenant.api.post('/streams', { name: `rules-e2e-${uid}`, event_type_filter: ['rule'] });
+      const ruleStream = await connectSse(`${platform.baseUrl}/streams/${stream.body.id}/connect?token=${tenant.token}`);
+      open.push(ruleStream);
+      const ruleEvents = () => ruleStream.events.filter((e) => e.event === 'rule' && e.json().user.uid === uid);
+
+      // Right after creating the user: the rules service waits for its projection instead of a 404.
+      const created = await tenant.api.post(rulesOf(u), rule({ window: 'PT2S', metric: { type: 'body_weight', unit: 'kg' } }));
+      expect(created.status).toBe(201);
+      await eventually(async () => ruleEvents().length === 1, 15_000);
+      expect(ruleEvents()[0].json().user).toEqual({ uid, user_id: u.id, organization_id: tenant.organizationId });
+
+      const mobile = new ApiClient(platform.baseUrl, profile.mobile.token);
+      await eventually(async () => (await mobile.post('/mobile/records', {})).status !== 401, 15_000);
+      const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const posted = await mobile.post('/mobile/records', {
+        records: [
+          {
+            type: 'measurement',
+            source: { type: 'apple_health' },
+            log_id: `scale-${uid}`,
+            start_time: now,
+            end_time: now,
+            metrics: [{ type: 'body_weight', unit: 'kg', value: 72.4, origin: 'device' }],
+          },
+        ],
+      });
+      expect(posted.status).toBe(200);
+      // The weight re-arms the rule; two seconds after it, the next episode raises the second event.
+      await eventually(async () => ruleEvents().length === 2, 15_000);
+      expect(Date.parse(ruleEvents()[1].json().created_at)).toBeGreaterThanOrEqual(Date.parse(now) + 2000);
+      await sleep(5 * EVALUATE_MS);
+      // No weight since: the second episode goes on and raises nothing more.
+      expect(ruleEvents().length).toBe(2);
+
+      const suspended = await admin.post(`/admin/organizations/${tenant.organizationId}/users/${uid}/suspend`);
+      expect(suspended.status).toBe(200);
+      await eventually(async () => (await tenant.api.get(rulesOf(u))).body.data?.length === 0);
+      expect((await tenant.api.get(`${rulesOf(u)}/${created.body.id}`)).status).toBe(404);
+    }, 60_000);
+
     it('serves its OpenAPI part, merged into the gateway document', async () => {
       const rules = platform.services.find((s) => s.name === 'rules')!;
       const part = (await (await fetch(`${rules.url}/openapi.json`)).json()) as { paths: object; components: { schemas: Record<string, unknown> } };
