@@ -93,11 +93,11 @@ export const usersOpenApi = {
     },
     '/admin/organizations/{org_id}/users/{uid}/suspend': {
       parameters: [orgParam, uidParam],
-      post: { tags: ['Operator'], summary: 'Suspend a user (operator token)', description: 'Closes the marketplace; the rules service deletes the user\'s rules.', responses: { 200: json(ref('AdminUser'), 'The suspended user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
+      post: { tags: ['operator'], summary: 'Suspend a user (operator token)', description: 'Closes the marketplace; the rules service deletes the user\'s rules.', responses: { 200: json(ref('AdminUser'), 'The suspended user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
     },
     '/admin/organizations/{org_id}/users/{uid}/unsuspend': {
       parameters: [orgParam, uidParam],
-      post: { tags: ['Operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: json(ref('AdminUser'), 'The active user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
+      post: { tags: ['operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: json(ref('AdminUser'), 'The active user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
     },
     '/marketplace/{token}': {
       parameters: [tokenParam],
