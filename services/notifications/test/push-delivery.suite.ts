@@ -3,7 +3,7 @@
  * success, retries until success, final failure, no response (refused, timeout), resource filter,
  * list filters and their 400s, detail, 404s and redelivery.
  */
-import { ApiClient, createTenant, startTestPlatform, TestPlatform, Tenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, startTestPlatform, TestPlatform, Tenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
 import { verifyPush } from '../src/delivery/push-signature';
 import { batchDetail, dataEvent, orgPath, publishData, sleep, waitForBatches } from './push-fixtures';
 import { closedPort, PushReceiver, startPushReceiver } from './push-receiver';
@@ -65,6 +65,28 @@ export function pushDeliverySuite(mode: 'embedded' | 'distributed'): void {
       expect(detail).toMatchObject({ id: batch.id, status: 'SUCCESS', attempts: { start_at: batch.attempts.first_at, last_at: batch.attempts.last_at } });
       expect(detail.attempts.details).toEqual([{ transmitted_at: batch.attempts.first_at, response: { code: 200, body: 'ok' } }]);
       expect(detail.items).toEqual(push.body.items);
+    });
+
+    it('pushes a record ingested through the platform (users → records → push), end to end', async () => {
+      const r = await receiver();
+      await configure(r.url, { secret: 'e2e-secret' });
+      const uid = `push-e2e-${Date.now().toString(36)}`;
+      const created = await tenant.api.post(`${orgPath(tenant.organizationId)}/users`, { uid, location: { timezone: 'UTC', country_code: null } });
+      expect(created.status).toBe(201);
+      const user = await tenant.api.get(`${orgPath(tenant.organizationId)}/users/${uid}`);
+      const mobile = new ApiClient(platform.baseUrl, user.body.mobile.token);
+      // Records learns the mobile token from the users topic.
+      await eventually(async () => (await mobile.post('/mobile/records', {})).status !== 401, 15_000);
+      const day = new Date().toISOString().slice(0, 10);
+      const posted = await mobile.post('/mobile/records', {
+        records: [{ type: 'measurement', source: { type: 'apple_health' }, log_id: `w-${uid}`, start_time: `${day}T06:00:00Z`, end_time: `${day}T06:00:00Z`, metrics: [{ type: 'body_weight', unit: 'kg', value: 71.5, origin: 'device' }] }],
+      });
+      expect(posted.status).toBe(200);
+      const recordId = posted.body.data[0].id;
+      const [batch] = await waitForBatches(tenant.api, tenant.organizationId, (b) => b.length === 1 && b[0].status === 'SUCCESS', 15_000);
+      const push = r.received.find((p) => p.body.id === batch.id)!;
+      expect(push.body.items).toEqual([expect.objectContaining({ id: recordId, type: 'measurement', user: expect.objectContaining({ uid }) })]);
+      expect(verifyPush('e2e-secret', { timestamp: push.headers['x-wellstream-timestamp'] as string, signature: push.headers['x-wellstream-signature'] as string }, push.rawBody)).toBe(true);
     });
 
     it('sends no signature without a secret and honours the resource filter', async () => {
