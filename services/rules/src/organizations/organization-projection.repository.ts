@@ -21,14 +21,19 @@ export class OrganizationProjectionRepository {
 
   /** Keeps the snapshot unless a newer one is stored (see UserProjectionRepository.apply). */
   async apply(org: OrganizationSnapshot): Promise<void> {
-    try {
-      await this.organizations.findOneAndUpdate(
-        { _id: org.id, updated_at: { $lte: org.updated_at } },
-        { $set: { customer_id: org.customer_id, rules_enabled: org.settings.rules_enabled, updated_at: org.updated_at } },
-        { upsert: true },
-      );
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
+    const fields = { customer_id: org.customer_id, rules_enabled: org.settings.rules_enabled, updated_at: org.updated_at };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const current = await this.organizations.findOne({ _id: org.id });
+      if (current) {
+        await this.organizations.findOneAndUpdate({ _id: org.id, updated_at: { $lte: org.updated_at } }, { $set: fields });
+        return;
+      }
+      try {
+        await this.organizations.insertOne({ _id: org.id, ...fields });
+        return;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
     }
   }
 

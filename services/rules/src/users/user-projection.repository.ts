@@ -25,19 +25,24 @@ export class UserProjectionRepository {
 
   /**
    * Keeps the snapshot unless a newer one is already stored (a redelivered older message must not
-   * undo a later change): the filter only matches an older document; when a newer one exists the
-   * upsert collides on _id and the snapshot is dropped.
+   * undo a later change). Only the port's documented contract is used (insertOne reports a taken
+   * _id), so every adapter behaves alike; a lost insert race simply re-runs as an update.
    */
   async apply(user: UserSnapshot): Promise<void> {
     const status: UserStatus = user.deleted_at ? 'deleted' : user.status;
-    try {
-      await this.users.findOneAndUpdate(
-        { _id: user.id, updated_at: { $lte: user.updated_at } },
-        { $set: { uid: user.uid, organization_id: user.organization_id, customer_id: user.customer_id, status, updated_at: user.updated_at } },
-        { upsert: true },
-      );
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
+    const fields = { uid: user.uid, organization_id: user.organization_id, customer_id: user.customer_id, status, updated_at: user.updated_at };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const current = await this.users.findOne({ _id: user.id });
+      if (current) {
+        await this.users.findOneAndUpdate({ _id: user.id, updated_at: { $lte: user.updated_at } }, { $set: fields });
+        return;
+      }
+      try {
+        await this.users.insertOne({ _id: user.id, ...fields });
+        return;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
     }
   }
 

@@ -159,6 +159,16 @@ describe('state and lifecycle', () => {
       created_at: '2025-01-01T00:00:00.000Z',
       updated_at: '2025-01-02T00:00:00.000Z',
     });
+    // An older snapshot redelivered does not switch it back on.
+    await h.organizations.apply({
+      id: ORG,
+      customer_id: 'cus_test',
+      name: 'Org',
+      settings: { rules_enabled: null, history_days: 183 },
+      created_at: '2025-01-01T00:00:00.000Z',
+      updated_at: '2025-01-01T00:00:00.000Z',
+    });
+    expect((await h.organizations.find(ORG))?.rules_enabled).toBe(false);
     h.clock.advance(4 * DAY);
     expect((await evaluateAllRules(h.evaluation, h.clock.now)).events).toHaveLength(0);
   });
