@@ -119,11 +119,13 @@ describe('marketplace page in a real browser', () => {
     await expectVisible(page.getByRole('heading', { name: 'Allow Wellstream to read your Garmin Connect data?' }));
     await page.getByRole('button', { name: 'Allow' }).click();
     await expectVisible(page.getByRole('button', { name: 'Disconnect Garmin Connect' }));
-    expect(page.url()).toBe(user.marketplace.url);
+    expect(page.url()).toBe(`${user.marketplace.url}?notice=connected.garmin`);
+    await expectText(page.getByRole('status'), 'Garmin Connect connected.');
     expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['garmin']);
     await page.getByLabel('Time zone used when a source does not report one').selectOption('America/New_York');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await expectVisible(page.getByText('You chose this time zone.'));
+    await expectText(page.getByRole('status'), 'Time zone saved: America/New York.');
     expect((await getUser(user.uid)).location.timezone).toBe('America/New_York');
     await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-mobile.png'), fullPage: true, caret: 'initial' });
   });
@@ -139,11 +141,13 @@ describe('marketplace page in a real browser', () => {
   });
 
   afterAll(() => {
-    // The README shows the page as a user sees it after connecting the demo source.
+    // The README shows the page as a user sees it after connecting the demo source. The committed
+    // copy is written when missing or on request, so ordinary runs leave the work tree clean.
     const shot = path.join(ARTIFACTS, 'marketplace.png');
-    if (fs.existsSync(shot)) {
+    const docsShot = path.join(ROOT, 'docs', 'marketplace.png');
+    if (fs.existsSync(shot) && (!fs.existsSync(docsShot) || process.env.WELLSTREAM_UPDATE_DOCS_SCREENSHOT === '1')) {
       fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
-      fs.copyFileSync(shot, path.join(ROOT, 'docs', 'marketplace.png'));
+      fs.copyFileSync(shot, docsShot);
     }
   });
 });

@@ -15,11 +15,14 @@ export function wantsJson(req: Request): boolean {
   return req.method === 'POST' && Boolean(req.is('application/json'));
 }
 
+/** What just happened, for the page's status line after a plain form post (scripts off). */
+export type MarketplaceNotice = `connected.${string}` | `disconnected.${string}` | 'timezone';
+
 /** After a change: the fresh marketplace as JSON, or back to the page for a form post. */
-export function answerWithMarketplace(deps: UsersDeps, req: Request, res: Response, user: User): void {
+export function answerWithMarketplace(deps: UsersDeps, req: Request, res: Response, user: User, notice: MarketplaceNotice): void {
   const url = deps.marketplaceUrl(user.marketplace_token);
   if (wantsJson(req)) res.json(marketplaceView(user, url));
-  else res.redirect(303, url);
+  else res.redirect(303, `${url}?notice=${encodeURIComponent(notice)}`);
 }
 
 /** A marketplace handler whose errors become an HTML page when a browser asked. */

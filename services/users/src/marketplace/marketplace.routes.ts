@@ -37,7 +37,7 @@ export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps)
         res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(sourcesFragment(user.marketplace_token, view));
         return;
       }
-      sendHtml(res, 200, marketplacePage(user.marketplace_token, view, zones));
+      sendHtml(res, 200, marketplacePage(user.marketplace_token, view, zones, typeof req.query.notice === 'string' ? req.query.notice : undefined));
     }),
   );
 
@@ -58,7 +58,7 @@ export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps)
       const user = await openMarketplace(deps.repo, req.params.token);
       const body = validate(connectSourceSchema, req.body ?? {}, { kind: 'bad_request' });
       const updated = await connectSource(deps, user.id, req.params.type, { consent: consentGiven(body) });
-      answerWithMarketplace(deps, req, res, updated);
+      answerWithMarketplace(deps, req, res, updated, `connected.${req.params.type}`);
     }),
   );
 
@@ -68,7 +68,7 @@ export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps)
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
       const updated = await disconnectSource(deps, user.id, req.params.type);
-      answerWithMarketplace(deps, req, res, updated);
+      answerWithMarketplace(deps, req, res, updated, `disconnected.${req.params.type}`);
     }),
   );
 
@@ -79,7 +79,7 @@ export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps)
       const user = await openMarketplace(deps.repo, req.params.token);
       const body = validate(chooseTimezoneSchema, req.body ?? {}, { kind: 'bad_request' });
       const updated = await chooseTimezone(deps, user.id, body.timezone);
-      answerWithMarketplace(deps, req, res, updated);
+      answerWithMarketplace(deps, req, res, updated, 'timezone');
     }),
   );
 }

@@ -62,7 +62,17 @@ export function sourcesFragment(token: string, view: MarketplaceView): string {
   return `<span id="connected-count">(${count} connected)</span><ul id="sources">${sourceListHtml(token, view)}</ul>`;
 }
 
-export function marketplacePage(token: string, view: MarketplaceView, timeZones: string[]): HtmlPage {
+/** The status line after a plain form post; only known notices render (the query is user input). */
+function noticeText(view: MarketplaceView, notice: string | undefined): string {
+  if (!notice) return '';
+  if (notice === 'timezone') return view.user.location.timezone ? `Time zone saved: ${view.user.location.timezone.replace(/_/g, ' ')}.` : '';
+  const [action, type] = notice.split('.', 2);
+  const source = view.sources.find((s) => s.type === type);
+  if (!source || (action !== 'connected' && action !== 'disconnected')) return '';
+  return `${source.name} ${action}.`;
+}
+
+export function marketplacePage(token: string, view: MarketplaceView, timeZones: string[], notice?: string): HtmlPage {
   const current = view.user.location.timezone;
   const zones = current && !timeZones.includes(current) ? [current, ...timeZones] : timeZones;
   const options = [`<option value=""${current ? '' : ' selected'} disabled>Choose your time zone…</option>`]
@@ -85,7 +95,7 @@ export function marketplacePage(token: string, view: MarketplaceView, timeZones:
   <p class="muted">Choose the apps and devices that may share your wellness data. You can disconnect a source at any time.</p>
 </header>
 <main>
-  <p id="status" class="status" role="status" aria-live="polite" aria-atomic="true"></p>
+  <p id="status" class="status${noticeText(view, notice) ? ' ok' : ''}" role="status" aria-live="polite" aria-atomic="true">${esc(noticeText(view, notice))}</p>
   <section aria-labelledby="sources-title">
     <h2 id="sources-title">Sources <span class="muted" id="connected-count">(${connectedCount} connected)</span></h2>
     <ul class="grid" id="sources">
