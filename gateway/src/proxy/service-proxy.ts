@@ -15,7 +15,9 @@ export type ServiceDirectory = Partial<Record<ServiceName, string>>;
 export const TARGET_SERVICE = 'wsTargetService';
 
 export function serviceProxy(directory: ServiceDirectory, logger: Logger): RequestHandler {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 });
+  // No cap on concurrent upstream sockets: each open SSE connection holds one for its whole life,
+  // so a cap (it was 256) made the next client wait forever. The idle pool stays bounded.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, keepAliveMsecs: 10_000 });
   return createProxyMiddleware({
     agent,
     changeOrigin: false,
