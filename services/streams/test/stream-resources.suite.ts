@@ -1,7 +1,7 @@
 /**
  * Stream resources through the gateway: create/list/get/rename/delete and all their errors.
  */
-import { ApiClient, createTenant, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, connectSse, createTenant, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
 
 export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
   describe(`stream resources (${mode})`, () => {
@@ -181,6 +181,20 @@ export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
       expect((await other.api.get(`/streams/${created.id}/connect`)).status).toBe(404);
       expect((await other.api.get('/streams')).body.streams).toEqual([]);
       expect((await api.get(`/streams/${created.id}`)).status).toBe(200);
+    });
+
+    it('pokes within 6 s at the default interval (5 s), with the default member limit', async () => {
+      const stream = (await api.post('/streams', { name: 'poke' })).body;
+      const started = Date.now();
+      const c = await connectSse(`${platform.baseUrl}/streams/${stream.id}/connect?token=${tenant.token}`);
+      try {
+        const poke = await c.waitFor((e) => e.event === 'poke', 6500);
+        expect(Date.now() - started).toBeLessThan(6000);
+        expect(poke.json()).toEqual({ ts: expect.any(String), stream: stream.id, members: { count: 1, max: 5 } });
+        expect((await api.get(`/streams/${stream.id}`)).body.members).toBe(1);
+      } finally {
+        c.close();
+      }
     });
 
     it('needs a developer token', async () => {
