@@ -1,0 +1,305 @@
+/**
+ * The EventLog contract: one suite, run against every adapter (embedded in the unit project,
+ * Kafka in the integration project) with the same assertions. Excluded from the build; jest
+ * imports it from each adapter's test file.
+ */
+import { randomBytes } from 'node:crypto';
+import { currentRequestId, runWithRequestContext } from '@wellstream/logging';
+import type { EventLog, LogMessage, OutgoingMessage, Subscription } from './event-log.port';
+import { REQUEST_ID_HEADER } from './event-log.port';
+import { partitionFor } from './partitioner';
+
+export interface EventLogHarness {
+  /** A new adapter instance on the same backing log (opening it again is a "restart"). */
+  open(): Promise<EventLog>;
+  /** Makes compaction run now (embedded) or soon (Kafka: topics here get a short segment.ms). */
+  compact(log: EventLog): Promise<void>;
+  /** Upper bound for anything asynchronous (group joins, rebalances, deliveries). */
+  waitMs: number;
+  /** Upper bound for compaction to become visible. */
+  compactionWaitMs: number;
+  /** Removes what the suite created (temp files, adapters left open). */
+  cleanup?(): Promise<void>;
+}
+
+const rnd = () => randomBytes(4).toString('hex');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` returns true; fails with `what` after `ms`. */
+export async function until(what: string, ms: number, check: () => boolean | Promise<boolean>, everyMs = 50): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for: ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+const msg = (key: string, value: unknown, partitionKey?: string): OutgoingMessage => ({ key, value: JSON.stringify(value), partitionKey });
+
+interface Collector {
+  seen: LogMessage[];
+  assignment: number[];
+  handle(m: LogMessage): Promise<void>;
+  onAssignment(p: number[]): void;
+}
+
+function collector(onMessage?: (m: LogMessage) => void | Promise<void>): Collector {
+  const c: Collector = {
+    seen: [],
+    assignment: [],
+    handle: async (m) => {
+      await onMessage?.(m);
+      c.seen.push(m);
+    },
+    onAssignment: (p) => {
+      c.assignment = p;
+    },
+  };
+  return c;
+}
+
+/** Reads a whole topic from the beginning (until caught up) and returns what it holds. */
+async function readAll(log: EventLog, topic: string, waitMs: number, fromTimestamp?: number): Promise<LogMessage[]> {
+  const seen: LogMessage[] = [];
+  let caughtUp = false;
+  const sub = await log.tail({
+    topic,
+    fromTimestamp,
+    handle: async (m) => {
+      seen.push(m);
+    },
+    onCaughtUp: () => {
+      caughtUp = true;
+    },
+  });
+  try {
+    await until('tail caught up', waitMs, () => caughtUp);
+  } finally {
+    await sub.stop();
+  }
+  return seen;
+}
+
+export function eventLogContract(label: string, makeHarness: () => Promise<EventLogHarness>): void {
+  describe(`EventLog contract: ${label}`, () => {
+    let h: EventLogHarness;
+    let log: EventLog;
+    const subs: Subscription[] = [];
+    const consume = async (l: EventLog, topic: string, groupId: string, c: Collector, fromBeginning = true) => {
+      const s = await l.consume({ topic, groupId, fromBeginning, handle: c.handle, onAssignment: c.onAssignment });
+      subs.push(s);
+      return s;
+    };
+
+    beforeAll(async () => {
+      h = await makeHarness();
+      log = await h.open();
+    });
+    afterEach(async () => {
+      await Promise.all(subs.splice(0).map((s) => s.stop()));
+    });
+    afterAll(async () => {
+      await log?.close();
+      await h?.cleanup?.();
+    });
+
+    it('keeps order per partition key and places keys where partitionFor() says', async () => {
+      const topic = `order-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 3 });
+      const users = ['u-alpha', 'u-beta', 'u-gamma', 'u-delta'];
+      for (let batch = 0; batch < 3; batch++) {
+        await log.publish(topic, users.flatMap((u) => [0, 1, 2].map((i) => msg(`${u}-r${batch * 3 + i}`, { u, n: batch * 3 + i }, u))));
+      }
+      const c = collector();
+      await consume(log, topic, `g-${rnd()}`, c);
+      await until('36 messages', h.waitMs, () => c.seen.length >= 36);
+      for (const u of users) {
+        const mine = c.seen.filter((m) => JSON.parse(m.value).u === u);
+        expect(mine.map((m) => JSON.parse(m.value).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        expect(new Set(mine.map((m) => m.partition))).toEqual(new Set([partitionFor(u, 3)]));
+      }
+      for (const m of c.seen) expect(m.topic).toBe(topic);
+    });
+
+    it('gives each message to exactly one member of a group, rebalances when a member leaves, and counts members', async () => {
+      const topic = `group-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 4 });
+      const a = collector();
+      const b = collector();
+      await consume(log, topic, groupId, a);
+      const subB = await consume(log, topic, groupId, b);
+      await until('two members with disjoint partitions covering all', h.waitMs, () => {
+        const all = [...a.assignment, ...b.assignment].sort();
+        return a.assignment.length > 0 && b.assignment.length > 0 && all.join() === '0,1,2,3';
+      });
+      await until('two members', h.waitMs, async () => (await log.groupMemberCount(groupId)) === 2, 200);
+      const users = Array.from({ length: 12 }, (_, i) => `user-${i}`);
+      await log.publish(topic, users.flatMap((u) => [1, 2, 3].map((i) => msg(`${u}-${i}`, { u, i }, u))));
+      await until('36 deliveries', h.waitMs, () => a.seen.length + b.seen.length >= 36);
+      await sleep(300);
+      const keys = [...a.seen, ...b.seen].map((m) => m.key);
+      expect(keys).toHaveLength(36);
+      expect(new Set(keys).size).toBe(36);
+      for (const m of a.seen) expect(a.assignment).toContain(m.partition);
+      for (const m of b.seen) expect(b.assignment).toContain(m.partition);
+      expect(a.seen.length).toBeGreaterThan(0);
+      expect(b.seen.length).toBeGreaterThan(0);
+
+      await subB.stop();
+      await until('the remaining member owns every partition', h.waitMs, () => a.assignment.join() === '0,1,2,3');
+      const before = a.seen.length;
+      await log.publish(topic, users.map((u) => msg(`${u}-after`, { u }, u)));
+      await until('12 more deliveries to the remaining member', h.waitMs, () => a.seen.length >= before + 12);
+      expect(b.seen.filter((m) => m.key.endsWith('-after'))).toHaveLength(0);
+      await until('one member', h.waitMs, async () => (await log.groupMemberCount(groupId)) === 1, 200);
+    });
+
+    it('redelivers a message whose handler failed or whose member stopped before committing, and keeps committed positions across a restart', async () => {
+      const topic = `alo-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 1 });
+      const first = collector((m) => {
+        if (m.key === 'm2') throw new Error('handler crash');
+      });
+      const attempts = () => first.seen.length; // failing attempts are not recorded in `seen`
+      let m2Tries = 0;
+      const probe = collector();
+      const sub = await consume(log, topic, groupId, {
+        ...first,
+        handle: async (m) => {
+          if (m.key === 'm2') m2Tries++;
+          await first.handle(m);
+          await probe.handle(m);
+        },
+      });
+      await log.publish(topic, [msg('m1', 1), msg('m2', 2), msg('m3', 3)]);
+      await until('m2 tried at least twice', h.waitMs, () => m2Tries >= 2);
+      expect(attempts()).toBe(1);
+      expect(probe.seen.map((m) => m.key)).toEqual(['m1']); // m3 waits behind m2: never skipped
+      await sub.stop();
+
+      // "Crash": a new adapter instance (same backing log) joins the same group.
+      await log.close();
+      log = await h.open();
+      const second = collector();
+      await consume(log, topic, groupId, second);
+      await until('m2 and m3 redelivered', h.waitMs, () => second.seen.length >= 2);
+      await sleep(300);
+      expect(second.seen.map((m) => m.key)).toEqual(['m2', 'm3']);
+    });
+
+    it('resumes a group from its committed position after a restart', async () => {
+      const topic = `resume-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const c1 = collector();
+      const s1 = await consume(log, topic, groupId, c1);
+      await log.publish(topic, [1, 2, 3, 4].map((i) => msg(`k${i}`, i, `p${i}`)));
+      await until('4 deliveries', h.waitMs, () => c1.seen.length >= 4);
+      await s1.stop();
+      await log.close();
+      log = await h.open();
+      await log.publish(topic, [5, 6].map((i) => msg(`k${i}`, i, `p${i}`)));
+      const c2 = collector();
+      await consume(log, topic, groupId, c2);
+      await until('2 deliveries', h.waitMs, () => c2.seen.length >= 2);
+      await sleep(300);
+      expect(c2.seen.map((m) => m.key).sort()).toEqual(['k5', 'k6']);
+    });
+
+    it('starts a new group without fromBeginning at the end, and a group set with startGroupAtEnd there too', async () => {
+      const topic = `end-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      await log.publish(topic, [msg('old1', 1), msg('old2', 2)]);
+      const atEnd = `g-${rnd()}`;
+      await log.startGroupAtEnd(atEnd, topic);
+      const c1 = collector();
+      await consume(log, topic, atEnd, c1, true);
+      const c2 = collector();
+      await consume(log, topic, `g-${rnd()}`, c2, false);
+      await log.publish(topic, [msg('new1', 3), msg('new2', 4)]);
+      await until('both groups got the new messages', h.waitMs, () => c1.seen.length >= 2 && c2.seen.length >= 2);
+      await sleep(300);
+      expect(c1.seen.map((m) => m.key).sort()).toEqual(['new1', 'new2']);
+      expect(c2.seen.map((m) => m.key).sort()).toEqual(['new1', 'new2']);
+    });
+
+    it('tails from the beginning and from a timestamp, calls onCaughtUp, then follows new messages', async () => {
+      const topic = `tail-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 3 });
+      let emptyCaughtUp = false;
+      const empty = await log.tail({ topic, handle: async () => {}, onCaughtUp: () => (emptyCaughtUp = true) });
+      subs.push(empty);
+      await until('caught up on an empty topic', h.waitMs, () => emptyCaughtUp);
+
+      await log.publish(topic, [1, 2, 3, 4, 5].map((i) => msg(`a${i}`, i, `u${i}`)));
+      await sleep(100);
+      const ts = Date.now();
+      await sleep(100);
+      await log.publish(topic, [1, 2, 3].map((i) => msg(`b${i}`, i, `u${i}`)));
+
+      const all = await readAll(log, topic, h.waitMs);
+      expect(all.map((m) => m.key).sort()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3']);
+      const later = await readAll(log, topic, h.waitMs, ts);
+      expect(later.map((m) => m.key).sort()).toEqual(['b1', 'b2', 'b3']);
+      for (const m of later) expect(m.timestamp).toBeGreaterThanOrEqual(ts);
+
+      const live: LogMessage[] = [];
+      let caughtUpAt = -1;
+      subs.push(
+        await log.tail({
+          topic,
+          fromTimestamp: ts,
+          handle: async (m) => {
+            live.push(m);
+          },
+          onCaughtUp: () => (caughtUpAt = live.length),
+        }),
+      );
+      await until('caught up', h.waitMs, () => caughtUpAt >= 0);
+      expect(caughtUpAt).toBe(3);
+      await log.publish(topic, [msg('c1', 1, 'u1')]);
+      await until('the live message', h.waitMs, () => live.some((m) => m.key === 'c1'));
+    });
+
+    it('keeps only the newest value per key on a compacted topic', async () => {
+      const topic = `compact-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 1, compacted: true, retentionMs: 30 * 24 * 3600 * 1000 });
+      await log.publish(topic, [msg('k1', 'v1'), msg('k2', 'v1'), msg('k1', 'v2')]);
+      await log.publish(topic, [msg('k1', 'v3'), msg('k3', 'v1')]);
+      const deadline = Date.now() + h.compactionWaitMs;
+      let kept: string[] = [];
+      for (let round = 0; ; round++) {
+        // Kafka never compacts the active segment: a later message (after segment.ms) rolls it.
+        await sleep(round === 0 ? 300 : 1500);
+        await log.publish(topic, [msg(`roll-${round}`, 'x')]);
+        await h.compact(log);
+        const all = await readAll(log, topic, h.waitMs);
+        kept = all.filter((m) => !m.key.startsWith('roll-')).map((m) => `${m.key}=${JSON.parse(m.value)}`);
+        if (kept.length === 3 || Date.now() > deadline) break;
+      }
+      expect(kept).toEqual(['k2=v1', 'k1=v3', 'k3=v1']);
+    });
+
+    it('carries the request id in a header and runs handlers inside that request context', async () => {
+      const topic = `ctx-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 1 });
+      const seenIds: (string | undefined)[] = [];
+      const c = collector((m) => {
+        seenIds.push(currentRequestId());
+        expect(m.headers[REQUEST_ID_HEADER]).toBe('req-contract-1');
+      });
+      await consume(log, topic, `g-${rnd()}`, c);
+      await runWithRequestContext({ requestId: 'req-contract-1' }, () => log.publish(topic, [msg('x', 1)]));
+      await until('delivery', h.waitMs, () => c.seen.length >= 1);
+      expect(seenIds).toEqual(['req-contract-1']);
+      expect(c.seen[0].headers).toEqual({ [REQUEST_ID_HEADER]: 'req-contract-1' });
+    });
+
+    it('reports healthy while open', async () => {
+      expect(await log.healthy()).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * One member of a Kafka consumer group, with the port's delivery rules: a position is committed
+ * only after the handler resolved; a handler error seeks the partition back to the failed message
+ * and pauses it for a moment (never skipping it); stop() lets in-flight handlers finish, commits
+ * them, then leaves the group (the others rebalance). A consumer that kafkajs gives up on is
+ * recreated here, so a broker outage longer than its retries does not end consumption.
+ */
+import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
+import type { Logger } from '@wellstream/logging';
+import type { ConsumeOptions } from './event-log.port';
+import { handleWithRequestContext, sleep, toLogMessage } from './kafka-message';
+import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
+
+const JOIN_WAIT_MS = 30_000;
+const RESTART_DELAY_MS = 1_000;
+
+export interface GroupMemberParams {
+  kafka: Kafka;
+  /** Prefixed names, as on the broker. */
+  kafkaTopic: string;
+  kafkaGroupId: string;
+  options: ConsumeOptions;
+  timing: KafkaConsumerTiming;
+  logger: Logger;
+}
+
+export class KafkaGroupMember {
+  private consumer?: Consumer;
+  private stopping = false;
+  private restarting = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private joined = false;
+  private onJoined = () => {};
+
+  constructor(private readonly p: GroupMemberParams) {}
+
+  /** Resolves once this member has joined the group and received its partitions. */
+  async start(): Promise<void> {
+    const joined = new Promise<void>((resolve) => {
+      this.onJoined = resolve;
+    });
+    await this.startConsumer();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([joined, new Promise<void>((resolve) => (timer = setTimeout(resolve, JOIN_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (!this.joined) this.p.logger.warn('kafka consumer has not joined its group yet; continuing', { group: this.p.kafkaGroupId });
+  }
+
+  private async startConsumer(): Promise<void> {
+    const { kafka, kafkaTopic, kafkaGroupId, options, timing } = this.p;
+    const consumer = kafka.consumer({
+      groupId: kafkaGroupId,
+      sessionTimeout: timing.sessionTimeoutMs,
+      heartbeatInterval: timing.heartbeatIntervalMs,
+      rebalanceTimeout: timing.rebalanceTimeoutMs,
+      maxWaitTimeInMs: timing.maxWaitTimeMs,
+      allowAutoTopicCreation: false,
+      retry: { ...CLIENT_RETRY, restartOnFailure: async () => true },
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      const mine = e.payload.memberAssignment[kafkaTopic] ?? [];
+      this.joined = true;
+      options.onAssignment?.([...mine].sort((a, b) => a - b));
+      this.onJoined();
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      this.p.logger.warn('kafka consumer crashed', { group: kafkaGroupId, restart: e.payload.restart, error: e.payload.error });
+      if (!e.payload.restart) void this.restart(consumer);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topic: kafkaTopic, fromBeginning: options.fromBeginning ?? false });
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: timing.partitionsConsumedConcurrently,
+      eachMessage: (payload) => this.track(this.onMessage(consumer, payload)),
+    });
+  }
+
+  /** kafkajs did not restart it (a non-retriable error): start a fresh consumer after a pause. */
+  private async restart(crashed: Consumer): Promise<void> {
+    if (this.stopping || this.restarting || crashed !== this.consumer) return;
+    this.restarting = true;
+    try {
+      await crashed.disconnect().catch(() => {});
+      for (let attempt = 1; !this.stopping; attempt++) {
+        await sleep(Math.min(RESTART_DELAY_MS * attempt, 10_000));
+        if (this.stopping) return;
+        try {
+          await this.startConsumer();
+          return;
+        } catch (err) {
+          this.p.logger.warn('kafka consumer restart failed; retrying', { group: this.p.kafkaGroupId, attempt, error: err });
+          await this.consumer?.disconnect().catch(() => {});
+        }
+      }
+    } finally {
+      this.restarting = false;
+    }
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    return work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async onMessage(consumer: Consumer, { topic, partition, message, pause }: EachMessagePayload): Promise<void> {
+    const offset = message.offset;
+    // Leave the message uncommitted and stop reading this partition: the next owner gets it.
+    const holdBack = (resumeAfterMs?: number) => {
+      consumer.seek({ topic, partition, offset });
+      const resume = pause();
+      if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs).unref();
+    };
+    if (this.stopping) return holdBack();
+    const logMessage = toLogMessage(this.p.options.topic, partition, message);
+    try {
+      await handleWithRequestContext(this.p.options.handle, logMessage);
+    } catch (err) {
+      if (this.stopping) return holdBack();
+      this.p.logger.warn('event handler failed; retrying', { topic: this.p.options.topic, group: this.p.options.groupId, partition, offset, error: err });
+      return holdBack(this.p.timing.retryDelayMs);
+    }
+    // If the group rebalanced meanwhile this commit fails; the message is then delivered again
+    // to the partition's new owner (at least once, never lost).
+    await consumer.commitOffsets([{ topic, partition, offset: String(Number(offset) + 1) }]);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    // Finish (and commit) what is being handled, then leave the group.
+    await Promise.allSettled([...this.inFlight]);
+    await this.consumer?.disconnect().catch((err) => this.p.logger.warn('kafka consumer disconnect failed', { error: err }));
+  }
+}
