@@ -41,14 +41,19 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   });
   http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
   const server = http;
+  let stopping: Promise<void> | undefined;
   return {
     name: 'streams',
     url: server.url,
     port: server.port,
-    async stop() {
-      await server.close();
-      await store.close();
-      if (!shared.eventLog) await eventLog.close();
+    stop() {
+      // Idempotent: the platform may stop a service that was already stopped on its own.
+      stopping ??= (async () => {
+        await server.close();
+        await store.close();
+        if (!shared.eventLog) await eventLog.close();
+      })();
+      return stopping;
     },
   };
 }

@@ -1,0 +1,3 @@
+import { replaySuite } from './replay.suite';
+
+replaySuite('distributed');

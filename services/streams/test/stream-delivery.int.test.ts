@@ -1,0 +1,3 @@
+import { streamDeliverySuite } from './stream-delivery.suite';
+
+streamDeliverySuite('distributed');

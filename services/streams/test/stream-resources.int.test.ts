@@ -1,0 +1,3 @@
+import { streamResourcesSuite } from './stream-resources.suite';
+
+streamResourcesSuite('distributed');
