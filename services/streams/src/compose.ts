@@ -18,7 +18,7 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   await eventLog.ensureTopic(customerEventsTopic.spec);
   const repo = await StreamRepository.open(store);
   const members = new MemberCounter(eventLog);
-  let http: HttpServerHandle | undefined;
+  const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
     logger,
     health: async () => (await store.healthy()) && (await eventLog.healthy()),
@@ -36,11 +36,11 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
       writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
       maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,
       // Bound late: the server starts after the app exists; no request arrives before that.
-      trackLongLived: (end) => (http ? http.trackLongLived(end) : () => {}),
+      trackLongLived: (end) => (late.http ? late.http.trackLongLived(end) : () => {}),
     },
   });
-  http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
-  const server = http;
+  const server = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
+  late.http = server;
   let stopping: Promise<void> | undefined;
   return {
     name: 'streams',
