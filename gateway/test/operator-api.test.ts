@@ -109,7 +109,7 @@ describe('health and docs', () => {
   });
 
   it('serves a merged OpenAPI 3.1 document and a docs page', async () => {
-    const doc = await (await fetch(`${platform.baseUrl}/openapi.json`)).json();
+    const doc = (await (await fetch(`${platform.baseUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/admin/customers');
     const page = await fetch(`${platform.url}/docs`);
