@@ -3,7 +3,7 @@
  * formation order per organization; a stopped scheduler's work is picked up by the other.
  */
 import { createLogger } from '@wellstream/logging';
-import { SqliteDocumentStore } from '@wellstream/store';
+import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
 import { TargetRepository } from '../../targets/target.repository';
 import type { PushRequest, PushResponse, PushSender } from '../../delivery/push-sender';
 import { BatchRepository } from '../batch.repository';
@@ -30,13 +30,15 @@ async function until(pred: () => Promise<boolean>, ms = 8000) {
   }
 }
 
-describe('PushScheduler with two replicas', () => {
-  let store: SqliteDocumentStore;
+// Exported so the integration project runs the same cases on MongoDB (push-scheduler.int.test.ts).
+export function pushSchedulerSuite(label: string, makeStore: () => DocumentStore): void {
+describe(`PushScheduler with two replicas (${label})`, () => {
+  let store: DocumentStore;
   let base: Omit<PushSchedulerDeps, 'sender'>;
   const ORGS = ['org-a', 'org-b', 'org-c'];
 
   beforeEach(async () => {
-    store = new SqliteDocumentStore(':memory:');
+    store = makeStore();
     base = {
       targets: await TargetRepository.open(store),
       pendingItems: await PendingItemRepository.open(store),
@@ -52,7 +54,10 @@ describe('PushScheduler with two replicas', () => {
       }
     }
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    await store.dropForTests().catch(() => undefined);
+    await store.close();
+  });
 
   it('sends every batch once, each organization’s first tries in order', async () => {
     const sender = new FakeSender(() => 200);
@@ -101,3 +106,6 @@ describe('PushScheduler with two replicas', () => {
     expect(sender.sent).toHaveLength(24);
   });
 });
+}
+
+pushSchedulerSuite('sqlite', () => new SqliteDocumentStore(':memory:'));

@@ -3,21 +3,23 @@
  * crash between storing a batch and removing its pending items.
  */
 import { createLogger } from '@wellstream/logging';
-import { SqliteDocumentStore } from '@wellstream/store';
+import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
 import { TargetRepository } from '../../targets/target.repository';
 import { BatchRepository } from '../batch.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
 import { PushOrganizationRepository } from '../push-organization.repository';
 import { formDueBatches, FormBatchesDeps } from './form-batches.usecase';
 
-describe('formDueBatches', () => {
-  let store: SqliteDocumentStore;
+// Exported so the integration project runs the same cases on MongoDB (form-batches.int.test.ts).
+export function formBatchesSuite(label: string, makeStore: () => DocumentStore): void {
+describe(`formDueBatches (${label})`, () => {
+  let store: DocumentStore;
   let deps: FormBatchesDeps;
   let now: number;
   const ORG = 'org-1';
 
   beforeEach(async () => {
-    store = new SqliteDocumentStore(':memory:');
+    store = makeStore();
     now = 1_700_000_000_000;
     deps = {
       targets: await TargetRepository.open(store),
@@ -30,7 +32,10 @@ describe('formDueBatches', () => {
     };
     await deps.targets.put({ _id: ORG, organization_id: ORG, customer_id: 'c', url: 'http://127.0.0.1:1/', secret: null, resource_filter: [] }, new Date(now).toISOString());
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    await store.dropForTests().catch(() => undefined);
+    await store.close();
+  });
 
   const add = (n: number, org = ORG) =>
     Promise.all(
@@ -86,3 +91,6 @@ describe('formDueBatches', () => {
     expect(await formDueBatches(deps)).toBe(1);
   });
 });
+}
+
+formBatchesSuite('sqlite', () => new SqliteDocumentStore(':memory:'));
