@@ -17,23 +17,29 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_RULES_URL?: string;
 }
 
-const serviceUrl = () =>
-  Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() });
+// A gateway process of its own needs every service's address; the one-process platform fills them in.
+const serviceUrl = (required: boolean) =>
+  required
+    ? Joi.string().uri({ scheme: ['http', 'https'] }).when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() })
+    : Joi.string().uri({ scheme: ['http', 'https'] });
 
-export const gatewayConfigSchema = Joi.object<GatewayConfig>({
+const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   ...infraSettingsSchema,
   WELLSTREAM_HOST: Joi.string().default('127.0.0.1'),
   WELLSTREAM_PORT: Joi.number().port().default(8080),
   WELLSTREAM_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   WELLSTREAM_ADMIN_TOKEN: Joi.string().min(16).message('WELLSTREAM_ADMIN_TOKEN must be at least 16 characters'),
   WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).default(2000),
-  WELLSTREAM_USERS_URL: serviceUrl(),
-  WELLSTREAM_RECORDS_URL: serviceUrl(),
-  WELLSTREAM_STREAMS_URL: serviceUrl(),
-  WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(),
-  WELLSTREAM_RULES_URL: serviceUrl(),
+  WELLSTREAM_USERS_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_RECORDS_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_STREAMS_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_RULES_URL: serviceUrl(servicesFromConfig),
 });
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfigSchema, env);
+export const gatewayConfigSchema = schemaFor(true);
+const inProcessSchema = schemaFor(false);
+
+/** `servicesInProcess`: the services run in this process and register their own addresses. */
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env, options: { servicesInProcess?: boolean } = {}): GatewayConfig =>
+  loadConfig(options.servicesInProcess ? inProcessSchema : gatewayConfigSchema, env);

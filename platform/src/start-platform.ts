@@ -31,7 +31,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
   // Validate settings before anything opens a file or a port. WELLSTREAM_MODE=distributed runs the
   // same single process on Kafka, MongoDB and Redis (tests use it to run one suite on both).
   const mode = env.WELLSTREAM_MODE === 'distributed' ? 'distributed' : 'embedded';
-  const gatewayConfig = loadGatewayConfig({ ...env, WELLSTREAM_MODE: mode });
+  const gatewayConfig = loadGatewayConfig({ ...env, WELLSTREAM_MODE: mode }, { servicesInProcess: true });
   const logger = createLogger('platform');
   const eventLog = createEventLog(gatewayConfig, logger);
   const shared = { eventLog };
