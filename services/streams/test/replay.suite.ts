@@ -3,8 +3,8 @@
  * `resources`, `event_types` and their 400s; isolation between customers; pokes; SSE ids.
  */
 import { randomUUID } from 'node:crypto';
-import { createTenant, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { connectReplay, marksOf, publish, sleep } from './stream-fixtures';
+import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { connectReplay, marksOf, modeEnv, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
 const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString();
@@ -21,18 +21,28 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       open.push(c);
       return c;
     };
-    /** Waits for the sentinel event, which the test publishes last. */
-    const untilEnd = (c: SseConnection) => c.waitFor((e) => e.event !== 'poke' && e.json().mark === 'end');
-    /** Marks up to the sentinel (a later test publishes a live event after it). */
-    const historical = (c: SseConnection) => {
-      const m = marksOf(c);
-      return m.slice(0, m.indexOf('end') + 1);
+    /** Marks without the live event the first test publishes. */
+    const historical = (c: SseConnection) => marksOf(c).filter((m) => m !== 'live');
+    /**
+     * Waits for exactly `expected` (as a set; order is per user, since the log orders events per
+     * partition = user, not across users), and checks each user's events keep their order.
+     */
+    const expectReplayed = async (c: SseConnection, expected: string[]) => {
+      await eventually(async () => expected.every((m) => historical(c).includes(m)));
+      await sleep(POKE_MS);
+      expect(historical(c).slice().sort()).toEqual(expected.slice().sort());
+      for (const user of [u1Marks, u2Marks]) {
+        const got = historical(c).filter((m) => user.includes(m));
+        expect(got).toEqual(user.filter((m) => got.includes(m)));
+      }
     };
+    const u1Marks = ['sleep-20d', 'connection-5d', 'rule-1d'];
+    const u2Marks = ['cgm-10d', 'measurement-2d', 'end'];
     const u1 = `u-${randomUUID()}`;
     const u2 = `u-${randomUUID()}`;
 
     beforeAll(async () => {
-      platform = await startTestPlatform({ mode, label: 'streams-replay', env: { WELLSTREAM_POKE_INTERVAL_MS: String(POKE_MS) } });
+      platform = await startTestPlatform({ mode, label: 'streams-replay', env: { ...modeEnv(mode), WELLSTREAM_POKE_INTERVAL_MS: String(POKE_MS) } });
       tenant = await createTenant(platform.baseUrl);
       other = await createTenant(platform.baseUrl);
       await publish(platform.eventLog, other, [{ userId: u1, mark: 'other-customer' }]);
@@ -59,10 +69,10 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       expect(c.status).toBe(200);
       expect(c.headers.get('content-type')).toMatch(/^text\/event-stream/);
       expect(c.headers.get('cache-control')).toBe('no-cache, no-transform');
-      await untilEnd(c);
-      expect(marksOf(c)).toEqual(['sleep-20d', 'cgm-10d', 'connection-5d', 'measurement-2d', 'rule-1d', 'end']);
+      await expectReplayed(c, ['sleep-20d', 'cgm-10d', 'connection-5d', 'measurement-2d', 'rule-1d', 'end']);
       const events = c.events.filter((e) => e.event !== 'poke');
-      expect(events.map((e) => e.event)).toEqual(['data', 'data', 'connection', 'data', 'rule', 'data']);
+      const typeOf = (mark: string) => events.find((e) => e.json().mark === mark)?.event;
+      expect(['sleep-20d', 'connection-5d', 'rule-1d'].map(typeOf)).toEqual(['data', 'connection', 'rule']);
       expect(events.every((e) => /^\d+-\d+$/.test(e.id ?? ''))).toBe(true);
 
       const poke = await c.waitFor((e) => e.event === 'poke', POKE_MS * 4);
@@ -90,8 +100,9 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
 
     it('delivers each customer only its own events', async () => {
       const c = await replay('', () => other);
-      await c.waitFor((e) => e.event === 'data' && e.json().mark === 'other-customer-2');
-      expect(marksOf(c)).toEqual(['other-customer', 'other-customer-2']);
+      await eventually(async () => marksOf(c).length >= 2);
+      await sleep(POKE_MS);
+      expect(marksOf(c).sort()).toEqual(['other-customer', 'other-customer-2']);
       const lonely = await replay('', () => tenantWithoutEvents);
       await lonely.waitFor((e) => e.event === 'poke', POKE_MS * 4);
       expect(marksOf(lonely)).toEqual([]);
@@ -103,24 +114,19 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
 
     it('filters by date (created_at on or after the UTC day)', async () => {
       const c = await replay(`&date=${dayOf(daysAgo(5))}`);
-      await untilEnd(c);
-      expect(historical(c)).toEqual(['connection-5d', 'measurement-2d', 'rule-1d', 'end']);
+      await expectReplayed(c, ['connection-5d', 'measurement-2d', 'rule-1d', 'end']);
     });
 
     it('filters data events by resources (other event types pass)', async () => {
       const c = await replay('&resources=cgm,summary');
-      await untilEnd(c);
-      expect(historical(c)).toEqual(['cgm-10d', 'connection-5d', 'rule-1d', 'end']);
+      await expectReplayed(c, ['cgm-10d', 'connection-5d', 'rule-1d', 'end']);
     });
 
     it('filters by event_types', async () => {
       const c = await replay('&event_types=connection,rule');
-      await c.waitFor((e) => e.event === 'rule');
-      await sleep(POKE_MS);
-      expect(marksOf(c)).toEqual(['connection-5d', 'rule-1d']);
+      await expectReplayed(c, ['connection-5d', 'rule-1d']);
       const d = await replay('&event_types=data&resources=sleep,summary&date=' + dayOf(daysAgo(30)));
-      await untilEnd(d);
-      expect(historical(d)).toEqual(['sleep-20d', 'end']);
+      await expectReplayed(d, ['sleep-20d', 'end']);
     });
 
     it('answers bad parameters with 400 JSON before the stream opens', async () => {
@@ -146,8 +152,9 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
     it('gives every replay client the whole stream (no load balancing)', async () => {
       const a = await replay();
       const b = await replay();
-      await Promise.all([untilEnd(a), untilEnd(b)]);
-      expect(historical(a)).toEqual(historical(b));
+      const all = [...u1Marks, ...u2Marks];
+      await expectReplayed(a, all);
+      await expectReplayed(b, all);
     });
   });
 }

@@ -58,3 +58,12 @@ export const connectReplay = (baseUrl: string, tenant: Tenant, query = '') => co
 export const marksOf = (c: SseConnection) => c.events.filter((e) => e.event !== 'poke').map((e) => e.json().mark as string);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * In distributed mode the gateway's config requires service URLs; the one-process test platform
+ * replaces them with the real ones as services start, so placeholders satisfy the check.
+ */
+export const modeEnv = (mode: 'embedded' | 'distributed'): NodeJS.ProcessEnv =>
+  mode === 'distributed'
+    ? Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES'].map((s) => [`WELLSTREAM_${s}_URL`, 'http://127.0.0.1:9']))
+    : {};

@@ -2,6 +2,7 @@
  * Stream resources through the gateway: create/list/get/rename/delete and all their errors.
  */
 import { ApiClient, connectSse, createTenant, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { modeEnv } from './stream-fixtures';
 
 export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
   describe(`stream resources (${mode})`, () => {
@@ -10,7 +11,7 @@ export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
     let api: ApiClient;
 
     beforeAll(async () => {
-      platform = await startTestPlatform({ mode, label: 'streams-resources' });
+      platform = await startTestPlatform({ mode, label: 'streams-resources', env: modeEnv(mode) });
     });
     afterAll(async () => {
       await platform?.stop();
