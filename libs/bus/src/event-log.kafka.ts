@@ -20,7 +20,9 @@ function kafkaLogCreator(logger: Logger) {
     ({ level, log }: LogEntry) => {
       const { message, ...rest } = log;
       const meta = { component: 'kafkajs', ...rest };
-      if (level <= KafkaLogLevel.WARN) logger.warn(message, meta);
+      // Our producer limits retries on purpose (a bounded publish, then our own retry): at least once.
+      if (message.startsWith('Limiting retries for the idempotent producer')) logger.debug(message, meta);
+      else if (level <= KafkaLogLevel.WARN) logger.warn(message, meta);
       else if (level === KafkaLogLevel.INFO) logger.debug(message, meta);
     };
 }

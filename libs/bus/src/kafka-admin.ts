@@ -6,6 +6,8 @@ import { Admin, ConfigResourceTypes, Kafka } from 'kafkajs';
 import type { TopicSpec } from './event-log.port';
 
 /** Group states in which the members listed by DescribeGroups are really in the group. */
+const ENSURE_TOPIC_DEADLINE_MS = 30_000;
+
 const LIVE_STATES = new Set(['Stable', 'PreparingRebalance', 'CompletingRebalance']);
 
 export function topicConfig(spec: TopicSpec, overrides: Record<string, string> = {}): Record<string, string> {
@@ -38,8 +40,25 @@ export class KafkaAdmin {
     return this.connecting;
   }
 
-  /** Creates the topic, or brings an existing one up to the spec (more partitions, same configs). */
+  /**
+   * Creates the topic, or brings an existing one up to the spec (more partitions, same configs).
+   * Every service ensures the topics it uses at start-up, often at the same moment as the others:
+   * "already exists" and metadata that has not caught up yet are retried for a bounded time.
+   */
   async ensureTopic(name: string, spec: TopicSpec, config: Record<string, string>, replicationFactor: number): Promise<void> {
+    const deadline = Date.now() + ENSURE_TOPIC_DEADLINE_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.ensureTopicOnce(name, spec, config, replicationFactor);
+        return;
+      } catch (err) {
+        if (Date.now() >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2_000)));
+      }
+    }
+  }
+
+  private async ensureTopicOnce(name: string, spec: TopicSpec, config: Record<string, string>, replicationFactor: number): Promise<void> {
     await this.connect();
     const configEntries = Object.entries(config).map(([n, value]) => ({ name: n, value }));
     const created = await this.admin.createTopics({
@@ -48,6 +67,7 @@ export class KafkaAdmin {
     });
     if (created) return;
     const have = await this.partitionCount(name);
+    if (have === 0) throw new Error(`topic ${name} exists but has no metadata yet`);
     // Never shrink (keys would move); grow when the spec asks for more.
     if (have < spec.partitions) await this.admin.createPartitions({ topicPartitions: [{ topic: name, count: spec.partitions }] });
     await this.admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name, configEntries }] });
