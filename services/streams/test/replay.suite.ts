@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { connectReplay, marksOf, modeEnv, publish, sleep } from './stream-fixtures';
+import { connectReplay, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
 const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString();
@@ -42,7 +42,7 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
     const u2 = `u-${randomUUID()}`;
 
     beforeAll(async () => {
-      platform = await startTestPlatform({ mode, label: 'streams-replay', env: { ...modeEnv(mode), WELLSTREAM_POKE_INTERVAL_MS: String(POKE_MS) } });
+      platform = await startTestPlatform({ mode, label: 'streams-replay', env: { WELLSTREAM_POKE_INTERVAL_MS: String(POKE_MS) } });
       tenant = await createTenant(platform.baseUrl);
       other = await createTenant(platform.baseUrl);
       await publish(platform.eventLog, other, [{ userId: u1, mark: 'other-customer' }]);

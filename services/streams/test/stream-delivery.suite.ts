@@ -8,7 +8,7 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { connectReplay, connectStream, marksOf, modeEnv, publish, sleep } from './stream-fixtures';
+import { connectReplay, connectStream, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
 const MAX_MEMBERS = 3;
@@ -49,7 +49,6 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
         mode,
         label: 'streams-delivery',
         env: {
-          ...modeEnv(mode),
           WELLSTREAM_POKE_INTERVAL_MS: String(POKE_MS),
           WELLSTREAM_STREAM_MAX_MEMBERS: String(MAX_MEMBERS),
           WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: '1000',

@@ -59,11 +59,3 @@ export const marksOf = (c: SseConnection) => c.events.filter((e) => e.event !== 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * In distributed mode the gateway's config requires service URLs; the one-process test platform
- * replaces them with the real ones as services start, so placeholders satisfy the check.
- */
-export const modeEnv = (mode: 'embedded' | 'distributed'): NodeJS.ProcessEnv =>
-  mode === 'distributed'
-    ? Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES'].map((s) => [`WELLSTREAM_${s}_URL`, 'http://127.0.0.1:9']))
-    : {};

@@ -2,7 +2,6 @@
  * Stream resources through the gateway: create/list/get/rename/delete and all their errors.
  */
 import { ApiClient, connectSse, createTenant, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { modeEnv } from './stream-fixtures';
 
 export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
   describe(`stream resources (${mode})`, () => {
@@ -11,7 +10,7 @@ export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
     let api: ApiClient;
 
     beforeAll(async () => {
-      platform = await startTestPlatform({ mode, label: 'streams-resources', env: modeEnv(mode) });
+      platform = await startTestPlatform({ mode, label: 'streams-resources' });
     });
     afterAll(async () => {
       await platform?.stop();
