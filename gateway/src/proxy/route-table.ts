@@ -2,6 +2,8 @@
  * Which service answers which path, and what authentication it needs. Order matters: the first
  * match wins. Paths keep their /v2 prefix on the way to the service.
  */
+import { badRequest } from '@wellstream/errors';
+
 export type ServiceName = 'users' | 'records' | 'streams' | 'notifications' | 'rules';
 export type AuthKind = 'developer' | 'admin' | 'public';
 
@@ -30,7 +32,16 @@ export const ROUTES: RouteRule[] = [
 export function matchRoute(path: string): { rule: RouteRule; organizationId?: string } | undefined {
   for (const rule of ROUTES) {
     const m = rule.pattern.exec(path);
-    if (m) return { rule, organizationId: rule.orgGroup ? decodeURIComponent(m[rule.orgGroup]) : undefined };
+    if (m) return { rule, organizationId: rule.orgGroup ? decodeSegment(m[rule.orgGroup]) : undefined };
   }
   return undefined;
+}
+
+/** A path segment that is not valid percent-encoding (`%E0%A4%A`) is the client's mistake: 400, not a URIError → 500. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest('MALFORMED_PATH', 'The request path is not valid percent-encoding.');
+  }
 }

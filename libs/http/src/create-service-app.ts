@@ -3,6 +3,7 @@
  * request, a JSON body limit, malformed JSON → 400, unknown route → 404, errors → spec bodies.
  */
 import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { isAppError } from '@wellstream/errors';
 import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
 import { toHttpError } from './error-response';
 
@@ -50,6 +51,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (bodyError.type && bodyError.status && bodyError.status < 500) {
       res.status(400).json({ errors: ['The request body could not be read.'] });
+      return;
+    }
+    // express itself rejects some requests before any handler runs, e.g. a path parameter that is
+    // not valid percent-encoding (`/users/%E0%A4%A` → URIError with status 400): bad input, not a 500.
+    if (!isAppError(err) && bodyError.status !== undefined && bodyError.status >= 400 && bodyError.status < 500) {
+      res.status(400).json({ errors: [err instanceof URIError ? 'The request path is not valid percent-encoding.' : 'The request could not be read.'] });
       return;
     }
     const out = toHttpError(err);
