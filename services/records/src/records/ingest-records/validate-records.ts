@@ -37,7 +37,8 @@ export function validateRecords(body: unknown): ValidatedRecord[] {
     if (t.error) return add(i, t.error);
     const type = t.value.type as ResourceType;
     const stub = raw.deleted === true && raw.start_time === undefined;
-    const { value, error } = (stub ? deletionStubSchema : RECORD_SCHEMAS[type]).validate(raw, { abortEarly: false });
+    // JSON types are strict: "70" for a number or "true" for a boolean is a client bug, not a value to guess at.
+    const { value, error } = (stub ? deletionStubSchema : RECORD_SCHEMAS[type]).validate(raw, { abortEarly: false, convert: false });
     if (error) return add(i, error);
     if (stub) out.push({ kind: 'deletion', type, source: { type: value.source.type }, log_id: value.log_id });
     else out.push({ kind: 'full', content: { ...value, deleted: value.deleted === true } });
