@@ -137,6 +137,21 @@ export function documentStoreContract(label: string, makeHarness: () => Promise<
       expect(updated).toEqual({ _id: 'new', tag: 'q', name: 'Newer', n: 0, hits: 1 });
     });
 
+    it('findOneAndUpdate upsert with an operator filter applies $setOnInsert (arrays too) only on insert', async () => {
+      const created = await items.findOneAndUpdate(
+        { _id: 'ver', at: { $lte: '2024-01-02' } },
+        { $set: { at: '2024-01-01', sources: [] }, $setOnInsert: { seen: [] as string[], n: 1 } },
+        { upsert: true },
+      );
+      expect(created).toEqual({ _id: 'ver', at: '2024-01-01', sources: [], seen: [], n: 1 });
+      const again = await items.findOneAndUpdate(
+        { _id: 'ver', at: { $lte: '2024-01-03' } },
+        { $set: { at: '2024-01-03' }, $setOnInsert: { seen: ['x'], n: 2 } },
+        { upsert: true },
+      );
+      expect(again).toEqual({ _id: 'ver', at: '2024-01-03', sources: [], seen: [], n: 1 });
+    });
+
     it('findOneAndUpdate upsert is atomic under 20 concurrent calls', async () => {
       const counters = await store.collection<{ _id: string; n: number; created: string }>({ name: `counters_${rnd()}` });
       const results = await Promise.all(

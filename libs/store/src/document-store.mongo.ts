@@ -38,7 +38,8 @@ function isDuplicateKey(e: unknown): boolean {
 /** Runs async work one at a time (a per-collection queue); a no-op pass-through when disabled. */
 class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  constructor(private readonly enabled: boolean) {}
+  /** Set on FerretDB, whose writes need serialising (and whose upserts ignore $setOnInsert). */
+  constructor(readonly enabled: boolean) {}
   run<R>(work: () => Promise<R>): Promise<R> {
     if (!this.enabled) return work();
     const next = this.tail.then(work, work);
@@ -105,17 +106,29 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   private async findOneAndUpdateNow(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec }): Promise<T | null> {
     const f = checkFilter(filter);
     const u = checkUpdate(update);
+    // FerretDB v1 silently drops $setOnInsert in an upsert; there (writes are serialised by the
+    // queue) it is applied as a second step once the result says a document was inserted.
+    const emulateSetOnInsert = this.writes.enabled && options.upsert && u.$setOnInsert !== undefined;
+    const { $setOnInsert, ...withoutSetOnInsert } = u;
     for (let attempt = 0; ; attempt++) {
       try {
-        const q = this.model.findOneAndUpdate(f, u, {
+        const q = this.model.findOneAndUpdate(f, emulateSetOnInsert ? withoutSetOnInsert : u, {
           upsert: options.upsert ?? false,
           returnDocument: 'after',
           sort: options.sort,
           // The update is already in MongoDB syntax; keep mongoose from rewriting or casting it.
           strict: false,
           setDefaultsOnInsert: false,
+          includeResultMetadata: true,
         });
-        return (await q.lean().exec()) as T | null;
+        const res = (await q.lean().exec()) as unknown as { value: T | null; lastErrorObject?: { updatedExisting?: boolean } };
+        if (emulateSetOnInsert && res.value && res.lastErrorObject?.updatedExisting === false) {
+          return (await this.model
+            .findOneAndUpdate({ _id: res.value._id }, { $set: $setOnInsert }, { returnDocument: 'after', strict: false })
+            .lean()
+            .exec()) as T | null;
+        }
+        return res.value;
       } catch (e) {
         if (!(options.upsert && isDuplicateKey(e) && attempt < UPSERT_RETRIES)) {
           if (isDuplicateKey(e)) throw new DuplicateKeyError(this.name);
