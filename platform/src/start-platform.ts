@@ -6,7 +6,7 @@
 import type { EventLog } from '@wellstream/bus';
 import { createLogger } from '@wellstream/logging';
 import { createEventLog, RunningService } from '@wellstream/runtime';
-import { composeGateway, loadGatewayConfig, RunningGateway } from '@wellstream/gateway';
+import { composeGateway, loadGatewayConfig, RunningGateway, ServiceName } from '@wellstream/gateway';
 import { composeUsers, loadUsersConfig } from '@wellstream/users-service';
 import { composeRecords, loadRecordsConfig } from '@wellstream/records-service';
 import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
@@ -53,21 +53,19 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       WELLSTREAM_SERVICE_PORT: '0',
       WELLSTREAM_PUBLIC_URL: gateway.publicUrl,
     };
-    const users = await composeUsers(loadUsersConfig(serviceEnv), shared);
-    started.push(users);
-    gateway.directory.users = users.url;
-    const records = await composeRecords(loadRecordsConfig(serviceEnv), shared);
-    started.push(records);
-    gateway.directory.records = records.url;
-    const streams = await composeStreams(loadStreamsConfig(serviceEnv), shared);
-    started.push(streams);
-    gateway.directory.streams = streams.url;
-    const notifications = await composeNotifications(loadNotificationsConfig(serviceEnv), shared);
-    started.push(notifications);
-    gateway.directory.notifications = notifications.url;
-    const rules = await composeRules(loadRulesConfig(serviceEnv), shared);
-    started.push(rules);
-    gateway.directory.rules = rules.url;
+    // Each service validates its own settings, starts on its own loopback port and is then routed.
+    const services = [
+      () => composeUsers(loadUsersConfig(serviceEnv), shared),
+      () => composeRecords(loadRecordsConfig(serviceEnv), shared),
+      () => composeStreams(loadStreamsConfig(serviceEnv), shared),
+      () => composeNotifications(loadNotificationsConfig(serviceEnv), shared),
+      () => composeRules(loadRulesConfig(serviceEnv), shared),
+    ];
+    for (const compose of services) {
+      const service = await compose();
+      started.push(service);
+      gateway.directory[service.name as ServiceName] = service.url;
+    }
   } catch (err) {
     await stopAll();
     throw err;

@@ -16,7 +16,6 @@ export interface InfraSettings {
   WELLSTREAM_DB_PREFIX: string;
   WELLSTREAM_REDIS_URL?: string;
   WELLSTREAM_LOG_LEVEL: string;
-  WELLSTREAM_EVENTS_PARTITIONS: number;
 }
 
 const requiredWhenDistributed = (schema: Joi.StringSchema) =>
@@ -35,7 +34,6 @@ export const infraSettingsSchema = {
   WELLSTREAM_DB_PREFIX: Joi.string().pattern(/^[a-zA-Z0-9_-]+$/).default('wellstream'),
   WELLSTREAM_REDIS_URL: requiredWhenDistributed(Joi.string().uri({ scheme: ['redis', 'rediss'] })),
   WELLSTREAM_LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'debug', 'silent').default('info'),
-  WELLSTREAM_EVENTS_PARTITIONS: Joi.number().integer().min(1).max(256).default(12),
 };
 
 export interface ServiceSettings extends InfraSettings {
