@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: runs every benchmark under bench/ in turn (each prints its own figures).
+ * `npm run bench [name]`: runs every benchmark (bench/*.bench.mjs, services/*/bench/*.mjs) in turn (each prints its own figures).
  * Loopback only; every loop is bounded by a request count and a time limit.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,11 +10,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv[2];
-const files = fs.readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
+const files = [
+  ...fs.readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.mjs')).map((f) => path.join('bench', f)),
+  ...fs.readdirSync(path.join(root, 'services')).flatMap((s) => {
+    const dir = path.join('services', s, 'bench');
+    return fs.existsSync(path.join(root, dir)) ? fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.mjs')).map((f) => path.join(dir, f)) : [];
+  }),
+].filter((f) => !only || f.includes(only));
 let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${f}`);
-  const r = spawnSync(process.execPath, [path.join(root, 'bench', f)], { stdio: 'inherit', env: { ...process.env, WELLSTREAM_LOG_LEVEL: 'silent' } });
+  const r = spawnSync(process.execPath, [path.join(root, f)], { stdio: 'inherit', env: { ...process.env, WELLSTREAM_LOG_LEVEL: 'silent' } });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);
