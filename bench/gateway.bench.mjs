@@ -1,34 +1,44 @@
 /**
- * Gateway overhead: the same request straight to the streams service and through the gateway
- * (token lookup + rate-limit hit + organization check + keep-alive proxy). Prints both and the ratio.
+ * Gateway overhead: the gateway and the streams service each in their own process (as deployed),
+ * the load generator in this one. The same request straight to the service and through the
+ * gateway (token lookup + rate-limit hit + keep-alive proxy). Prints both and the ratio.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { load, fmt } from './load.mjs';
+import { freePort, startProcess } from './processes.mjs';
 
-process.env.WELLSTREAM_LOG_LEVEL ??= 'silent';
-const require = createRequire(import.meta.url);
-const { startPlatform } = require('../platform/dist/index.js');
-
-const TOTAL = Number(process.env.BENCH_REQUESTS ?? 5000);
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 10000);
 const admin = 'bench-admin-token-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
-const platform = await startPlatform({ WELLSTREAM_PORT: '0', WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_ADMIN_TOKEN: admin, WELLSTREAM_LOG_LEVEL: 'silent' });
+const [gwPort, streamsPort] = [await freePort(), await freePort()];
+const streamsUrl = `http://127.0.0.1:${streamsPort}`;
+const base = `http://127.0.0.1:${gwPort}/v2`;
+const streams = await startProcess('services/streams/dist/main.js', { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort) }, `${streamsUrl}/health`);
+const gateway = await startProcess(
+  'gateway/dist/main.js',
+  { WELLSTREAM_DATA_DIR: path.join(dataDir, 'g'), WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: admin, WELLSTREAM_STREAMS_URL: streamsUrl },
+  `${base}/streams`,
+  [401],
+  // BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
+  (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+);
 try {
   const post = async (p, body) =>
-    (await fetch(`${platform.baseUrl}${p}?token=${admin}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    (await fetch(`${base}${p}?token=${admin}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const customer = await post('/admin/customers', { name: 'bench' });
   const { token } = await post(`/admin/customers/${customer.id}/tokens`, { rate_limit_per_hour: 10_000_000 });
-  const streamsUrl = platform.gateway.directory.streams;
+  // Warm both paths (JIT, connection pools) before measuring.
+  await load({ url: `${base}/streams?token=${token}`, total: 1000 });
   const direct = await load({ url: `${streamsUrl}/v2/streams`, headers: { 'x-wellstream-customer-id': customer.id }, total: TOTAL });
-  const through = await load({ url: `${platform.baseUrl}/streams?token=${token}`, total: TOTAL });
-  console.log(`${TOTAL} GET /v2/streams each, 32 concurrent, keep-alive, one process (embedded), ${os.cpus().length} cores`);
+  const through = await load({ url: `${base}/streams?token=${token}`, total: TOTAL });
+  console.log(`${TOTAL} GET /v2/streams each, 32 concurrent, keep-alive; gateway and streams service in their own processes, ${os.cpus().length} cores`);
   console.log(fmt('direct to the streams service', direct));
   console.log(fmt('through the gateway (auth + rate limit + proxy)', through));
-  console.log(`gateway throughput ratio: ${(through.rps / direct.rps).toFixed(2)} of direct`);
+  console.log(`gateway throughput ratio: ${(through.rps / direct.rps).toFixed(2)} of direct; added p50 latency ${(through.p50 - direct.p50).toFixed(2)} ms`);
 } finally {
-  await platform.stop();
+  await gateway.stop();
+  await streams.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

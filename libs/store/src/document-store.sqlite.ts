@@ -91,18 +91,46 @@ function orderBy(sort?: SortSpec): string {
 const isUniqueViolation = (e: unknown) =>
   typeof e === 'object' && e !== null && String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
 
+/**
+ * Prepared statements by SQL text: preparing costs more than running a small indexed query, and
+ * the same few query shapes repeat on every request. Bounded, since filters vary in shape.
+ */
+class StatementCache {
+  private readonly cache = new Map<string, Database.Statement>();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly max = 500,
+  ) {}
+
+  get(sql: string): Database.Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      if (this.cache.size >= this.max) this.cache.delete(this.cache.keys().next().value as string);
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
 class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
+  private readonly statements: StatementCache;
   constructor(
     private readonly db: Database.Database,
     private readonly name: string,
   ) {
     this.table = `"c_${name}"`;
+    this.statements = new StatementCache(db);
+  }
+
+  private sql(text: string): Database.Statement {
+    return this.statements.get(text);
   }
 
   async insertOne(doc: T): Promise<void> {
     try {
-      this.db.prepare(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
+      this.sql(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
     } catch (e) {
       if (isUniqueViolation(e)) throw new DuplicateKeyError(this.name);
       throw e;
@@ -123,12 +151,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     if (options.limit !== undefined || options.skip) sql += ` LIMIT ${Math.max(0, Math.floor(options.limit ?? -1))}`;
     if (options.limit === undefined && options.skip) sql = sql.replace(/LIMIT \d+$/, 'LIMIT -1');
     if (options.skip) sql += ` OFFSET ${Math.max(0, Math.floor(options.skip))}`;
-    return (this.db.prepare(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
+    return (this.sql(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
   }
 
   async count(filter: Filter): Promise<number> {
     const { where, params } = filterToSql(filter);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number }).n;
+    return (this.sql(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number }).n;
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec } = {}): Promise<T | null> {
@@ -138,13 +166,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         const current = this.findSync(filter, { sort: options.sort, limit: 1 })[0];
         if (current) {
           const next = applyUpdate(current, update, false);
-          this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(JSON.stringify(next), current._id);
+          this.sql(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(JSON.stringify(next), current._id);
           return next;
         }
         if (!options.upsert) return null;
         const seeded = applyUpdate(seedFromFilter(filter) as T, update, true);
         if (!seeded._id) throw new Error('upsert needs an _id in the filter or $setOnInsert');
-        this.db.prepare(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(seeded._id, JSON.stringify(seeded));
+        this.sql(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(seeded._id, JSON.stringify(seeded));
         return seeded;
       })();
     } catch (e) {
@@ -157,7 +185,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     try {
       return this.db.transaction(() => {
         const docs = this.findSync(filter, {});
-        const stmt = this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`);
+        const stmt = this.sql(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`);
         for (const d of docs) stmt.run(JSON.stringify(applyUpdate(d, update, false)), d._id);
         return docs.length;
       })();
@@ -169,7 +197,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async bulkUpsert(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    const stmt = this.db.prepare(
+    const stmt = this.sql(
       `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`,
     );
     try {
@@ -184,7 +212,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     const { where, params } = filterToSql(filter);
-    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+    return this.sql(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
   }
 }
 
