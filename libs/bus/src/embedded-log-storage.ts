@@ -109,9 +109,10 @@ export class EmbeddedLogStorage {
     return spec;
   }
 
-  /** Appends atomically: either every message of the call is stored or none. */
-  append(topicName: string, messages: OutgoingMessage[], now = Date.now()): void {
+  /** Appends atomically: either every message of the call is stored or none. Returns the partitions written. */
+  append(topicName: string, messages: OutgoingMessage[], now = Date.now()): Set<number> {
     const spec = this.topic(topicName);
+    const touched = new Set<number>();
     this.db.transaction(() => {
       for (const m of messages) {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
@@ -120,8 +121,10 @@ export class EmbeddedLogStorage {
         this.stmts.insert.run(topicName, partition, offset, m.key, m.value, JSON.stringify(m.headers ?? {}), now);
         this.nextOffset.set(k, offset + 1);
         this.stmts.setEnd.run(topicName, partition, offset + 1);
+        touched.add(partition);
       }
     })();
+    return touched;
   }
 
   readPartition(topic: string, partition: number, fromOffset: number, limit: number): LogMessage[] {

@@ -43,9 +43,8 @@ export class EmbeddedEventLog implements EventLog {
     const withHeaders = requestId
       ? messages.map((m) => ({ ...m, headers: { [REQUEST_ID_HEADER]: requestId, ...m.headers } }))
       : messages;
-    this.storage.append(topic, withHeaders);
-    const { partitions } = this.storage.topic(topic);
-    for (let p = 0; p < partitions; p++) this.notifier.emit(`${topic}/${p}`);
+    // Wake only the readers of partitions that got messages: each wake-up costs a read.
+    for (const p of this.storage.append(topic, withHeaders)) this.notifier.emit(`${topic}/${p}`);
     this.notifier.emit(topic);
   }
 
