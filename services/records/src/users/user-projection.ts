@@ -4,21 +4,15 @@
  * which sources are connected. `detected_sources` is records' own memory of the source detections
  * it already announced, so a busy source does not flood the detections topic.
  */
-import type { UserSnapshot, UserStatus } from '@wellstream/contracts';
+import type { UserSnapshot } from '@wellstream/contracts';
 import type { RecordUser } from '../records/record';
 
-export interface ProjectedUser {
+export interface ProjectedUser
+  extends Pick<UserSnapshot, 'uid' | 'organization_id' | 'customer_id' | 'status' | 'timezone' | 'timezone_origin' | 'mobile_token' | 'updated_at'> {
   _id: string;
-  uid: string;
-  organization_id: string;
-  customer_id: string;
-  status: UserStatus;
-  timezone: string | null;
-  timezone_origin: 'profile' | 'user_defined';
-  mobile_token: string;
+  /** Connected source types. */
   sources: string[];
   detected_sources: string[];
-  updated_at: string;
 }
 
 export const recordUserOf = (u: ProjectedUser): RecordUser => ({ uid: u.uid, user_id: u._id, organization_id: u.organization_id });

@@ -4,31 +4,16 @@
  * between `active`, `suspended` and `deleted` (deleted is final; the data is kept).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { UserSnapshot, UserStatus } from '@wellstream/contracts';
+import type { UserSnapshot } from '@wellstream/contracts';
 
-export interface ConnectedSource {
-  type: string;
-  connected_at: string;
-}
+export type ConnectedSource = UserSnapshot['sources'][number];
 
-export interface User {
+/** The published snapshot plus what never leaves the service (the marketplace token, the version). */
+export interface User extends UserSnapshot {
   _id: string;
-  id: string;
-  uid: string;
-  organization_id: string;
-  customer_id: string;
-  status: UserStatus;
-  timezone: string | null;
-  timezone_origin: 'profile' | 'user_defined';
-  country_code: string | null;
-  mobile_token: string;
   marketplace_token: string;
-  sources: ConnectedSource[];
   /** Optimistic concurrency: every write checks and bumps it (the store has no transactions). */
   version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
 }
 
 export interface Location {
