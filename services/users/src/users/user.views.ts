@@ -20,17 +20,8 @@ export const userView = (u: User, url: UrlOf) => ({
   updated_at: u.updated_at,
 });
 
-/** GET user: adds `mobile`. */
-export const userDetailView = (u: User, url: UrlOf) => ({
-  id: u.id,
-  uid: u.uid,
-  marketplace: marketplace(u, url),
-  mobile: { token: u.mobile_token },
-  location: location(u),
-  sources: sources(u),
-  created_at: u.created_at,
-  updated_at: u.updated_at,
-});
+/** GET user: the same as create/put, plus `mobile`. */
+export const userDetailView = (u: User, url: UrlOf) => ({ ...userView(u, url), mobile: { token: u.mobile_token } });
 
 /** User list items: no `sources`; `mobile` and `status` instead. */
 export const userListItemView = (u: User, url: UrlOf) => ({
