@@ -4,12 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CustomerEvent } from '@wellstream/contracts';
-import type { RuleDoc } from '../rules/rule';
+import { RuleDoc, ruleView } from '../rules/rule';
 
 export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 
 export function buildRuleEvent(rule: RuleDoc, count: number, triggeredAt: Date, id = newEventId()): CustomerEvent {
   const at = triggeredAt.toISOString();
+  // The event carries the rule as the API shows it, without its own timestamps.
+  const { created_at: _created, updated_at: _updated, ...ruleFields } = ruleView(rule);
   return {
     id,
     event_type: 'rule',
@@ -22,14 +24,7 @@ export function buildRuleEvent(rule: RuleDoc, count: number, triggeredAt: Date, 
     created_at: at,
     payload: {
       user: { uid: rule.uid, user_id: rule.user_id, organization_id: rule.organization_id },
-      rule: {
-        id: rule._id,
-        type: rule.type,
-        window: rule.window,
-        message: rule.message,
-        metric: { type: rule.metric.type, sub_type: rule.metric.sub_type, unit: rule.metric.unit, origin: rule.metric.origin },
-        threshold: { value: rule.threshold.value, comparator: rule.threshold.comparator },
-      },
+      rule: ruleFields,
       data: [{ type: rule.metric.type, data: { count } }],
       created_at: at,
     },
