@@ -22,7 +22,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   const logger = createLogger('gateway');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   for (const t of ALL_TOPICS) await eventLog.ensureTopic(t.spec);
-  const store = createDocumentStore(config, 'gateway', logger);
+  const store = createDocumentStore(config, 'gateway', logger, shared);
   const rateLimits = createRateLimitStore(config, logger);
   const repo = await AccountRepository.open(store);
   const adminToken = config.WELLSTREAM_ADMIN_TOKEN ?? `wsa_${randomBytes(24).toString('base64url')}`;

@@ -5,7 +5,7 @@
  */
 import type { EventLog } from '@wellstream/bus';
 import { createLogger } from '@wellstream/logging';
-import { createEventLog, RunningService } from '@wellstream/runtime';
+import { createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { composeGateway, loadGatewayConfig, RunningGateway, ServiceName } from '@wellstream/gateway';
 import { composeUsers, loadUsersConfig } from '@wellstream/users-service';
 import { composeRecords, loadRecordsConfig } from '@wellstream/records-service';
@@ -27,14 +27,14 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promise<RunningPlatform> {
+export async function startPlatform(env: NodeJS.ProcessEnv = process.env, hooks: Pick<SharedInfra, 'observeStore'> = {}): Promise<RunningPlatform> {
   // Validate settings before anything opens a file or a port. WELLSTREAM_MODE=distributed runs the
   // same single process on Kafka, MongoDB and Redis (tests use it to run one suite on both).
   const mode = env.WELLSTREAM_MODE === 'distributed' ? 'distributed' : 'embedded';
   const gatewayConfig = loadGatewayConfig({ ...env, WELLSTREAM_MODE: mode }, { servicesInProcess: true });
   const logger = createLogger('platform');
   const eventLog = createEventLog(gatewayConfig, logger);
-  const shared = { eventLog };
+  const shared: SharedInfra = { eventLog, ...hooks };
   const started: RunningService[] = [];
   let gateway: RunningGateway | undefined;
   const stopAll = async () => {

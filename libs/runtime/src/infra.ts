@@ -9,6 +9,7 @@ import { EmbeddedEventLog, EventLog } from '@wellstream/bus';
 import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
 import { MemoryRateLimitStore, RateLimitStore } from '@wellstream/ratelimit';
 import type { Logger } from '@wellstream/logging';
+import type { SharedInfra } from './running-service';
 import { createDistributedDocumentStore, createDistributedEventLog, createDistributedRateLimitStore } from './distributed-adapters';
 
 export function createEventLog(settings: InfraSettings, logger: Logger): EventLog {
@@ -17,9 +18,12 @@ export function createEventLog(settings: InfraSettings, logger: Logger): EventLo
 }
 
 /** Database per service: `<data dir>/<service>.db`, or the MongoDB database `<prefix>_<service>`. */
-export function createDocumentStore(settings: InfraSettings, service: string, logger: Logger): DocumentStore {
-  if (settings.WELLSTREAM_MODE === 'distributed') return createDistributedDocumentStore(settings, service, logger);
-  return new SqliteDocumentStore(path.resolve(settings.WELLSTREAM_DATA_DIR, `${service}.db`));
+export function createDocumentStore(settings: InfraSettings, service: string, logger: Logger, shared: SharedInfra = {}): DocumentStore {
+  const store =
+    settings.WELLSTREAM_MODE === 'distributed'
+      ? createDistributedDocumentStore(settings, service, logger)
+      : new SqliteDocumentStore(path.resolve(settings.WELLSTREAM_DATA_DIR, `${service}.db`));
+  return shared.observeStore ? shared.observeStore(service, store) : store;
 }
 
 export function createRateLimitStore(settings: InfraSettings, logger: Logger): RateLimitStore {

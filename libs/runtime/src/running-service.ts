@@ -13,4 +13,6 @@ export interface RunningService {
 export interface SharedInfra {
   /** One embedded log instance for the whole process (an SQLite file has one writer). */
   eventLog?: import('@wellstream/bus').EventLog;
+  /** Wraps each service's document store (tests: the hot-path query guard records queries). */
+  observeStore?: (service: string, store: import('@wellstream/store').DocumentStore) => import('@wellstream/store').DocumentStore;
 }

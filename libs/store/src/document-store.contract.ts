@@ -179,6 +179,40 @@ export function documentStoreContract(label: string, makeHarness: () => Promise<
       await items.bulkUpsert([]);
     });
 
+    it('a partitioned collection answers every query the same, with or without its partition key', async () => {
+      const parts = await store.collection<Item & { owner: string }>({
+        name: `parts_${rnd()}`,
+        partitionKey: 'owner',
+        indexes: [{ fields: { owner: 1, n: 1 } }],
+      });
+      const docs = FIXTURE.map((d, i) => ({ ...d, _id: `${i % 2 ? 'p' : 'q'}-${d._id}`, owner: i % 2 ? 'p' : 'q' }));
+      await parts.bulkUpsert(docs.slice(0, 3));
+      for (const d of docs.slice(3)) await parts.insertOne(d);
+      await expect(parts.insertOne(docs[0])).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(ids(await parts.find({ owner: 'q' }, { sort: { n: -1 } }))).toEqual(['q-e', 'q-c', 'q-a']);
+      expect(ids(await parts.find({ owner: 'p', _id: { $in: ['p-b', 'q-a', 'p-d'] } }, { sort: { _id: 1 } }))).toEqual(['p-b', 'p-d']);
+      expect(ids(await parts.find({ tag: 'x' }, { sort: { _id: 1 } }))).toEqual(['q-a', 'q-c']);
+      expect(ids(await parts.find({}, { sort: { n: 1, _id: 1 }, skip: 1, limit: 2 }))).toEqual(['q-a', 'p-b']);
+      expect(await parts.count({ owner: 'q', n: { $gte: 3 } })).toBe(2);
+      expect((await parts.findOneAndUpdate({ owner: 'p', _id: 'p-b' }, { $inc: { n: 1 } }))?.n).toBe(3);
+      expect((await parts.findOneAndUpdate({ _id: 'p-new', owner: 'p' }, { $set: { name: 'New' } }, { upsert: true }))?.owner).toBe('p');
+      expect(await parts.updateMany({ owner: 'q', _id: { $in: ['q-a', 'q-c'] } }, { $set: { tag: 'w' } })).toBe(2);
+      expect(await parts.count({ tag: 'w' })).toBe(2);
+      expect(await parts.deleteMany({ owner: 'q', _id: { $in: ['q-a', 'p-b'] } })).toBe(1);
+      expect(await parts.deleteMany({ name: 'New' })).toBe(1);
+      expect(ids(await parts.find({}, { sort: { _id: 1 } }))).toEqual(['p-b', 'p-d', 'q-c', 'q-e']);
+    });
+
+    it('filters that pin _id with more conditions, and upserts that miss them, behave like MongoDB', async () => {
+      expect(ids(await items.find({ _id: { $in: ['a', 'b', 'c'] }, tag: 'x' }, { sort: { n: -1 } }))).toEqual(['c', 'a']);
+      expect(await items.count({ _id: 'a', tag: 'y' })).toBe(0);
+      expect(await items.updateMany({ _id: { $in: ['a', 'b'] }, tag: 'x' }, { $set: { seen: true } as Record<string, unknown> })).toBe(1);
+      expect(await items.findOneAndUpdate({ _id: 'b', tag: 'x' }, { $set: { name: 'no' } })).toBeNull();
+      await expect(items.findOneAndUpdate({ _id: 'b', tag: 'x' }, { $set: { name: 'no' } }, { upsert: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect(await items.deleteMany({ _id: { $in: ['a', 'b'] }, flag: true })).toBe(1);
+      expect(ids(await items.find({ _id: { $in: ['a', 'b'] } }))).toEqual(['b']);
+    });
+
     it('rejects field paths that are not plain names', async () => {
       await expect(items.find({ 'a;drop': 1 })).rejects.toThrow(/invalid field path/);
       await expect(items.find({ $where: 'x' } as Filter)).rejects.toThrow(/invalid field path/);

@@ -1,15 +1,24 @@
 /**
  * The distributed document store: MongoDB through mongoose, one database per service
- * (`<prefix>_<service>`), one model per collection. Runs on MongoDB and on FerretDB v1, so it uses
- * only what both implement (no transactions, no TTL/partial indexes, no projections on
- * findOneAndUpdate). Reads are lean: callers get plain objects, never mongoose documents.
+ * (`<prefix>_<service>`), one collection per port collection. Runs on MongoDB and on FerretDB v1,
+ * so it uses only what both implement (no transactions, no TTL/partial indexes, no projections on
+ * findOneAndUpdate). Queries go through the driver directly: callers get plain objects, and
+ * nothing is cast behind their back.
  *
- * FerretDB v1 runs findAndModify/update as read-then-write without a transaction, so concurrent
- * `$inc`s on one document can be lost there (MongoDB is atomic per document). On FerretDB this
- * adapter therefore serialises read-modify-write calls per collection within the process; across
- * processes only MongoDB gives the guarantee (docker-compose and production use MongoDB).
+ * FerretDB v1 on SQLite is a different machine underneath, and the adapter adapts to it:
+ * - It hands SQLite only a filter that is exactly `{_id: "<string>"}`; every other filter is run
+ *   by decoding every document of the table. So a filter that pins `_id` (with more conditions,
+ *   or `$in`) is run as one `{_id}` lookup per id and the rest is checked here (filter-match.ts).
+ * - Even that lookup scans the table (its `_id` index expression differs from the query's), so a
+ *   collection declared with a `partitionKey` is kept as one table per key value there.
+ * - It runs findAndModify/update as read-then-write without a transaction, so concurrent `$inc`s
+ *   on one document could be lost (MongoDB is atomic per document). Read-modify-write calls are
+ *   therefore serialised per collection within the process; across processes only MongoDB gives
+ *   the guarantee (docker-compose and production use MongoDB).
  */
-import mongoose, { Connection, Model, Schema } from 'mongoose';
+import { createHash } from 'node:crypto';
+import mongoose, { Connection, Schema } from 'mongoose';
+import { applyUpdate, seedFromFilter } from './apply-update';
 import {
   assertFieldPath,
   assertTestTarget,
@@ -23,6 +32,11 @@ import {
   SortSpec,
   Update,
 } from './document-store.port';
+import { compareBySort, matchesFilter, pinnedIds, pinnedValue } from './filter-match';
+
+type Raw = Record<string, unknown>;
+type DriverCollection = mongoose.mongo.Collection<Raw>;
+type DriverDb = mongoose.mongo.Db;
 
 /** Concurrent upserts of one new _id can collide on insert; the loser retries as an update. */
 const UPSERT_RETRIES = 3;
@@ -38,7 +52,6 @@ function isDuplicateKey(e: unknown): boolean {
 /** Runs async work one at a time (a per-collection queue); a no-op pass-through when disabled. */
 class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  /** Set on FerretDB, whose writes need serialising (and whose upserts ignore $setOnInsert). */
   constructor(readonly enabled: boolean) {}
   run<R>(work: () => Promise<R>): Promise<R> {
     if (!this.enabled) return work();
@@ -59,11 +72,58 @@ function checkUpdate(update: Update): Update {
   return Object.fromEntries(Object.entries(update).filter(([, v]) => v && Object.keys(v).length > 0)) as Update;
 }
 
+/**
+ * Where a collection's documents live: one driver collection, or (FerretDB, `partitionKey`) one
+ * per key value, named `<name>__p<hash of the value>` and created by the first insert.
+ */
+class Placement {
+  private readonly prepared = new Map<string, Promise<void>>();
+  constructor(
+    private readonly db: DriverDb,
+    private readonly spec: CollectionSpec,
+    private readonly partitioned: boolean,
+  ) {}
+
+  private physical(value: string): DriverCollection {
+    const name = `${this.spec.name}__p${createHash('sha256').update(value).digest('hex').slice(0, 24)}`;
+    return this.db.collection<Raw>(name);
+  }
+
+  /** The collections a filter may touch: one, unless it leaves the partition key open. */
+  async forFilter(filter: Filter): Promise<DriverCollection[]> {
+    if (!this.partitioned) return [this.db.collection<Raw>(this.spec.name)];
+    const value = pinnedValue(filter, this.spec.partitionKey!);
+    if (value !== null) return [this.physical(value)];
+    const prefix = `${this.spec.name}__p`;
+    const names = (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith(prefix));
+    return names.map((n) => this.db.collection<Raw>(n));
+  }
+
+  /** The collection a document belongs in (unique indexes made on first use of a partition). */
+  async forDoc(doc: Raw): Promise<DriverCollection> {
+    if (!this.partitioned) return this.db.collection<Raw>(this.spec.name);
+    const value = doc[this.spec.partitionKey!];
+    if (typeof value !== 'string') throw new Error(`${this.spec.name}: a document needs a string ${this.spec.partitionKey}`);
+    const coll = this.physical(value);
+    let ready = this.prepared.get(coll.collectionName);
+    if (!ready) {
+      const unique = (this.spec.indexes ?? []).filter((ix) => ix.unique);
+      ready = Promise.all(unique.map((ix) => coll.createIndex(ix.fields, { unique: true }))).then(() => undefined);
+      this.prepared.set(coll.collectionName, ready);
+      ready.catch(() => this.prepared.delete(coll.collectionName));
+    }
+    await ready;
+    return coll;
+  }
+}
+
 class MongoCollection<T extends Doc> implements Collection<T> {
   constructor(
-    private readonly model: Model<Record<string, unknown>>,
+    private readonly place: Placement,
     private readonly name: string,
     private readonly writes: WriteQueue,
+    /** FerretDB: filters other than `{_id: "x"}` scan, so pinned ids are looked up one by one. */
+    private readonly lookupByIds: boolean,
   ) {}
 
   private async translate<R>(work: () => Promise<R>): Promise<R> {
@@ -76,59 +136,77 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
-    await this.translate(() => this.model.collection.insertOne(structuredClone(doc) as never));
+    const coll = await this.place.forDoc(doc as unknown as Raw);
+    await this.translate(() => coll.insertOne(structuredClone(doc) as unknown as Raw));
   }
 
   async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | null> {
-    const q = this.model.findOne(checkFilter(filter)).lean();
-    if (options.sort) q.sort(options.sort);
-    return (await q.exec()) as T | null;
+    return (await this.read(filter, { sort: options.sort, limit: 1 }))[0] ?? null;
   }
 
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+  find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.read(filter, options);
+  }
+
+  /** Each match with the collection it lives in. */
+  private async locate(filter: Filter, options: FindOptions): Promise<{ doc: T; coll: DriverCollection }[]> {
     // MongoDB reads limit 0 as "no limit"; the port means "nothing".
     if (options.limit !== undefined && Math.floor(options.limit) <= 0) return [];
-    const q = this.model.find(checkFilter(filter)).lean();
-    if (options.sort) q.sort(options.sort);
-    if (options.skip) q.skip(Math.max(0, Math.floor(options.skip)));
-    if (options.limit !== undefined) q.limit(Math.floor(options.limit));
-    return (await q.exec()) as T[];
+    checkFilter(filter);
+    const colls = await this.place.forFilter(filter);
+    const ids = this.lookupByIds ? pinnedIds(filter) : null;
+    const byIdAlone = Object.keys(filter).length === 1 && typeof filter._id === 'string';
+    if (colls.length === 1 && (!ids || byIdAlone)) {
+      const cursor = colls[0].find(filter as Raw);
+      if (options.sort) cursor.sort(options.sort);
+      if (options.skip) cursor.skip(Math.max(0, Math.floor(options.skip)));
+      if (options.limit !== undefined) cursor.limit(Math.floor(options.limit));
+      return ((await cursor.toArray()) as unknown as T[]).map((doc) => ({ doc, coll: colls[0] }));
+    }
+    const found: { doc: T; coll: DriverCollection }[] = [];
+    for (const coll of colls) {
+      const docs = ids
+        ? (await Promise.all(ids.map((id) => coll.findOne({ _id: id } as Raw)))).filter((d) => d !== null && matchesFilter(d, filter))
+        : await coll.find(filter as Raw).toArray();
+      for (const doc of docs) found.push({ doc: doc as unknown as T, coll });
+    }
+    if (options.sort) {
+      const cmp = compareBySort(options.sort);
+      found.sort((x, y) => cmp(x.doc, y.doc));
+    }
+    const from = Math.max(0, Math.floor(options.skip ?? 0));
+    return found.slice(from, options.limit === undefined ? undefined : from + Math.floor(options.limit));
+  }
+
+  private async read(filter: Filter, options: FindOptions): Promise<T[]> {
+    return (await this.locate(filter, options)).map((m) => m.doc);
   }
 
   async count(filter: Filter): Promise<number> {
-    return this.model.countDocuments(checkFilter(filter)).exec();
+    checkFilter(filter);
+    const colls = await this.place.forFilter(filter);
+    if (colls.length === 1 && !(this.lookupByIds && pinnedIds(filter))) return colls[0].countDocuments(filter as Raw);
+    return (await this.locate(filter, {})).length;
   }
 
   findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec } = {}): Promise<T | null> {
-    return this.writes.run(() => this.findOneAndUpdateNow(filter, update, options));
+    const u = checkUpdate(update);
+    checkFilter(filter);
+    if (this.writes.enabled) return this.writes.run(() => this.findThenUpdate(filter, u, options));
+    return this.findOneAndUpdateNative(filter, u, options);
   }
 
-  private async findOneAndUpdateNow(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec }): Promise<T | null> {
-    const f = checkFilter(filter);
-    const u = checkUpdate(update);
-    // FerretDB v1 silently drops $setOnInsert in an upsert; there (writes are serialised by the
-    // queue) it is applied as a second step once the result says a document was inserted.
-    const emulateSetOnInsert = this.writes.enabled && options.upsert && u.$setOnInsert !== undefined;
-    const { $setOnInsert, ...withoutSetOnInsert } = u;
+  /** MongoDB: one atomic command. */
+  private async findOneAndUpdateNative(filter: Filter, u: Update, options: { upsert?: boolean; sort?: SortSpec }): Promise<T | null> {
+    const [coll] = await this.place.forFilter(filter);
     for (let attempt = 0; ; attempt++) {
       try {
-        const q = this.model.findOneAndUpdate(f, emulateSetOnInsert ? withoutSetOnInsert : u, {
+        return (await coll.findOneAndUpdate(filter as Raw, u as Raw, {
           upsert: options.upsert ?? false,
           returnDocument: 'after',
           sort: options.sort,
-          // The update is already in MongoDB syntax; keep mongoose from rewriting or casting it.
-          strict: false,
-          setDefaultsOnInsert: false,
-          includeResultMetadata: true,
-        });
-        const res = (await q.lean().exec()) as unknown as { value: T | null; lastErrorObject?: { updatedExisting?: boolean } };
-        if (emulateSetOnInsert && res.value && res.lastErrorObject?.updatedExisting === false) {
-          return (await this.model
-            .findOneAndUpdate({ _id: res.value._id }, { $set: $setOnInsert }, { returnDocument: 'after', strict: false })
-            .lean()
-            .exec()) as T | null;
-        }
-        return res.value;
+          includeResultMetadata: false,
+        })) as unknown as T | null;
       } catch (e) {
         if (!(options.upsert && isDuplicateKey(e) && attempt < UPSERT_RETRIES)) {
           if (isDuplicateKey(e)) throw new DuplicateKeyError(this.name);
@@ -138,26 +216,72 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /**
+   * FerretDB (inside the write queue): find the match the cheap way, update it by `_id` alone,
+   * and insert an upsert here (FerretDB also drops `$setOnInsert` in an upsert).
+   */
+  private async findThenUpdate(filter: Filter, u: Update, options: { upsert?: boolean; sort?: SortSpec }): Promise<T | null> {
+    const [match] = await this.locate(filter, { sort: options.sort, limit: 1 });
+    if (match) {
+      const { $setOnInsert: _ignored, ...onUpdate } = u;
+      if (Object.keys(onUpdate).length === 0) return match.doc;
+      return this.translate(
+        async () => (await match.coll.findOneAndUpdate({ _id: match.doc._id } as Raw, onUpdate as Raw, { returnDocument: 'after', includeResultMetadata: false })) as unknown as T | null,
+      );
+    }
+    if (!options.upsert) return null;
+    const doc = applyUpdate(seedFromFilter(filter), u, true) as unknown as T;
+    if (typeof doc._id !== 'string') throw new Error(`${this.name}: an upsert needs an _id in the filter or $setOnInsert`);
+    // A document with this _id that did not match: MongoDB's upsert would collide on insert too.
+    await this.insertOne(doc);
+    return doc;
+  }
+
   async updateMany(filter: Filter, update: Update): Promise<number> {
     const u = checkUpdate(update);
     if (Object.keys(u).length === 0) return this.count(filter);
-    const res = await this.writes.run(() => this.translate(() => this.model.updateMany(checkFilter(filter), u, { strict: false }).exec()));
-    return res.matchedCount;
+    checkFilter(filter);
+    return this.writes.run(async () => {
+      if (!this.lookupByIds || !pinnedIds(filter)) {
+        let matched = 0;
+        for (const coll of await this.place.forFilter(filter)) matched += (await this.translate(() => coll.updateMany(filter as Raw, u as Raw))).matchedCount;
+        return matched;
+      }
+      const matches = await this.locate(filter, {});
+      for (const m of matches) await this.translate(() => m.coll.updateOne({ _id: m.doc._id } as Raw, u as Raw));
+      return matches.length;
+    });
   }
 
   async bulkUpsert(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    await this.translate(() =>
-      this.model.collection.bulkWrite(
-        docs.map((d) => ({ replaceOne: { filter: { _id: d._id } as never, replacement: structuredClone(d) as never, upsert: true } })),
-        { ordered: true },
-      ),
-    );
+    const groups = new Map<DriverCollection, T[]>();
+    for (const d of docs) {
+      const coll = await this.place.forDoc(d as unknown as Raw);
+      groups.set(coll, [...(groups.get(coll) ?? []), d]);
+    }
+    for (const [coll, group] of groups) {
+      await this.translate(() =>
+        coll.bulkWrite(
+          group.map((d) => ({ replaceOne: { filter: { _id: d._id } as Raw, replacement: structuredClone(d) as unknown as Raw, upsert: true } })),
+          { ordered: true },
+        ),
+      );
+    }
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const res = await this.model.deleteMany(checkFilter(filter)).exec();
-    return res.deletedCount;
+    checkFilter(filter);
+    if (this.lookupByIds && pinnedIds(filter) && !(Object.keys(filter).length === 1 && typeof filter._id === 'string')) {
+      return this.writes.run(async () => {
+        const matches = await this.locate(filter, {});
+        for (const m of matches) await m.coll.deleteOne({ _id: m.doc._id } as Raw);
+        return matches.length;
+      });
+    }
+    let deleted = 0;
+    for (const coll of await this.place.forFilter(filter)) deleted += (await coll.deleteMany(filter as Raw)).deletedCount;
+    return deleted;
   }
 }
 
@@ -187,25 +311,27 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
-    if (!/^[A-Za-z0-9_]+$/.test(spec.name)) throw new Error(`invalid collection name ${spec.name}`);
+    if (!/^[A-Za-z0-9_]+$/.test(spec.name) || spec.name.includes('__')) throw new Error(`invalid collection name ${spec.name}`);
+    if (spec.partitionKey !== undefined) assertFieldPath(spec.partitionKey);
     await this.conn.asPromise();
-    let model = this.conn.models[spec.name] as Model<Record<string, unknown>> | undefined;
-    if (!model) {
+    if (!this.conn.models[spec.name]) {
+      // mongoose only creates the collection and its indexes; queries use the driver.
       const schema = new Schema({ _id: String }, { strict: false, versionKey: false, _id: false, collection: spec.name, minimize: false });
       for (const ix of spec.indexes ?? []) {
         for (const f of Object.keys(ix.fields)) assertFieldPath(f);
         schema.index(ix.fields, { unique: ix.unique ?? false });
       }
-      model = this.conn.model<Record<string, unknown>>(spec.name, schema, spec.name);
+      const model = this.conn.model<Raw>(spec.name, schema, spec.name);
       await model.createCollection().catch((e: { codeName?: string; code?: number }) => {
         if (e.code !== 48 && e.codeName !== 'NamespaceExists') throw e;
       });
       await model.createIndexes();
     }
-    const serialise = await this.isFerretDb();
+    const ferret = await this.isFerretDb();
     let queue = this.queues.get(spec.name);
-    if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(serialise)));
-    return new MongoCollection<T>(model, spec.name, queue);
+    if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(ferret)));
+    const place = new Placement(this.conn.db!, spec, ferret && spec.partitionKey !== undefined);
+    return new MongoCollection<T>(place, spec.name, queue, ferret);
   }
 
   private isFerretDb(): Promise<boolean> {

@@ -45,6 +45,19 @@ export interface IndexSpec {
 export interface CollectionSpec {
   name: string;
   indexes?: IndexSpec[];
+  /**
+   * A field every hot query pins by equality (e.g. `user_id`), whose value a document's `_id`
+   * determines. Where the backend has no usable secondary index (FerretDB v1 on SQLite scans a
+   * table for every query), the adapter keeps one table per value, so a query touches one
+   * partition whatever the total size; elsewhere it is only a hint (declare the index too).
+   * Unique indexes hold within a partition there.
+   */
+  partitionKey?: string;
+  /**
+   * Documents leave once handled (a queue, an outbox): the collection holds a backlog, not the
+   * history, so a query that scans it costs the backlog, not the data stored so far.
+   */
+  backlog?: boolean;
 }
 
 export interface Doc {

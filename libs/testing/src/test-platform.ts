@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startPlatform, RunningPlatform } from '@wellstream/platform';
+import type { SharedInfra } from '@wellstream/runtime';
 import { distributedEnv } from './real-servers';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -17,7 +18,14 @@ export interface TestPlatform extends RunningPlatform {
 }
 
 export async function startTestPlatform(
-  options: { mode?: 'embedded' | 'distributed'; env?: NodeJS.ProcessEnv; dataDir?: string; label?: string } = {},
+  options: {
+    mode?: 'embedded' | 'distributed';
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    label?: string;
+    /** Wraps each service's document store (the hot-path query guard). */
+    observeStore?: SharedInfra['observeStore'];
+  } = {},
 ): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-test-'));
   const env: NodeJS.ProcessEnv = {
@@ -32,6 +40,6 @@ export async function startTestPlatform(
     ...(options.mode === 'distributed' ? distributedEnv(options.label ?? 'platform') : {}),
     ...options.env,
   };
-  const platform = await startPlatform(env);
+  const platform = await startPlatform(env, { observeStore: options.observeStore });
   return Object.assign(platform, { dataDir });
 }

@@ -23,7 +23,7 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
   const settings = pushSettings(config);
   const policy = { allowPrivate: settings.allowPrivateTargets };
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'notifications', logger);
+  const store = createDocumentStore(config, 'notifications', logger, shared);
   let subscription: Subscription | undefined;
   let scheduler: PushScheduler | undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;

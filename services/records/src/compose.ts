@@ -22,7 +22,7 @@ import { UserProjectionRepository } from './users/user-projection.repository';
 export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('records');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'records', logger);
+  const store = createDocumentStore(config, 'records', logger, shared);
   const clock = () => new Date();
   const subscriptions: Subscription[] = [];
   let relay: OutboxRelay | undefined;

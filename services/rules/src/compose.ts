@@ -28,7 +28,7 @@ const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
 export async function composeRules(config: RulesConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('rules');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'rules', logger);
+  const store = createDocumentStore(config, 'rules', logger, shared);
   const subscriptions: Subscription[] = [];
   const now = () => new Date();
   try {

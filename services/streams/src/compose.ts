@@ -13,7 +13,7 @@ import { StreamRepository } from './streams/stream.repository';
 export async function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('streams');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'streams', logger);
+  const store = createDocumentStore(config, 'streams', logger, shared);
   // The gateway ensures every topic at start-up; a streams replica started alone must not depend on it.
   await eventLog.ensureTopic(customerEventsTopic.spec);
   const repo = await StreamRepository.open(store);

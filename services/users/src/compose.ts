@@ -16,7 +16,7 @@ import { consumeSourceDetections } from './sources/source-detections.consumer';
 export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('users');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'users', logger);
+  const store = createDocumentStore(config, 'users', logger, shared);
   const closeOwned = async () => {
     await store.close();
     if (!shared.eventLog) await eventLog.close();

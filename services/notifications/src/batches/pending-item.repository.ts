@@ -22,6 +22,8 @@ export class PendingItemRepository {
     return new PendingItemRepository(
       await store.collection<PendingItem>({
         name: 'notification_pending_items',
+        // Items leave once batched: a scan costs the backlog, not the history.
+        backlog: true,
         indexes: [{ fields: { organization_id: 1, order: 1 } }, { fields: { order: 1 } }],
       }),
     );

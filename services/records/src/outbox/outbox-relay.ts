@@ -1,5 +1,5 @@
 /**
- * Publishes the outbox: ready entries in write order, then marks them published. Runs after every
+ * Publishes the outbox: ready entries in write order, then removes them. Runs after every
  * ingestion, on start-up and on a timer, one drain at a time. A crash between publish and mark
  * publishes the entry again later (at-least-once; consumers see the same record id and checksum).
  */
@@ -100,10 +100,7 @@ export class OutboxRelay {
           topic,
           list.map((e) => ({ key: e.key, partitionKey: e.partition_key, value: e.value })),
         );
-        await this.o.outbox.markPublished(
-          list.map((e) => e._id),
-          this.o.clock(),
-        );
+        await this.o.outbox.markPublished(list.map((e) => e._id));
       }
     }
   }

@@ -3,7 +3,8 @@
  * through states around the record write:
  *   prepared  — written BEFORE the records; not publishable yet
  *   ready     — the records it describes are stored; the relay may publish it
- *   published — on the log (kept a day for diagnosis, then removed)
+ *   (published entries are deleted: the collection holds the backlog, not the history, so the
+ *   relay's scans stay as small as the backlog on every backend)
  * A `prepared` entry left by a crash is resolved by looking at the record it names: stored with
  * the same checksum → ready, otherwise dropped. So nothing is published that was not stored, and
  * nothing stored is left unpublished.
@@ -11,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, DocumentStore } from '@wellstream/store';
 
+/** `published` is only found in stores written by earlier versions (purged after a day). */
 export type OutboxState = 'prepared' | 'ready' | 'published';
 
 export interface OutboxEntry {
@@ -43,19 +45,22 @@ export class OutboxRepository {
   private constructor(private readonly entries: Collection<OutboxEntry>) {}
 
   static async open(store: DocumentStore): Promise<OutboxRepository> {
-    const entries = await store.collection<OutboxEntry>({ name: 'outbox', indexes: [{ fields: { state: 1 } }, { fields: { batch_id: 1 } }] });
+    const entries = await store.collection<OutboxEntry>({ name: 'outbox', backlog: true, indexes: [{ fields: { state: 1 } }, { fields: { batch_id: 1 } }] });
     return new OutboxRepository(entries);
   }
 
-  async prepare(batchId: string, messages: NewOutboxMessage[], now: Date, state: OutboxState = 'prepared'): Promise<void> {
-    if (messages.length === 0) return;
+  /** Resolves to the ids of the entries written. */
+  async prepare(batchId: string, messages: NewOutboxMessage[], now: Date, state: OutboxState = 'prepared'): Promise<string[]> {
+    if (messages.length === 0) return [];
     const created_at = now.toISOString();
-    await this.entries.bulkUpsert(messages.map((m) => ({ ...m, _id: outboxId(now.getTime()), batch_id: batchId, state, created_at, published_at: null })));
+    const entries = messages.map((m) => ({ ...m, _id: outboxId(now.getTime()), batch_id: batchId, state, created_at, published_at: null }));
+    await this.entries.bulkUpsert(entries);
+    return entries.map((e) => e._id);
   }
 
-  /** Resolves to how many entries of the batch became ready. */
-  markReady(batchId: string): Promise<number> {
-    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
+  /** Resolves to how many of these (prepared) entries became ready. */
+  markReady(ids: string[]): Promise<number> {
+    return ids.length ? this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' } }) : Promise.resolve(0);
   }
 
   ready(limit: number): Promise<OutboxEntry[]> {
@@ -66,8 +71,9 @@ export class OutboxRepository {
     return this.entries.find({ state: 'prepared', created_at: { $lt: createdBefore } }, { sort: { _id: 1 }, limit });
   }
 
-  async markPublished(ids: string[], at: Date): Promise<void> {
-    if (ids.length) await this.entries.updateMany({ _id: { $in: ids } }, { $set: { state: 'published', published_at: at.toISOString() } });
+  /** Published entries leave the outbox. */
+  async markPublished(ids: string[]): Promise<void> {
+    if (ids.length) await this.entries.deleteMany({ _id: { $in: ids } });
   }
 
   async setReady(ids: string[]): Promise<void> {

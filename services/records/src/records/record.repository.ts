@@ -1,6 +1,8 @@
 /**
- * The records collection over the DocumentStore port. Queries go by (user_id, type, local_date),
- * the index the REST endpoints need.
+ * The records collection over the DocumentStore port. Every hot query pins the user (a record's
+ * id is derived from its user): ingestion looks records up by id within the user, the REST
+ * endpoints by (user_id, type, local_date). The user is the partition key, so on a backend
+ * without usable indexes a query reads one user's records, not everyone's.
  */
 import type { ResourceType } from '@wellstream/catalog';
 import type { Collection, DocumentStore, Filter } from '@wellstream/store';
@@ -21,12 +23,15 @@ export class RecordRepository {
     const records = await store.collection<RecordDoc>({
       name: 'records',
       indexes: [{ fields: { user_id: 1, type: 1, local_date: 1 } }],
+      partitionKey: 'user_id',
     });
     return new RecordRepository(records);
   }
 
-  byIds(ids: string[]): Promise<RecordDoc[]> {
-    return ids.length ? this.records.find({ _id: { $in: ids } }) : Promise.resolve([]);
+  /** Records by id; give the user whenever it is known (without it every partition is read). */
+  byIds(ids: string[], userId?: string): Promise<RecordDoc[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.records.find(userId === undefined ? { _id: { $in: ids } } : { user_id: userId, _id: { $in: ids } });
   }
 
   byId(id: string): Promise<RecordDoc | null> {

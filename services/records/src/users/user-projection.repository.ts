@@ -1,25 +1,44 @@
 /**
- * The user projection collection over the DocumentStore port.
+ * The user projection collection over the DocumentStore port, with its lookup keys: the mobile
+ * token (every mobile upload) and (organization, uid) (every REST read) each name the user in a
+ * `user_keys` document whose `_id` is the key, so both hot lookups go by primary key on every
+ * backend. A key found is always checked against the user it names (keys can lag a snapshot).
  */
 import { Collection, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 import type { UserSnapshot } from '@wellstream/contracts';
 import { ProjectedUser, projectionFields } from './user-projection';
 
+interface UserKey {
+  _id: string;
+  user_id: string;
+}
+
+const tokenKey = (token: string) => `mt:${token}`;
+const uidKey = (organizationId: string, uid: string) => `uid:${organizationId}:${uid}`;
+
 export class UserProjectionRepository {
-  private constructor(private readonly users: Collection<ProjectedUser>) {}
+  private constructor(
+    private readonly users: Collection<ProjectedUser>,
+    private readonly keys: Collection<UserKey>,
+  ) {}
 
   static async open(store: DocumentStore): Promise<UserProjectionRepository> {
     const users = await store.collection<ProjectedUser>({
       name: 'user_projection',
-      indexes: [{ fields: { mobile_token: 1 } }, { fields: { organization_id: 1, uid: 1 } }],
+      indexes: [{ fields: { organization_id: 1, uid: 1 } }],
     });
-    return new UserProjectionRepository(users);
+    const repo = new UserProjectionRepository(users, await store.collection<UserKey>({ name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] }));
+    // Projections written before the keys existed get theirs once, at start-up.
+    if ((await repo.keys.count({})) === 0) for (const u of await users.find({})) await repo.syncKeys(null, u);
+    return repo;
   }
 
   /** Applies a snapshot unless a newer one is already there (snapshots may arrive twice). */
   async apply(snapshot: UserSnapshot): Promise<ProjectedUser | null> {
+    const before = await this.byId(snapshot.id);
+    let after: ProjectedUser | null;
     try {
-      return await this.users.findOneAndUpdate(
+      after = await this.users.findOneAndUpdate(
         { _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } },
         { $set: projectionFields(snapshot), $setOnInsert: { detected_sources: [] } },
         { upsert: true },
@@ -29,19 +48,45 @@ export class UserProjectionRepository {
       if (err instanceof DuplicateKeyError) return this.byId(snapshot.id);
       throw err;
     }
+    if (after) await this.syncKeys(before, after);
+    return after;
+  }
+
+  /** Points the user's current keys at it and drops the keys it no longer holds. */
+  private async syncKeys(before: ProjectedUser | null, after: ProjectedUser): Promise<void> {
+    const live = after.status !== 'deleted';
+    const keep: UserKey[] = [];
+    if (after.mobile_token) keep.push({ _id: tokenKey(after.mobile_token), user_id: after._id });
+    if (live) keep.push({ _id: uidKey(after.organization_id, after.uid), user_id: after._id });
+    await this.keys.bulkUpsert(keep);
+    const stale = new Set<string>();
+    if (before?.mobile_token && before.mobile_token !== after.mobile_token) stale.add(tokenKey(before.mobile_token));
+    if (before && (before.uid !== after.uid || before.organization_id !== after.organization_id)) stale.add(uidKey(before.organization_id, before.uid));
+    if (!live) stale.add(uidKey(after.organization_id, after.uid));
+    // Only this user's keys: a reused uid may already name someone else.
+    for (const key of stale) await this.keys.deleteMany({ _id: key, user_id: after._id });
   }
 
   byId(id: string): Promise<ProjectedUser | null> {
     return this.users.findOne({ _id: id });
   }
 
-  byMobileToken(token: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ mobile_token: token });
+  private async byKey(key: string): Promise<ProjectedUser | null> {
+    const found = await this.keys.findOne({ _id: key });
+    return found ? this.byId(found.user_id) : null;
+  }
+
+  async byMobileToken(token: string): Promise<ProjectedUser | null> {
+    const user = await this.byKey(tokenKey(token));
+    return user?.mobile_token === token ? user : null;
   }
 
   /** The live user with this uid in the organization (a deleted uid may have been reused). */
   async byUid(organizationId: string, uid: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } });
+    const user = await this.byKey(uidKey(organizationId, uid));
+    if (user && user.organization_id === organizationId && user.uid === uid && user.status !== 'deleted') return user;
+    // The key lagged a snapshot (a deletion and a reuse applied out of order): ask the collection.
+    return user ? this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } }) : null;
   }
 
   async markDetected(userId: string, detected: string[]): Promise<void> {

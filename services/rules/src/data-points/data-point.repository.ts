@@ -2,6 +2,8 @@
  * The rules service's own store of the data points its rules watch: one document per record and
  * distinct (metric type, unit, origin) in it, keyed by record id so an updated record replaces its
  * points and a deleted record removes them. Fed by `data` events (never by reading records' store).
+ * Every per-record query pins the user (the partition key): the collection grows with all users'
+ * data, a query reads one user's.
  */
 import type { Collection, DocumentStore, Filter } from '@wellstream/store';
 
@@ -38,7 +40,8 @@ export class DataPointRepository {
     return new DataPointRepository(
       await store.collection<DataPointDoc>({
         name: 'data_points',
-        indexes: [{ fields: { user_id: 1, metric_type: 1, time: 1 } }, { fields: { record_id: 1 } }, { fields: { time: 1 } }],
+        indexes: [{ fields: { user_id: 1, metric_type: 1, time: 1 } }, { fields: { user_id: 1, record_id: 1 } }, { fields: { time: 1 } }],
+        partitionKey: 'user_id',
       }),
     );
   }
@@ -48,17 +51,18 @@ export class DataPointRepository {
    * a concurrent evaluation never sees the record with no points at all. Resolves to the metric
    * types the record had before or has now.
    */
-  async replaceRecord(recordId: string, points: DataPointDoc[]): Promise<string[]> {
-    const before = await this.points.find({ record_id: recordId });
+  async replaceRecord(userId: string, recordId: string, points: DataPointDoc[]): Promise<string[]> {
+    const before = await this.points.find({ user_id: userId, record_id: recordId });
     if (points.length > 0) await this.points.bulkUpsert(points);
-    if (before.length > 0) await this.points.deleteMany({ record_id: recordId, _id: { $nin: points.map((p) => p._id) } });
+    const stale = before.filter((b) => !points.some((p) => p._id === b._id)).map((b) => b._id);
+    if (stale.length > 0) await this.points.deleteMany({ user_id: userId, _id: { $in: stale } });
     return [...new Set([...before, ...points].map((p) => p.metric_type))];
   }
 
   /** The metric types the record had, then its points are gone. */
-  async deleteRecord(recordId: string): Promise<string[]> {
-    const existing = await this.points.find({ record_id: recordId });
-    await this.points.deleteMany({ record_id: recordId });
+  async deleteRecord(userId: string, recordId: string): Promise<string[]> {
+    const existing = await this.points.find({ user_id: userId, record_id: recordId });
+    if (existing.length > 0) await this.points.deleteMany({ user_id: userId, _id: { $in: existing.map((p) => p._id) } });
     return [...new Set(existing.map((p) => p.metric_type))];
   }
 

@@ -55,7 +55,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
   const recordUser = recordUserOf(user);
   const ids = validated.map((v) => recordIdOf(user._id, v.kind === 'full' ? v.content.source.type : v.source.type, v.kind === 'full' ? v.content.log_id : v.log_id));
   // The newest state of each id as this batch goes: a record posted twice in one request is fine.
-  const state = new Map<string, RecordDoc>((await deps.records.byIds([...new Set(ids)])).map((d) => [d._id, d]));
+  const state = new Map<string, RecordDoc>((await deps.records.byIds([...new Set(ids)], user._id)).map((d) => [d._id, d]));
   const changed = new Map<string, RecordDoc>();
   const answer: RecordPayload[] = [];
   validated.forEach((v, i) => {
@@ -126,9 +126,9 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
     }
   }
   const batchId = randomUUID();
-  await deps.outbox.prepare(batchId, messages, now);
+  const entryIds = await deps.outbox.prepare(batchId, messages, now);
   await deps.records.save([...changed.values()]);
-  if ((await deps.outbox.markReady(batchId)) !== messages.length) {
+  if ((await deps.outbox.markReady(entryIds)) !== messages.length) {
     // A recovery pass took this slow request for a crashed one and dropped its entries: write them
     // again, ready (publishing twice is allowed; a stored record without its event is not).
     await deps.outbox.prepare(randomUUID(), messages, now, 'ready');

@@ -24,7 +24,7 @@ export async function recordDataPoints(deps: RecordDataPointsDeps, event: Custom
   if (event.event_type !== 'data') return [];
   const record = event.payload as { id?: unknown; start_time?: unknown; deleted_at?: unknown; metrics?: unknown };
   const recordId = typeof record.id === 'string' ? record.id : event.key;
-  if (record.deleted_at) return deps.points.deleteRecord(recordId);
+  if (record.deleted_at) return deps.points.deleteRecord(event.user_id, recordId);
 
   const watched = new Set((await deps.rules.listForUser(event.user_id)).map((r) => r.metric.type));
   const startTime = typeof record.start_time === 'string' ? record.start_time : event.start_time;
@@ -40,5 +40,5 @@ export async function recordDataPoints(deps: RecordDataPointsDeps, event: Custom
       points.set(id, { _id: id, record_id: recordId, user_id: event.user_id, metric_type: m.type, unit, origin, time: time.toISOString() });
     }
   }
-  return deps.points.replaceRecord(recordId, [...points.values()]);
+  return deps.points.replaceRecord(event.user_id, recordId, [...points.values()]);
 }
