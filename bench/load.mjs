@@ -1,10 +1,10 @@
 /**
  * A bounded HTTP load loop for the benchmarks: `total` requests with `concurrency` in flight over
- * keep-alive connections; reports throughput and latency percentiles.
+ * keep-alive connections; reports throughput and latency percentiles. `pathFor(i)` varies the path.
  */
 import http from 'node:http';
 
-export async function load({ url, method = 'GET', body, headers = {}, total = 5000, concurrency = 32, timeLimitMs = 60_000 }) {
+export async function load({ url, method = 'GET', body, headers = {}, total = 5000, concurrency = 32, timeLimitMs = 60_000, pathFor }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latencies = [];
@@ -15,7 +15,7 @@ export async function load({ url, method = 'GET', body, headers = {}, total = 50
     new Promise((resolve) => {
       const t0 = process.hrtime.bigint();
       const req = http.request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } },
+        { agent, host: target.hostname, port: target.port, path: pathFor ? pathFor(sent) : target.pathname + target.search, method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } },
         (res) => {
           res.resume();
           res.on('end', () => {

@@ -260,14 +260,32 @@ class MongoCollection<T extends Doc> implements Collection<T> {
       const coll = await this.place.forDoc(d as unknown as Raw);
       groups.set(coll, [...(groups.get(coll) ?? []), d]);
     }
-    for (const [coll, group] of groups) {
-      await this.translate(() =>
-        coll.bulkWrite(
-          group.map((d) => ({ replaceOne: { filter: { _id: d._id } as Raw, replacement: structuredClone(d) as unknown as Raw, upsert: true } })),
-          { ordered: true },
-        ),
-      );
+    for (const [coll, group] of groups) await this.translate(() => (this.writes.enabled ? this.insertThenReplace(coll, group) : this.replaceAll(coll, group)));
+  }
+
+  private async replaceAll(coll: DriverCollection, docs: T[]): Promise<void> {
+    await coll.bulkWrite(
+      docs.map((d) => ({ replaceOne: { filter: { _id: d._id } as Raw, replacement: structuredClone(d) as unknown as Raw, upsert: true } })),
+      { ordered: true },
+    );
+  }
+
+  /**
+   * FerretDB runs each replace as a query plus a write, but inserts a batch in one statement: new
+   * documents (the usual case: new records, outbox entries) go in at once, and only those that
+   * collided are replaced, in their original order.
+   */
+  private async insertThenReplace(coll: DriverCollection, docs: T[]): Promise<void> {
+    const collided = new Set<number>();
+    try {
+      await coll.insertMany(docs.map((d) => structuredClone(d) as unknown as Raw), { ordered: false });
+    } catch (e) {
+      const failures = (e as { writeErrors?: { index: number; code?: number }[] | { index: number; code?: number } }).writeErrors;
+      const list = Array.isArray(failures) ? failures : failures ? [failures] : [];
+      if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+      for (const w of list) collided.add(w.index);
     }
+    if (collided.size > 0) await this.replaceAll(coll, docs.filter((_, i) => collided.has(i)));
   }
 
   async deleteMany(filter: Filter): Promise<number> {
@@ -330,8 +348,10 @@ export class MongoDocumentStore implements DocumentStore {
     const ferret = await this.isFerretDb();
     let queue = this.queues.get(spec.name);
     if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(ferret)));
-    const place = new Placement(this.conn.db!, spec, ferret && spec.partitionKey !== undefined);
-    return new MongoCollection<T>(place, spec.name, queue, ferret);
+    const partitioned = ferret && spec.partitionKey !== undefined;
+    const place = new Placement(this.conn.db!, spec, partitioned);
+    // Within a partition or a backlog the table is small: one query beats a lookup per id.
+    return new MongoCollection<T>(place, spec.name, queue, ferret && !partitioned && !spec.backlog);
   }
 
   private isFerretDb(): Promise<boolean> {
