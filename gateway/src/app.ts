@@ -10,7 +10,8 @@ import type { Logger } from '@wellstream/logging';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
 import { adminRoutes } from './accounts/admin.routes';
-import { authenticate } from './accounts/authenticate.usecase';
+import { AccountLookups, adminTokenHash, authenticate } from './accounts/authenticate.usecase';
+import type { TokenRevocations } from './auth/token-revocations';
 import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
@@ -20,6 +21,9 @@ import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 export interface GatewayAppDeps {
   logger: Logger;
   repo: AccountRepository;
+  /** The cached token and organization lookups of the request path. */
+  accounts: AccountLookups;
+  revocations: TokenRevocations;
   eventLog: EventLog;
   rateLimits: RateLimitStore;
   adminToken: string;
@@ -46,9 +50,12 @@ async function servicesHealthy(directory: ServiceDirectory): Promise<boolean> {
 export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
 
 export function createGatewayApp(deps: GatewayAppDeps): express.Express {
+  const adminHash = adminTokenHash(deps.adminToken);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Only `token` is read here (the query goes upstream as sent): node's parser, not qs.
+  app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
 
   app.get(
@@ -72,12 +79,12 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), serviceProxy(deps.directory, deps.logger));
+  app.all(/^\/v2\/.*/, gatewayPipeline({ ...deps, adminHash }), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',
     route(async (req, _res, next) => {
-      const identity = await authenticate(deps.repo, deps.adminToken, tokenFromRequest(req));
+      const identity = await authenticate(deps.accounts, adminHash, tokenFromRequest(req));
       if (identity.kind !== 'admin') throw unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
       next();
     }),

@@ -6,7 +6,9 @@ import { ALL_TOPICS } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, createRateLimitStore, RunningService, SharedInfra } from '@wellstream/runtime';
+import { AccountCache } from './accounts/account-cache';
 import { AccountRepository } from './accounts/account.repository';
+import { tokenRevocations } from './auth/token-revocations';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
 import type { ServiceDirectory } from './proxy/service-proxy';
@@ -25,6 +27,9 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   const store = createDocumentStore(config, 'gateway', logger, shared);
   const rateLimits = createRateLimitStore(config, logger);
   const repo = await AccountRepository.open(store);
+  const accounts = new AccountCache(repo, config.WELLSTREAM_TOKEN_CACHE_MS);
+  const revocations = tokenRevocations(accounts, eventLog, logger);
+  const following = await revocations.follow();
   const adminToken = config.WELLSTREAM_ADMIN_TOKEN ?? `wsa_${randomBytes(24).toString('base64url')}`;
   if (config.WELLSTREAM_USERS_URL) directory.users = config.WELLSTREAM_USERS_URL;
   if (config.WELLSTREAM_RECORDS_URL) directory.records = config.WELLSTREAM_RECORDS_URL;
@@ -35,6 +40,8 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   const app = createGatewayApp({
     logger,
     repo,
+    accounts,
+    revocations,
     eventLog,
     rateLimits,
     adminToken,
@@ -56,6 +63,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     directory,
     async stop() {
       await http.close();
+      await following.stop();
       await rateLimits.close();
       await store.close();
       if (!shared.eventLog) await eventLog.close();

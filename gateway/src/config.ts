@@ -10,6 +10,8 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_PUBLIC_URL?: string;
   WELLSTREAM_ADMIN_TOKEN?: string;
   WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR: number;
+  /** How long a token or organization lookup is reused; revocations evict at once (0: no cache). */
+  WELLSTREAM_TOKEN_CACHE_MS: number;
   WELLSTREAM_USERS_URL?: string;
   WELLSTREAM_RECORDS_URL?: string;
   WELLSTREAM_STREAMS_URL?: string;
@@ -30,6 +32,7 @@ const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   WELLSTREAM_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   WELLSTREAM_ADMIN_TOKEN: Joi.string().min(16).message('WELLSTREAM_ADMIN_TOKEN must be at least 16 characters'),
   WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).default(2000),
+  WELLSTREAM_TOKEN_CACHE_MS: Joi.number().integer().min(0).max(60_000).default(5000),
   WELLSTREAM_USERS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RECORDS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_STREAMS_URL: serviceUrl(servicesFromConfig),

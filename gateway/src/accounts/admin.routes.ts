@@ -5,6 +5,7 @@ import express from 'express';
 import Joi from 'joi';
 import type { EventLog } from '@wellstream/bus';
 import { route, validate } from '@wellstream/http';
+import type { TokenRevocations } from '../auth/token-revocations';
 import type { AccountRepository } from './account.repository';
 import { createCustomer } from './create-customer.usecase';
 import { createOrganization } from './create-organization.usecase';
@@ -14,7 +15,7 @@ import { updateOrganizationSettings } from './update-organization-settings.useca
 
 const nameBody = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-export function adminRoutes(deps: { repo: AccountRepository; eventLog: EventLog; defaultRateLimit: number }): express.Router {
+export function adminRoutes(deps: { repo: AccountRepository; eventLog: EventLog; defaultRateLimit: number; revocations: TokenRevocations }): express.Router {
   const r = express.Router();
   r.use(express.json({ limit: '64kb' }));
 
@@ -48,7 +49,7 @@ export function adminRoutes(deps: { repo: AccountRepository; eventLog: EventLog;
   r.delete(
     '/tokens/:token',
     route(async (req, res) => {
-      res.status(200).json(await revokeToken(deps.repo, req.params.token));
+      res.status(200).json(await revokeToken({ repo: deps.repo, announce: (r) => deps.revocations.announce(r) }, req.params.token));
     }),
   );
 

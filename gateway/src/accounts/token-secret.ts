@@ -2,14 +2,8 @@
  * Developer tokens: 32 random bytes, shown once; only their sha256 is stored, so a leaked
  * database does not leak working tokens. Lookups compare hashes, which are not secret.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export const newToken = (): string => `wst_${randomBytes(32).toString('base64url')}`;
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
-
-export function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}

@@ -1,30 +1,27 @@
 /**
  * What every request through the gateway goes through: route lookup, authentication, the rate
- * limit, the organization check, caller headers, then the proxy to the service.
+ * limit, the organization check, caller headers, then the proxy to the service. One handler, not
+ * a chain of middleware: each hop through express and a promise costs as much as the checks.
  */
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { unauthenticated, unavailable } from '@wellstream/errors';
-import { CALLER_HEADERS, route } from '@wellstream/http';
+import { CALLER_HEADERS } from '@wellstream/http';
 import type { RateLimitStore } from '@wellstream/ratelimit';
-import type { AccountRepository } from '../accounts/account.repository';
-import { authenticate, authorizeOrganization, DeveloperIdentity, Identity } from '../accounts/authenticate.usecase';
+import { AccountLookups, authenticate, authorizeOrganization, DeveloperIdentity } from '../accounts/authenticate.usecase';
 import { matchRoute } from '../proxy/route-table';
 import { ServiceDirectory, TARGET_SERVICE } from '../proxy/service-proxy';
 import { rateLimit } from './rate-limit.middleware';
 import { tokenFromRequest } from './token-from-request';
 
 const IDENTITY = 'wsIdentity';
-const identityOf = (res: Response) => res.locals[IDENTITY] as DeveloperIdentity;
 
 export function gatewayPipeline(deps: {
-  repo: AccountRepository;
-  adminToken: string;
+  accounts: AccountLookups;
+  adminHash: Buffer;
   rateLimits: RateLimitStore;
   directory: ServiceDirectory;
-}): RequestHandler[] {
-  const limiter = rateLimit(deps.rateLimits, identityOf);
-
-  const resolve: RequestHandler = route(async (req, res, next) => {
+}): RequestHandler {
+  const handle = async (...[req, res, next]: Parameters<RequestHandler>): Promise<void> => {
     // Identity headers are the gateway's to set; never trust a client's.
     for (const h of Object.values(CALLER_HEADERS)) delete req.headers[h];
     delete req.headers['x-wellstream-admin'];
@@ -33,9 +30,8 @@ export function gatewayPipeline(deps: {
     const { rule, organizationId } = match;
     if (!deps.directory[rule.service]) throw unavailable('SERVICE_UNAVAILABLE', `The ${rule.service} service is not available.`);
     (req as unknown as Record<string, unknown>)[TARGET_SERVICE] = rule.service;
-    res.locals.wsOrganizationId = organizationId;
     if (rule.auth === 'public') return next();
-    const identity: Identity = await authenticate(deps.repo, deps.adminToken, tokenFromRequest(req));
+    const identity = await authenticate(deps.accounts, deps.adminHash, tokenFromRequest(req));
     if (rule.auth === 'admin') {
       if (identity.kind !== 'admin') throw unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
       req.headers['x-wellstream-admin'] = '1';
@@ -44,21 +40,20 @@ export function gatewayPipeline(deps: {
     // A developer route: the operator token is not a customer token.
     if (identity.kind !== 'developer') throw unauthenticated('DEVELOPER_TOKEN_REQUIRED', 'This endpoint needs a developer token.');
     res.locals[IDENTITY] = identity;
+    await limit(req, res);
+    if (organizationId) await authorizeOrganization(deps.accounts, identity.customerId, organizationId);
+    req.headers[CALLER_HEADERS.customerId] = identity.customerId;
+    if (organizationId) req.headers[CALLER_HEADERS.organizationId] = organizationId;
     next();
-  });
+  };
 
-  const limitDevelopers: RequestHandler = (req, res, next) => (res.locals[IDENTITY] ? limiter(req, res, next) : next());
+  // The limit stays the rate-limit middleware's (one store call, headers, 429); run inline here.
+  const limiter = rateLimit(deps.rateLimits, (res) => res.locals[IDENTITY] as DeveloperIdentity);
+  const limit = (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]) =>
+    new Promise<void>((resolve, reject) => limiter(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
-  const authorize: RequestHandler = route(async (req, res, next) => {
-    const identity = res.locals[IDENTITY] as DeveloperIdentity | undefined;
-    if (identity) {
-      const orgId = res.locals.wsOrganizationId as string | undefined;
-      if (orgId) await authorizeOrganization(deps.repo, identity.customerId, orgId);
-      req.headers[CALLER_HEADERS.customerId] = identity.customerId;
-      if (orgId) req.headers[CALLER_HEADERS.organizationId] = orgId;
-    }
-    next();
-  });
-
-  return [resolve, limitDevelopers, authorize];
+  return (req, res, next) => {
+    handle(req, res, next).catch(next);
+  };
 }
+

@@ -1,10 +1,12 @@
 /**
  * Forwards a request to its service over a keep-alive pool. Bodies and Server-Sent Events stream
  * through unbuffered; a client that goes away aborts the upstream request at once.
+ *
+ * Written on node:http directly: the generic proxy it replaces parsed and rebuilt the target URL
+ * and headers on every request, which cost the gateway as much as the rest of its work.
  */
 import http from 'node:http';
 import type { RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import { unavailable } from '@wellstream/errors';
 import { toHttpError } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
@@ -14,41 +16,69 @@ export type ServiceDirectory = Partial<Record<ServiceName, string>>;
 
 export const TARGET_SERVICE = 'wsTargetService';
 
+/** Connection-level headers: they describe one hop and are never forwarded (RFC 9110 7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+function withoutHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  return out;
+}
+
+/** Appends this hop to X-Forwarded-For/-Port/-Proto, as proxies do. */
+function addForwarded(headers: http.OutgoingHttpHeaders, req: http.IncomingMessage): void {
+  const add = (name: string, value: string) => {
+    const prev = headers[name];
+    headers[name] = prev ? `${String(prev)},${value}` : value;
+  };
+  add('x-forwarded-for', req.socket.remoteAddress ?? '');
+  add('x-forwarded-port', String(req.socket.localPort ?? ''));
+  add('x-forwarded-proto', (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+}
+
 export function serviceProxy(directory: ServiceDirectory, logger: Logger): RequestHandler {
   // No cap on concurrent upstream sockets: each open SSE connection holds one for its whole life,
   // so a cap (it was 256) made the next client wait forever. The idle pool stays bounded.
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, keepAliveMsecs: 10_000 });
-  return createProxyMiddleware({
-    agent,
-    changeOrigin: false,
-    xfwd: true,
-    router: (req) => {
-      const service = (req as unknown as { [TARGET_SERVICE]: ServiceName })[TARGET_SERVICE];
-      // The pipeline checked the directory before routing here.
-      return directory[service] as string;
-    },
-    on: {
-      proxyReq: (proxyReq, req, res) => {
-        // Abort the upstream as soon as the client is gone (SSE disconnects must reach the service).
-        res.on('close', () => {
-          if (!res.writableFinished) proxyReq.destroy();
-        });
-        void req;
-      },
-      proxyRes: (proxyRes) => {
-        // Tell any intermediary not to buffer event streams.
-        if (String(proxyRes.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-          proxyRes.headers['x-accel-buffering'] = 'no';
-        }
-      },
-      error: (err, _req, res) => {
-        logger.warn('upstream error', { error: err });
+  const targets = new Map<string, URL>();
+  const targetOf = (base: string) => {
+    let url = targets.get(base);
+    if (!url) targets.set(base, (url = new URL(base)));
+    return url;
+  };
+
+  return (req, res) => {
+    const service = (req as unknown as { [TARGET_SERVICE]: ServiceName })[TARGET_SERVICE];
+    // The pipeline checked the directory before routing here.
+    const target = targetOf(directory[service] as string);
+    const headers = withoutHopByHop(req.headers);
+    addForwarded(headers, req);
+    const upstream = http.request({ agent, protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers });
+
+    const fail = (err: Error) => {
+      if (res.destroyed) return; // the client left first; destroying the upstream is what failed
+      logger.warn('upstream error', { error: err });
+      if (!res.headersSent) {
         const out = toHttpError(unavailable('UPSTREAM_UNAVAILABLE', 'The service is temporarily unavailable.'));
-        if ('writeHead' in res && !res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(out.body));
-        } else res.end();
-      },
-    },
-  });
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(out.body));
+      } else res.destroy();
+    };
+    upstream.on('error', fail);
+    // Abort the upstream as soon as the client is gone (SSE disconnects must reach the service).
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    upstream.on('response', (answer) => {
+      const out = withoutHopByHop(answer.headers);
+      // Tell any intermediary not to buffer event streams, and send their headers at once.
+      const sse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
+      if (sse) out['x-accel-buffering'] = 'no';
+      res.writeHead(answer.statusCode ?? 502, out);
+      if (sse) res.flushHeaders();
+      answer.on('error', () => res.destroy());
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  };
 }

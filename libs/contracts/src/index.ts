@@ -3,11 +3,13 @@ export * from './customer-events';
 export * from './user-events';
 export * from './organization-events';
 export * from './source-detections';
+export * from './token-revocations';
 
 import { customerEventsTopic } from './customer-events';
 import { organizationEventsTopic } from './organization-events';
 import { sourceDetectionsTopic } from './source-detections';
+import { tokenRevocationsTopic } from './token-revocations';
 import { userEventsTopic } from './user-events';
 
 /** Every topic of the platform, for start-up (ensureTopic) and for deploy/ topic definitions. */
-export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic];
+export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic];
