@@ -1,5 +1,6 @@
 /**
- * Connecting a client to a stream: the client becomes one member of the stream's consumer group.
+ * Connecting a client to a stream: the client becomes one member of the stream's consumer group
+ * over its customer's slice of the events topic (it never reads another customer's events).
  * The log hands each member a share of the partitions (= users), rebalancing as members come and
  * go; each event is written to this client and committed only once it is in the socket. Events
  * the stream's filters leave out are committed without a write. When the client goes away, its
@@ -97,7 +98,7 @@ export async function prepareStreamConnection(
       };
 
       deps.eventLog
-        .consume({ topic: customerEventsTopic.spec.name, groupId: group, fromBeginning: false, handle })
+        .consume({ topic: customerEventsTopic.spec.name, tenant: customerId, groupId: group, fromBeginning: false, handle })
         .then(
           (sub) => {
             subscription = sub;

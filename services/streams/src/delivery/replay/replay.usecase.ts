@@ -1,7 +1,8 @@
 /**
  * Replay: every event of the caller's organizations from the last 30 days, in log order, then the
- * live events as they come. No consumer group: each replay connection reads the whole topic on its
- * own (a group-less tail), nothing is committed, and every client gets the entire stream. The end
+ * live events as they come. No consumer group: each replay connection reads its customer's slice of
+ * the events topic on its own (a group-less tail, whose cost follows that customer's events only),
+ * nothing is committed, and every client gets the entire stream. The end
  * of the historical part is marked with an SSE comment (`: replay caught up`) followed by a poke.
  */
 import type { EventLog, Subscription } from '@wellstream/bus';
@@ -41,6 +42,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
   deps.eventLog
     .tail({
       topic: customerEventsTopic.spec.name,
+      tenant: customerId,
       fromTimestamp: Date.now() - THIRTY_DAYS_MS,
       handle: async (m) => {
         if (sink.closed || stopped) throw new ClientGoneError();
