@@ -14,6 +14,7 @@ import { streamNotFound, tooManyMembers } from '../../streams/stream.errors';
 import { utcDayStart, matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
 import { alreadySeen, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
+import type { CustomerQuota } from '../customer-quota';
 import type { MemberCounter } from '../member-counter';
 import { startPokeTimer } from '../poke-timer';
 
@@ -21,6 +22,7 @@ export interface ConnectDeps {
   repo: StreamRepository;
   eventLog: EventLog;
   members: MemberCounter;
+  quota: CustomerQuota;
   logger: Logger;
   maxMembers: number;
   pokeIntervalMs: number;
@@ -35,7 +37,7 @@ export interface PendingConnection {
 
 /**
  * Checks everything that can fail with a 4xx before the event stream opens (unknown stream, member
- * limit) and reserves this client's member slot.
+ * limit, the customer's connection quota) and reserves this client's slots.
  */
 export async function prepareStreamConnection(
   deps: ConnectDeps,
@@ -46,7 +48,12 @@ export async function prepareStreamConnection(
   const stream = await deps.repo.findOfCustomer(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
-  const release = deps.members.reserve(group);
+  const releaseQuota = deps.quota.acquire(customerId, 'stream');
+  const releaseMember = deps.members.reserve(group);
+  const release = () => {
+    releaseMember();
+    releaseQuota();
+  };
   try {
     // The reservation already counts this client, hence ">".
     if ((await deps.members.count(group)) > deps.maxMembers) {
