@@ -51,6 +51,20 @@ export interface AppendedTo {
   tenant?: string;
 }
 
+/**
+ * The reads of a tenant's slice: each must be served by an index that leads with (topic, tenant), so
+ * its cost follows that tenant's messages (a test checks every plan).
+ */
+export const TENANT_READS = {
+  partition: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
+  afterSeq: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?',
+  // Walks the slice in seq order from its oldest message (retention keeps that short). Pinned: left
+  // alone, SQLite picks the (topic, ts) index and scans every tenant's messages.
+  firstSeqAt: 'SELECT seq FROM messages INDEXED BY messages_tenant_seq WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1',
+  maxSeq: 'SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?',
+  drop: 'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
+};
+
 /** Rows one chunk of a bulk operation touches; small enough to keep each chunk in a few ms. */
 export const CHUNK_ROWS = 1000;
 
@@ -95,16 +109,13 @@ export class EmbeddedLogStorage {
       readPartition: this.db.prepare(
         'SELECT * FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
       ),
-      readTenantPartition: this.db.prepare(
-        'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
-      ),
       readSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      readTenantSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?'),
       firstSeqAt: this.db.prepare('SELECT MIN(seq) AS seq FROM messages WHERE topic = ? AND ts >= ?'),
-      // Walks the tenant's slice in seq order from its oldest message: retention keeps that short.
-      firstTenantSeqAt: this.db.prepare('SELECT seq FROM messages WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1'),
       maxSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?'),
-      maxTenantSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?'),
+      readTenantPartition: this.db.prepare(TENANT_READS.partition),
+      readTenantSeq: this.db.prepare(TENANT_READS.afterSeq),
+      firstTenantSeqAt: this.db.prepare(TENANT_READS.firstSeqAt),
+      maxTenantSeq: this.db.prepare(TENANT_READS.maxSeq),
       getCommit: this.db.prepare('SELECT offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?'),
       setEnd: this.db.prepare(
         `INSERT INTO partition_ends (topic, partition, next_offset) VALUES (?, ?, ?)
@@ -123,9 +134,7 @@ export class EmbeddedLogStorage {
       expire: this.db.prepare(
         'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND ts < ? LIMIT ?)',
       ),
-      dropTenant: this.db.prepare(
-        'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
-      ),
+      dropTenant: this.db.prepare(TENANT_READS.drop),
       untagged: this.db.prepare('SELECT seq, value FROM messages WHERE topic = ? AND tenant IS NULL ORDER BY seq LIMIT ?'),
       setTenant: this.db.prepare('UPDATE messages SET tenant = ? WHERE seq = ?'),
     };
