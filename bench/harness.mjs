@@ -211,8 +211,8 @@ export async function startDistributed(serverEnv, env = {}) {
 
 export const quietLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
-/** Customer events as records would publish them (for distributed runs, straight onto Kafka). */
-export async function publishRecords(log, tenant, count, { users = 10, batch = 500 } = {}) {
+/** Customer events as records would publish them (for distributed runs, straight onto Kafka); `record` fixes the content. */
+export async function publishRecords(log, tenant, count, { users = 10, batch = 500, record } = {}) {
   const { customerEventsTopic, publishEvents } = lib('contracts');
   for (let done = 0; done < count; ) {
     const n = Math.min(batch, count - done);
@@ -220,8 +220,8 @@ export async function publishRecords(log, tenant, count, { users = 10, batch = 5
       const userId = `user-${(done + i) % users}`;
       const id = randomUUID();
       const at = new Date().toISOString();
-      const record = { id, ...measurement('k'), user: { uid: userId, user_id: userId, organization_id: tenant.organizationId }, created_at: at };
-      return { id, event_type: 'data', key: id, customer_id: tenant.customerId, organization_id: tenant.organizationId, user_id: userId, resource: 'measurement', start_time: record.start_time, created_at: at, payload: record };
+      const full = { id, ...(record ?? measurement('k')), user: { uid: userId, user_id: userId, organization_id: tenant.organizationId }, created_at: at };
+      return { id, event_type: 'data', key: id, customer_id: tenant.customerId, organization_id: tenant.organizationId, user_id: userId, resource: 'measurement', start_time: full.start_time, created_at: at, payload: full };
     });
     await publishEvents(log, customerEventsTopic, events);
     done += n;

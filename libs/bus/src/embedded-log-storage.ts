@@ -14,6 +14,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
 import { partitionFor } from './partitioner';
 import { tenantFromValue } from './tenant-field';
@@ -24,18 +25,25 @@ interface Row {
   partition: number;
   offset: number;
   key: string;
-  value: string;
+  value: string | Buffer;
   headers: string;
   ts: number;
   tenant: string | null;
 }
+
+/**
+ * Values are stored deflated: a record's JSON repeats its field names and shrinks to about half,
+ * and the log holds 30 days of them. Rows written before (text) read as they are.
+ */
+const packValue = (value: string): Buffer => deflateRawSync(value, { level: 1 });
+const unpackValue = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 
 const toMessage = (r: Row): LogMessage => ({
   topic: r.topic,
   partition: r.partition,
   offset: r.offset,
   key: r.key,
-  value: r.value,
+  value: unpackValue(r.value),
   headers: JSON.parse(r.headers) as Record<string, string>,
   timestamp: r.ts,
   ...(r.tenant ? { tenant: r.tenant } : {}),
@@ -178,7 +186,7 @@ export class EmbeddedLogStorage {
         const k = `${topicName}/${partition}`;
         const offset = this.nextOffset.get(k) ?? 0;
         const tenant = spec.tenants ? m.tenant : undefined;
-        this.stmts.insert.run(topicName, partition, offset, m.key, m.value, JSON.stringify(m.headers ?? {}), now, tenant ?? null);
+        this.stmts.insert.run(topicName, partition, offset, m.key, packValue(m.value), JSON.stringify(m.headers ?? {}), now, tenant ?? null);
         this.nextOffset.set(k, offset + 1);
         this.stmts.setEnd.run(topicName, partition, offset + 1);
         touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
@@ -269,9 +277,9 @@ export class EmbeddedLogStorage {
   migrateTenantChunk(topic: string): number {
     const field = this.topic(topic).tenants?.field;
     if (!field) return 0;
-    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string }[];
+    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string | Buffer }[];
     this.db.transaction(() => {
-      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(r.value, field) ?? '', r.seq);
+      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(unpackValue(r.value), field) ?? '', r.seq);
     })();
     return rows.length;
   }
