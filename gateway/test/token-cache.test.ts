@@ -41,3 +41,13 @@ it('caches only what lets a request through: an unknown token stays unknown, a n
   const t = await new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN).post(`/admin/customers/${tenant.customerId}/tokens`, {});
   expect((await via(t.body.token).get('/streams')).status).toBe(200);
 });
+
+it('deleting a customer stops its cached tokens on every gateway at once', async () => {
+  const tenant = await createTenant(platform.baseUrl);
+  const viaSecond = new ApiClient(`${second.url}/v2`, tenant.token);
+  expect((await viaSecond.get('/streams')).status).toBe(200);
+  expect((await tenant.api.get('/streams')).status).toBe(200);
+  expect((await new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN).delete(`/admin/customers/${tenant.customerId}`)).status).toBe(200);
+  expect((await tenant.api.get('/streams')).status).toBe(401);
+  await eventually(async () => (await viaSecond.get('/streams')).status === 401, 5_000, 10);
+});
