@@ -1,18 +1,23 @@
 /**
  * Gateway overhead: the gateway and the streams service each in their own process (as deployed),
  * the load generator in this one. The same request straight to the service and through the
- * gateway (token lookup + rate-limit hit + keep-alive proxy). Prints both and the ratio.
+ * gateway (token lookup + rate-limit hit + keep-alive proxy), and, as the physical reference, a
+ * bare node:http server answering a small JSON body from its own process. Prints each with its
+ * ratio to the bare server, the gateway/direct ratio, and the CPU each process spends per request
+ * (from /proc: steadier than throughput on a shared machine).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, fmt } from './load.mjs';
+import { procSample } from './harness.mjs';
 import { freePort, startProcess } from './processes.mjs';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 10000);
 const admin = 'bench-admin-token-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
-const [gwPort, streamsPort] = [await freePort(), await freePort()];
+const [gwPort, streamsPort, barePort] = [await freePort(), await freePort(), await freePort()];
+const bare = await startProcess('bench/bare-server.mjs', { BARE_PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
 const streamsUrl = `http://127.0.0.1:${streamsPort}`;
 const base = `http://127.0.0.1:${gwPort}/v2`;
 const streams = await startProcess('services/streams/dist/main.js', { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort) }, `${streamsUrl}/health`);
@@ -31,13 +36,23 @@ try {
   const { token } = await post(`/admin/customers/${customer.id}/tokens`, { rate_limit_per_hour: 10_000_000 });
   // Warm both paths (JIT, connection pools) before measuring.
   await load({ url: `${base}/streams?token=${token}`, total: 1000 });
+  await load({ url: `http://127.0.0.1:${barePort}/`, total: 1000 });
+  const reference = await load({ url: `http://127.0.0.1:${barePort}/v2/streams`, total: TOTAL });
+  const s0 = procSample(streams.pid);
   const direct = await load({ url: `${streamsUrl}/v2/streams`, headers: { 'x-wellstream-customer-id': customer.id }, total: TOTAL });
+  const [g1, s1] = [procSample(gateway.pid), procSample(streams.pid)];
   const through = await load({ url: `${base}/streams?token=${token}`, total: TOTAL });
+  const [g2, s2] = [procSample(gateway.pid), procSample(streams.pid)];
+  const perRequest = (a, b, n) => ((b.cpuMs - a.cpuMs) / n).toFixed(3);
+  const vsBare = (r) => `${(r.rps / reference.rps).toFixed(2)} of bare`;
   console.log(`${TOTAL} GET /v2/streams each, 32 concurrent, keep-alive; gateway and streams service in their own processes, ${os.cpus().length} cores`);
-  console.log(fmt('direct to the streams service', direct));
-  console.log(fmt('through the gateway (auth + rate limit + proxy)', through));
+  console.log(fmt('reference: bare node:http server', reference));
+  console.log(fmt('direct to the streams service', direct), vsBare(direct));
+  console.log(fmt('through the gateway (auth + rate limit + proxy)', through), vsBare(through));
+  console.log(`CPU per request: streams service ${perRequest(s0, s1, direct.requests)} ms direct, ${perRequest(s1, s2, through.requests)} ms behind the gateway; gateway ${perRequest(g1, g2, through.requests)} ms`);
   console.log(`gateway throughput ratio: ${(through.rps / direct.rps).toFixed(2)} of direct; added p50 latency ${(through.p50 - direct.p50).toFixed(2)} ms`);
 } finally {
+  await bare.stop();
   await gateway.stop();
   await streams.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

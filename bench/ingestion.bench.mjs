@@ -1,7 +1,9 @@
 /**
  * Ingestion and query speed (embedded runtime): records per second through the mobile endpoint
  * for single-record and 100-record requests (each record validated, checksummed, stored, put in
- * the outbox and published), and a 30-day summaries query.
+ * the outbox and published), and a 30-day summaries query. Physical reference, same run: raw
+ * SQLite (better-sqlite3, WAL, synchronous=NORMAL like the embedded store) inserting a record-sized
+ * JSON row per transaction, and 100 rows per transaction.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,26 @@ import { load, fmt } from './load.mjs';
 process.env.WELLSTREAM_LOG_LEVEL ??= 'silent';
 const require = createRequire(import.meta.url);
 const { startPlatform } = require('../platform/dist/index.js');
+const Database = require(require.resolve('better-sqlite3', { paths: [path.join(path.dirname(new URL(import.meta.url).pathname), '../libs/store')] }));
+
+/** Rows per second: `perTx` record-sized JSON rows per transaction, fresh database. */
+function rawSqliteRate(perTx, rows) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-raw-'));
+  const db = new Database(path.join(dir, 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE t (_id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (_id, doc) VALUES (?, ?)');
+  const tx = db.transaction((from) => {
+    for (let i = from; i < from + perTx; i++) insert.run(`row-${i}`, JSON.stringify({ _id: `row-${i}`, user_id: 'u', payload: { pad: 'x'.repeat(700), n: i } }));
+  });
+  const t0 = performance.now();
+  for (let i = 0; i < rows; i += perTx) tx(i);
+  const rate = Math.round(rows / ((performance.now() - t0) / 1000));
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return rate;
+}
 
 const admin = 'bench-admin-token-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
@@ -78,9 +100,12 @@ try {
     body: () => JSON.stringify({ records: Array.from({ length: 100 }, () => measurement(n++)) }),
   });
   const query = await load({ url: `${B}/organizations/${org.id}/users/bench-user/summaries?token=${token}&start_date=${day(0)}&end_date=${day(29)}`, total: 2000, concurrency: 16 });
+  const rawSingle = rawSqliteRate(1, 5000);
+  const rawBatched = rawSqliteRate(100, 50000);
   console.log(`embedded runtime, ${os.cpus().length} cores, through the gateway`);
-  console.log(fmt('ingest, 1 new record per request', single), `→ ${single.rps} records/s`);
-  console.log(fmt('ingest, 100 new records per request', batched), `→ ${batched.rps * 100} records/s`);
+  console.log(`reference: raw SQLite, 1 row per transaction: ${rawSingle} rows/s; 100 rows per transaction: ${rawBatched} rows/s`);
+  console.log(fmt('ingest, 1 new record per request', single), `→ ${single.rps} records/s = ${(single.rps / rawSingle).toFixed(3)} of raw SQLite`);
+  console.log(fmt('ingest, 100 new records per request', batched), `→ ${batched.rps * 100} records/s = ${((batched.rps * 100) / rawBatched).toFixed(3)} of raw SQLite`);
   console.log(fmt('GET 30 days of summaries (30 records)', query));
   console.log(`batching ratio: ${((batched.rps * 100) / single.rps).toFixed(1)}x the records/s of single-record requests`);
 } finally {
