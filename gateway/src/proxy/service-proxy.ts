@@ -79,6 +79,8 @@ export function serviceProxy(directory: ServiceDirectory, logger: Logger): Reque
       answer.on('error', () => res.destroy());
       answer.pipe(res);
     });
-    req.pipe(upstream);
+    // Most requests have no body (GET): end at once rather than wiring a stream pipe for nothing.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end();
+    else req.pipe(upstream);
   };
 }
