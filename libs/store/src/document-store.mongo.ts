@@ -122,9 +122,19 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     private readonly place: Placement,
     private readonly name: string,
     private readonly writes: WriteQueue,
-    /** FerretDB: filters other than `{_id: "x"}` scan, so pinned ids are looked up one by one. */
-    private readonly lookupByIds: boolean,
+    /**
+     * FerretDB: filters other than `{_id: "x"}` are run by decoding the whole table, so up to this
+     * many pinned ids are looked up one by one instead (0: never).
+     */
+    private readonly lookupLimit: number,
   ) {}
+
+  /** The ids to look up one by one, or null to send the filter as it is. */
+  private lookups(filter: Filter): string[] | null {
+    if (this.lookupLimit === 0) return null;
+    const ids = pinnedIds(filter);
+    return ids && ids.length <= this.lookupLimit ? ids : null;
+  }
 
   private async translate<R>(work: () => Promise<R>): Promise<R> {
     try {
@@ -154,7 +164,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     if (options.limit !== undefined && Math.floor(options.limit) <= 0) return [];
     checkFilter(filter);
     const colls = await this.place.forFilter(filter);
-    const ids = this.lookupByIds ? pinnedIds(filter) : null;
+    const ids = this.lookups(filter);
     const byIdAlone = Object.keys(filter).length === 1 && typeof filter._id === 'string';
     if (colls.length === 1 && (!ids || byIdAlone)) {
       const cursor = colls[0].find(filter as Raw);
@@ -185,7 +195,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   async count(filter: Filter): Promise<number> {
     checkFilter(filter);
     const colls = await this.place.forFilter(filter);
-    if (colls.length === 1 && !(this.lookupByIds && pinnedIds(filter))) return colls[0].countDocuments(filter as Raw);
+    if (colls.length === 1 && !this.lookups(filter)) return colls[0].countDocuments(filter as Raw);
     return (await this.locate(filter, {})).length;
   }
 
@@ -242,7 +252,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     if (Object.keys(u).length === 0) return this.count(filter);
     checkFilter(filter);
     return this.writes.run(async () => {
-      if (!this.lookupByIds || !pinnedIds(filter)) {
+      if (!this.lookups(filter)) {
         let matched = 0;
         for (const coll of await this.place.forFilter(filter)) matched += (await this.translate(() => coll.updateMany(filter as Raw, u as Raw))).matchedCount;
         return matched;
@@ -290,7 +300,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     checkFilter(filter);
-    if (this.lookupByIds && pinnedIds(filter) && !(Object.keys(filter).length === 1 && typeof filter._id === 'string')) {
+    if (this.lookups(filter) && !(Object.keys(filter).length === 1 && typeof filter._id === 'string')) {
       return this.writes.run(async () => {
         const matches = await this.locate(filter, {});
         for (const m of matches) await m.coll.deleteOne({ _id: m.doc._id } as Raw);
@@ -350,8 +360,10 @@ export class MongoDocumentStore implements DocumentStore {
     if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(ferret)));
     const partitioned = ferret && spec.partitionKey !== undefined;
     const place = new Placement(this.conn.db!, spec, partitioned);
-    // Within a partition or a backlog the table is small: one query beats a lookup per id.
-    return new MongoCollection<T>(place, spec.name, queue, ferret && !partitioned && !spec.backlog);
+    // A backlog's table is small: one query beats a lookup per id. A partition is small too, but a
+    // few lookups (one record's ingestion) still beat decoding all of one user's documents.
+    const lookupLimit = !ferret || spec.backlog ? 0 : partitioned ? 10 : Infinity;
+    return new MongoCollection<T>(place, spec.name, queue, lookupLimit);
   }
 
   private isFerretDb(): Promise<boolean> {
