@@ -9,6 +9,7 @@ import { createDocumentStore, createEventLog, createRateLimitStore, RunningServi
 import { AccountRepository } from './accounts/account.repository';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
+import type { InProcessServices } from './proxy/in-process-dispatch';
 import type { ServiceDirectory } from './proxy/service-proxy';
 
 export interface RunningGateway extends RunningService {
@@ -16,6 +17,8 @@ export interface RunningGateway extends RunningService {
   adminTokenGenerated: boolean;
   publicUrl: string;
   directory: ServiceDirectory;
+  /** The embedded platform registers each service's handler here as it starts. */
+  inProcess: InProcessServices;
 }
 
 export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
@@ -32,6 +35,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
   if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
   let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
+  const inProcess: InProcessServices = {};
   const app = createGatewayApp({
     logger,
     repo,
@@ -41,6 +45,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
     publicUrl: () => publicUrl,
     directory,
+    inProcess,
     ownHealth: async () => (await store.healthy()) && (await eventLog.healthy()) && (await rateLimits.healthy()),
   });
   const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
@@ -54,6 +59,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     adminTokenGenerated: !config.WELLSTREAM_ADMIN_TOKEN,
     publicUrl,
     directory,
+    inProcess,
     async stop() {
       await http.close();
       await rateLimits.close();
