@@ -16,6 +16,7 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
+import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
 export interface GatewayAppDeps {
@@ -31,6 +32,8 @@ export interface GatewayAppDeps {
   publicUrl: () => string;
   /** Filled in as services come up (embedded) or from config (distributed). */
   directory: ServiceDirectory;
+  /** Services running in this process (embedded): requests go to their handler without a hop. */
+  inProcess: InProcessServices;
   ownHealth: () => Promise<boolean>;
 }
 
@@ -54,8 +57,9 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Only `token` is read here (the query goes upstream as sent): node's parser, not qs.
-  app.set('query parser', 'simple');
+  // The gateway reads only `token` (tokenFromRequest); the query goes on as sent, and an
+  // in-process service must parse it with its own settings, so nothing parses it here.
+  app.set('query parser', false);
   app.use(requestContext(deps.logger));
 
   app.get(
@@ -79,7 +83,7 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, gatewayPipeline({ ...deps, adminHash }), serviceProxy(deps.directory, deps.logger));
+  app.all(/^\/v2\/.*/, gatewayPipeline({ ...deps, adminHash }), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',

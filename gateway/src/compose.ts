@@ -11,6 +11,7 @@ import { AccountRepository } from './accounts/account.repository';
 import { tokenRevocations } from './auth/token-revocations';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
+import type { InProcessServices } from './proxy/in-process-dispatch';
 import type { ServiceDirectory } from './proxy/service-proxy';
 
 export interface RunningGateway extends RunningService {
@@ -18,6 +19,8 @@ export interface RunningGateway extends RunningService {
   adminTokenGenerated: boolean;
   publicUrl: string;
   directory: ServiceDirectory;
+  /** The embedded platform registers each service's handler here as it starts. */
+  inProcess: InProcessServices;
 }
 
 export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
@@ -37,6 +40,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
   if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
   let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
+  const inProcess: InProcessServices = {};
   const app = createGatewayApp({
     logger,
     repo,
@@ -48,6 +52,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
     publicUrl: () => publicUrl,
     directory,
+    inProcess,
     ownHealth: async () => (await store.healthy()) && (await eventLog.healthy()) && (await rateLimits.healthy()),
   });
   const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
@@ -61,6 +66,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     adminTokenGenerated: !config.WELLSTREAM_ADMIN_TOKEN,
     publicUrl,
     directory,
+    inProcess,
     async stop() {
       await http.close();
       await following.stop();

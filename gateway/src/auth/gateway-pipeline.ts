@@ -22,6 +22,9 @@ export function gatewayPipeline(deps: {
   directory: ServiceDirectory;
 }): RequestHandler {
   const handle = async (...[req, res, next]: Parameters<RequestHandler>): Promise<void> => {
+    // The gateway parses no query (its `{}` would stand in for the query of an in-process service,
+    // whose own app parses it when there is none).
+    delete (req as { query?: unknown }).query;
     // Identity headers are the gateway's to set; never trust a client's.
     for (const h of Object.values(CALLER_HEADERS)) delete req.headers[h];
     delete req.headers['x-wellstream-admin'];

@@ -1,10 +1,18 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
-/** The spec's `token` query parameter, or `Authorization: Bearer <token>` as an alternative. */
-export function tokenFromRequest(req: Request): string | undefined {
-  const q = req.query.token;
-  if (typeof q === 'string' && q) return q;
-  const auth = req.header('authorization');
+/**
+ * The spec's `token` query parameter, or `Authorization: Bearer <token>` as an alternative. Read
+ * from the raw URL: the gateway parses no query string (it goes on as sent, and an in-process
+ * service parses it itself).
+ */
+export function tokenFromRequest(req: IncomingMessage): string | undefined {
+  const url = req.url ?? '';
+  const at = url.indexOf('?');
+  if (at >= 0) {
+    const q = new URLSearchParams(url.slice(at + 1)).get('token');
+    if (q) return q;
+  }
+  const auth = req.headers.authorization;
   const m = auth && /^Bearer\s+(\S+)$/i.exec(auth);
   return m ? m[1] : undefined;
 }
