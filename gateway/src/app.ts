@@ -15,6 +15,7 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
+import { signCaller } from './proxy/caller-signer';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
 export interface GatewayAppDeps {
@@ -28,6 +29,8 @@ export interface GatewayAppDeps {
   /** Filled in as services come up (embedded) or from config (distributed). */
   directory: ServiceDirectory;
   ownHealth: () => Promise<boolean>;
+  /** Caller assertions are signed with the first. */
+  gatewayKeys: readonly string[];
 }
 
 async function servicesHealthy(directory: ServiceDirectory): Promise<boolean> {
@@ -72,7 +75,7 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), serviceProxy(deps.directory, deps.logger));
+  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), signCaller(deps.gatewayKeys), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',

@@ -1,6 +1,7 @@
 /**
  * The streams service's composition root: picks adapters from config, wires use cases, starts HTTP.
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic } from '@wellstream/contracts';
 import { HttpServerHandle, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
@@ -20,6 +21,7 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   const members = new MemberCounter(eventLog);
   const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
+    gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
     logger,
     health: async () => (await store.healthy()) && (await eventLog.healthy()),
     streams: { repo, eventLog, members },
