@@ -4,5 +4,6 @@ export * from './error-response';
 export * from './gateway-assertion';
 export * from './gateway-trust.middleware';
 export * from './http-server';
+export * from './openapi-parts';
 export * from './organization-ownership';
 export * from './validate';
