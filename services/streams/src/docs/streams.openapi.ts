@@ -9,7 +9,17 @@ import { SORTS } from '../streams/list-streams/list-streams.schema';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const err = errorResponse;
-const sse = (description: string) => ({ description, content: { 'text/event-stream': { schema: { type: 'string' } } } });
+/** One server-sent event as a client parses it; `data` is the JSON payload (the record for `data` events). */
+const sseEvent = {
+  type: 'object',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', enum: ['poke', ...EVENT_TYPES] },
+    data: { type: 'string', contentMediaType: 'application/json' },
+    id: { type: 'string', pattern: '^\\d+-\\d+$', description: '<partition>-<offset>, usable as Last-Event-ID (not on pokes)' },
+  },
+};
+const sse = (description: string) => ({ description, content: { 'text/event-stream': { schema: sseEvent } } });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
 const name = {
   type: 'string',
@@ -21,6 +31,7 @@ const streamLinks = {
   getStream: { operationId: 'getStream', parameters: { id: '$response.body#/id' } },
   renameStream: { operationId: 'renameStream', parameters: { id: '$response.body#/id' } },
   deleteStream: { operationId: 'deleteStream', parameters: { id: '$response.body#/id' } },
+  connectStream: { operationId: 'connectStream', parameters: { id: '$response.body#/id' } },
 };
 const streamRef = { $ref: '#/components/schemas/Stream' };
 const resourceList = { type: 'array', items: { type: 'string', enum: [...RESOURCE_TYPES] } };

@@ -4,7 +4,7 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
-import { SOURCE_TYPES } from '@wellstream/catalog';
+import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
 
@@ -47,6 +47,16 @@ const userLinks = {
   deleteUser: { operationId: 'deleteUser', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
   refreshMarketplace: { operationId: 'refreshMarketplace', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
   openMarketplace: { operationId: 'openMarketplace', parameters: { token: '$response.body#/marketplace/token' } },
+  chooseTimezone: { operationId: 'chooseTimezone', parameters: { token: '$response.body#/marketplace/token' } },
+  // Other services' operations on the same user (the merged document holds them all).
+  listRules: { operationId: 'listRules', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  createRule: { operationId: 'createRule', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  ...Object.fromEntries(
+    Object.keys(RESOURCE_PATHS).map((plural) => {
+      const operationId = `list${plural[0].toUpperCase()}${plural.slice(1)}`;
+      return [operationId, { operationId, parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } }];
+    }),
+  ),
 };
 
 export const usersOpenApi = {
