@@ -64,6 +64,20 @@ export const gatewayOpenApi: OpenApiPart = {
         },
       },
     },
+    '/admin/customers/{customer_id}': {
+      parameters: [customerParam],
+      delete: {
+        operationId: 'deleteCustomer',
+        tags: ['operator'],
+        summary: 'Delete a customer: its tokens stop working at once and its event history (streams, replay) is removed',
+        responses: {
+          '200': jsonResponse('The deleted customer.', {
+            allOf: [schemaRef('Customer'), { type: 'object', required: ['deleted_at'], properties: { deleted_at: time } }],
+          }),
+          '404': errorResponse(404, 'Unknown or already deleted customer.'),
+        },
+      },
+    },
     '/admin/customers/{customer_id}/organizations': {
       parameters: [customerParam],
       post: {

@@ -3,7 +3,7 @@
  * TypeScript type, the validation and the topic configuration cannot drift apart.
  */
 import Joi from 'joi';
-import type { EventLog, LogMessage, Subscription, TopicSpec } from '@wellstream/bus';
+import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 
 export interface TopicDefinition<T> {
@@ -13,6 +13,8 @@ export interface TopicDefinition<T> {
   key(event: T): string;
   /** Which messages must stay in order relative to each other (e.g. one user's). */
   partitionKey(event: T): string;
+  /** Tenant-scoped topics (spec.tenants): whose slice the event belongs to. */
+  tenant?(event: T): string;
 }
 
 export class InvalidEventError extends Error {
@@ -28,10 +30,29 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
   return value as T;
 }
 
+/** The log message for an event already validated: keyed, partitioned, and tagged with its tenant. */
+function messageOf<T>(topic: TopicDefinition<T>, event: T, value: string): OutgoingMessage {
+  return {
+    key: topic.key(event),
+    partitionKey: topic.partitionKey(event),
+    value,
+    ...(topic.tenant ? { tenant: topic.tenant(event) } : {}),
+  };
+}
+
+/**
+ * The log message for a catalog event, validated but published as written (joi would rewrite times
+ * like start_time into another ISO form): for producers whose events echo what a customer sent.
+ */
+export function eventMessage<T>(topic: TopicDefinition<T>, event: T): OutgoingMessage {
+  validateEvent(topic, event);
+  return messageOf(topic, event, JSON.stringify(event));
+}
+
 export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>, events: T[]): Promise<void> {
   const messages = events.map((e) => {
     const valid = validateEvent(topic, e);
-    return { key: topic.key(valid), partitionKey: topic.partitionKey(valid), value: JSON.stringify(valid) };
+    return messageOf(topic, valid, JSON.stringify(valid));
   });
   await log.publish(topic.spec.name, messages);
 }

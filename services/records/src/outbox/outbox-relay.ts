@@ -98,7 +98,7 @@ export class OutboxRelay {
       for (const [topic, list] of byTopic) {
         await this.o.eventLog.publish(
           topic,
-          list.map((e) => ({ key: e.key, partitionKey: e.partition_key, value: e.value })),
+          list.map((e) => ({ key: e.key, partitionKey: e.partition_key, value: e.value, ...(e.tenant ? { tenant: e.tenant } : {}) })),
         );
         await this.o.outbox.markPublished(
           list.map((e) => e._id),

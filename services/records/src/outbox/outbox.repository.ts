@@ -21,6 +21,8 @@ export interface OutboxEntry {
   topic: string;
   key: string;
   partition_key: string;
+  /** Tenant-scoped topics: whose slice the event also goes to. */
+  tenant?: string;
   /** The validated event as JSON text. */
   value: string;
   /** The record whose storage makes this entry publishable, and the version it must have. */
@@ -30,7 +32,7 @@ export interface OutboxEntry {
   published_at: string | null;
 }
 
-export type NewOutboxMessage = Pick<OutboxEntry, 'topic' | 'key' | 'partition_key' | 'value' | 'record_id' | 'checksum'>;
+export type NewOutboxMessage = Pick<OutboxEntry, 'topic' | 'key' | 'partition_key' | 'tenant' | 'value' | 'record_id' | 'checksum'>;
 
 let counter = 0;
 /** Sortable: millisecond time, then a per-process counter, then randomness across processes. */

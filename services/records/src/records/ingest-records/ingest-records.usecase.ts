@@ -5,7 +5,7 @@
  * (prepared) → records → entries ready → relay publishes. Identical content writes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic, TopicDefinition, validateEvent } from '@wellstream/contracts';
+import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic, TopicDefinition, eventMessage } from '@wellstream/contracts';
 import { buildPayload, checksumOf, contentOf, NormalizedContent, RecordDoc, recordIdOf, RecordPayload } from '../record';
 import { invalidMobileToken, userSuspended } from '../record.errors';
 import type { RecordRepository } from '../record.repository';
@@ -44,9 +44,8 @@ export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body:
 }
 
 function outboxMessage<T>(topic: TopicDefinition<T>, event: T, recordId: string, checksum: string): NewOutboxMessage {
-  // Validated, but published as written: joi would rewrite times like start_time into another ISO form.
-  validateEvent(topic, event);
-  return { topic: topic.spec.name, key: topic.key(event), partition_key: topic.partitionKey(event), value: JSON.stringify(event), record_id: recordId, checksum };
+  const m = eventMessage(topic, event);
+  return { topic: topic.spec.name, key: m.key, partition_key: m.partitionKey ?? m.key, value: m.value, ...(m.tenant ? { tenant: m.tenant } : {}), record_id: recordId, checksum };
 }
 
 async function write(deps: IngestDeps, user: ProjectedUser, validated: ValidatedRecord[]): Promise<RecordPayload[]> {
