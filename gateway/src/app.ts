@@ -4,6 +4,7 @@
  */
 import express from 'express';
 import type { EventLog } from '@wellstream/bus';
+import { asyncApiDocument } from '@wellstream/contracts';
 import { unauthenticated } from '@wellstream/errors';
 import { errorHandler, notFoundHandler, requestContext, route } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
@@ -68,6 +69,10 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
       res.json(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger));
     }),
   );
+  // The events (SSE and Kafka topics), generated from the same schemas the services validate with.
+  app.get('/v2/asyncapi.json', (_req, res) => {
+    res.json(asyncApiDocument({ publicUrl: deps.publicUrl() }));
+  });
   app.get(
     ['/docs', '/v2/docs'],
     route(async (_req, res) => {
