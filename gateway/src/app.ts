@@ -17,6 +17,7 @@ import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
 import { signCaller } from './proxy/caller-signer';
+import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
 export interface GatewayAppDeps {
@@ -29,6 +30,8 @@ export interface GatewayAppDeps {
   publicUrl: () => string;
   /** Filled in as services come up (embedded) or from config (distributed). */
   directory: ServiceDirectory;
+  /** Services running in this process (embedded): requests go to their handler without a hop. */
+  inProcess: InProcessServices;
   ownHealth: () => Promise<boolean>;
   /** Caller assertions are signed with the first. */
   gatewayKeys: readonly string[];
@@ -80,7 +83,8 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), signCaller(deps.gatewayKeys), serviceProxy(deps.directory, deps.logger));
+  // Signed before either path: services in this process verify the assertion as remote ones do.
+  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), signCaller(deps.gatewayKeys), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',

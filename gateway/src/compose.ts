@@ -10,6 +10,7 @@ import { createDocumentStore, createEventLog, createRateLimitStore, RunningServi
 import { AccountRepository } from './accounts/account.repository';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
+import type { InProcessServices } from './proxy/in-process-dispatch';
 import type { ServiceDirectory } from './proxy/service-proxy';
 
 export interface RunningGateway extends RunningService {
@@ -17,6 +18,8 @@ export interface RunningGateway extends RunningService {
   adminTokenGenerated: boolean;
   publicUrl: string;
   directory: ServiceDirectory;
+  /** The embedded platform registers each service's handler here as it starts. */
+  inProcess: InProcessServices;
 }
 
 export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
@@ -33,6 +36,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
   if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
   let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
+  const inProcess: InProcessServices = {};
   const app = createGatewayApp({
     logger,
     repo,
@@ -44,6 +48,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     directory,
     // Without a configured key (a gateway with no service outside its process) nobody else verifies.
     gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS ?? generateGatewayKey()),
+    inProcess,
     ownHealth: async () => (await store.healthy()) && (await eventLog.healthy()) && (await rateLimits.healthy()),
   });
   const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
@@ -57,6 +62,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     adminTokenGenerated: !config.WELLSTREAM_ADMIN_TOKEN,
     publicUrl,
     directory,
+    inProcess,
     async stop() {
       await http.close();
       await rateLimits.close();

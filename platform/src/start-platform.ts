@@ -69,6 +69,7 @@ export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env): Pro
       const service = await compose();
       started.push(service);
       gateway.directory[service.name as ServiceName] = service.url;
+      if (service.handler) gateway.inProcess[service.name as ServiceName] = service.handler;
     }
   } catch (err) {
     await stopAll();
