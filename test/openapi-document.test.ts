@@ -6,6 +6,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { OpenApiConformance, startTestPlatform, TestPlatform } from '@wellstream/testing';
 
@@ -33,6 +35,17 @@ describe('the published OpenAPI document', () => {
     const run = promisify(execFile);
     const { stdout: out } = await run(process.execPath, [path.resolve(__dirname, '../scripts/validate-openapi.mjs'), `${platform.baseUrl}/openapi.json`], { encoding: 'utf8', timeout: 30_000 });
     expect(out).toMatch(/^valid OpenAPI 3\.1/);
+  });
+
+  it('the 3.1 check fails a document that breaks the schema', async () => {
+    const broken = path.join(os.tmpdir(), `wellstream-broken-openapi-${process.pid}.json`);
+    fs.writeFileSync(broken, JSON.stringify({ ...doc, openapi: '3.1.0', paths: { '/x': { get: { responses: { 200: { content: {} } } } } } }));
+    try {
+      const run = promisify(execFile);
+      await expect(run(process.execPath, [path.resolve(__dirname, '../scripts/validate-openapi.mjs'), broken], { timeout: 30_000 })).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('not a valid OpenAPI 3.1 document') });
+    } finally {
+      fs.rmSync(broken, { force: true });
+    }
   });
 
   it('names every operation uniquely', () => {
