@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiClient, distributedEnv, eventually, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { ApiClient, distributedEnv, eventually, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY } from '@wellstream/testing';
 
 jest.setTimeout(180_000);
 
@@ -62,6 +62,7 @@ async function stop(p: Proc): Promise<void> {
 describe('distributed mode, one process per deployable', () => {
   const procs: Proc[] = [];
   let gatewayUrl = '';
+  const serviceUrls: Record<string, string> = {};
   let admin: ApiClient;
 
   const describeFailure = () =>
@@ -73,6 +74,7 @@ describe('distributed mode, one process per deployable', () => {
       ...infra,
       WELLSTREAM_LOG_LEVEL: process.env.WELLSTREAM_E2E_LOG_LEVEL ?? 'warn',
       WELLSTREAM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-e2e-')),
+      WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY,
     };
     const gatewayPort = await freePort();
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -82,6 +84,7 @@ describe('distributed mode, one process per deployable', () => {
       for (const name of SERVICES) {
         const port = await freePort();
         urls[name] = `http://127.0.0.1:${port}`;
+        serviceUrls[name] = urls[name];
         procs.push(
           start(name, `services/${name}/dist/main.js`, {
             ...common,
@@ -166,6 +169,15 @@ describe('distributed mode, one process per deployable', () => {
     const unknown = await api.get(`/organizations/${o.body.id}/users/nobody-${uid}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ errors: [expect.any(String)] });
+  });
+
+  it('services in their own processes answer 401 to a caller that bypasses the gateway', async () => {
+    for (const name of SERVICES) {
+      const res = await fetch(`${serviceUrls[name]}/v2/organizations/org_x/users/u/rules`, {
+        headers: { 'x-wellstream-customer-id': 'cus_x', 'x-wellstream-organization-id': 'org_x' },
+      });
+      expect([name, res.status]).toEqual([name, 401]);
+    }
   });
 
   it('rejects unknown tokens with 401 {"message"} at the gateway', async () => {

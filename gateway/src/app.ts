@@ -4,6 +4,7 @@
  */
 import express from 'express';
 import type { EventLog } from '@wellstream/bus';
+import { asyncApiDocument } from '@wellstream/contracts';
 import { unauthenticated } from '@wellstream/errors';
 import { errorHandler, notFoundHandler, requestContext, route } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
@@ -16,6 +17,7 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
+import { signCaller } from './proxy/caller-signer';
 import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
@@ -35,6 +37,8 @@ export interface GatewayAppDeps {
   /** Services running in this process (embedded): requests go to their handler without a hop. */
   inProcess: InProcessServices;
   ownHealth: () => Promise<boolean>;
+  /** Caller assertions are signed with the first. */
+  gatewayKeys: readonly string[];
 }
 
 async function servicesHealthy(directory: ServiceDirectory): Promise<boolean> {
@@ -76,6 +80,10 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
       res.json(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger));
     }),
   );
+  // The events (SSE and Kafka topics), generated from the same schemas the services validate with.
+  app.get('/v2/asyncapi.json', (_req, res) => {
+    res.json(asyncApiDocument({ publicUrl: deps.publicUrl() }));
+  });
   app.get(
     ['/docs', '/v2/docs'],
     route(async (_req, res) => {
@@ -83,7 +91,14 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, gatewayPipeline({ ...deps, adminHash }), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
+  // Signed before either path: services in this process verify the assertion as remote ones do.
+  app.all(
+    /^\/v2\/.*/,
+    gatewayPipeline({ ...deps, adminHash }),
+    signCaller(deps.gatewayKeys),
+    inProcessDispatch(deps.inProcess),
+    serviceProxy(deps.directory, deps.logger),
+  );
 
   app.use(
     '/v2/admin',

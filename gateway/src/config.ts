@@ -2,7 +2,7 @@
  * Gateway settings (DESIGN.md section 2 names the public ones).
  */
 import Joi from 'joi';
-import { infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';
+import { gatewayKeysSchema, infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';
 
 export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_HOST: string;
@@ -17,6 +17,8 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_STREAMS_URL?: string;
   WELLSTREAM_NOTIFICATIONS_URL?: string;
   WELLSTREAM_RULES_URL?: string;
+  /** Signs caller assertions (the first key); the one-process platform generates one when unset. */
+  WELLSTREAM_GATEWAY_KEYS?: string;
 }
 
 // A gateway process of its own needs every service's address; the one-process platform fills them in.
@@ -38,6 +40,9 @@ const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   WELLSTREAM_STREAMS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RULES_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_GATEWAY_KEYS: servicesFromConfig
+    ? gatewayKeysSchema().when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() })
+    : gatewayKeysSchema(),
 });
 
 export const gatewayConfigSchema = schemaFor(true);

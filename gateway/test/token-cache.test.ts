@@ -3,16 +3,23 @@
  * and event log, with a minute-long cache, stops accepting a token it has cached as soon as the
  * first gateway revokes it (the token-revocations event, not the cache's expiry).
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, TestPlatform } from '@wellstream/testing';
 import { composeGateway, loadGatewayConfig, RunningGateway } from '../src';
 
 let platform: TestPlatform;
 let second: RunningGateway;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ env: { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY } });
   const config = loadGatewayConfig(
-    { WELLSTREAM_DATA_DIR: platform.dataDir, WELLSTREAM_PORT: '0', WELLSTREAM_ADMIN_TOKEN: TEST_ADMIN_TOKEN, WELLSTREAM_TOKEN_CACHE_MS: '60000', WELLSTREAM_LOG_LEVEL: 'silent' },
+    {
+      WELLSTREAM_DATA_DIR: platform.dataDir,
+      WELLSTREAM_PORT: '0',
+      WELLSTREAM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY,
+      WELLSTREAM_TOKEN_CACHE_MS: '60000',
+      WELLSTREAM_LOG_LEVEL: 'silent',
+    },
     { servicesInProcess: true },
   );
   second = await composeGateway(config, { eventLog: platform.eventLog }, platform.gateway.directory);

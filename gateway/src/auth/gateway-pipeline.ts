@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import { unauthenticated, unavailable } from '@wellstream/errors';
-import { CALLER_HEADERS } from '@wellstream/http';
+import { ASSERTION_HEADER, CALLER_HEADERS, OPERATOR_HEADER } from '@wellstream/http';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import { AccountLookups, authenticate, authorizeOrganization, DeveloperIdentity } from '../accounts/authenticate.usecase';
 import { matchRoute } from '../proxy/route-table';
@@ -27,7 +27,8 @@ export function gatewayPipeline(deps: {
     delete (req as { query?: unknown }).query;
     // Identity headers are the gateway's to set; never trust a client's.
     for (const h of Object.values(CALLER_HEADERS)) delete req.headers[h];
-    delete req.headers['x-wellstream-admin'];
+    delete req.headers[OPERATOR_HEADER];
+    delete req.headers[ASSERTION_HEADER];
     const match = matchRoute(req.path);
     if (!match) return next('route');
     const { rule, organizationId } = match;
@@ -37,7 +38,7 @@ export function gatewayPipeline(deps: {
     const identity = await authenticate(deps.accounts, deps.adminHash, tokenFromRequest(req));
     if (rule.auth === 'admin') {
       if (identity.kind !== 'admin') throw unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
-      req.headers['x-wellstream-admin'] = '1';
+      req.headers[OPERATOR_HEADER] = '1';
       return next();
     }
     // A developer route: the operator token is not a customer token.

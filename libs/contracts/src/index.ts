@@ -4,6 +4,7 @@ export * from './user-events';
 export * from './organization-events';
 export * from './source-detections';
 export * from './token-revocations';
+export * from './asyncapi';
 
 import { customerEventsTopic } from './customer-events';
 import { organizationEventsTopic } from './organization-events';

@@ -6,6 +6,7 @@ import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Re
 import { isAppError } from '@wellstream/errors';
 import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
 import { toHttpError } from './error-response';
+import { gatewayTrust } from './gateway-trust.middleware';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -14,6 +15,8 @@ export interface ServiceAppOptions {
   /** Answers GET /health; the service is ready when it resolves true. */
   health?: () => Promise<boolean> | boolean;
   bodyLimit?: string;
+  /** Keys the gateway signs its assertions with (the first signs; all verify). */
+  gatewayKeys: readonly string[];
 }
 
 export function requestContext(logger: Logger): RequestHandler {
@@ -96,6 +99,7 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
       res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'starting' });
     }),
   );
+  app.use(gatewayTrust({ keys: options.gatewayKeys, logger: options.logger }));
   app.use(express.json({ limit: options.bodyLimit ?? '5mb' }));
   options.routes(app);
   app.use(notFoundHandler());

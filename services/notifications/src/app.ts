@@ -3,7 +3,7 @@
  * the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { AddressPolicy } from './targets/address-policy';
 import type { TargetRepository } from './targets/target.repository';
@@ -19,6 +19,10 @@ import { notificationsOpenApi } from './notifications.openapi';
 export interface NotificationsAppDeps {
   logger: Logger;
   health: () => Promise<boolean>;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
+  /** Who owns each organization (this service's own projection), checked on every organization path. */
+  organizationOwners: OrganizationOwners;
   targets: TargetRepository;
   batches: BatchRepository;
   policy: AddressPolicy;
@@ -30,7 +34,9 @@ export function createNotificationsApp(deps: NotificationsAppDeps): express.Expr
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
+      app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));
       app.get('/openapi.json', (_req, res) => {
         res.json(notificationsOpenApi);
       });

@@ -3,6 +3,7 @@
  * starts HTTP, the event consumer (records → pending items) and the push scheduler
  * (pending items → batches → delivery tries).
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
@@ -17,6 +18,8 @@ import { PushOrganizationRepository } from './batches/push-organization.reposito
 import { startCollectingRecords } from './batches/collect-record/collect-records.consumer';
 import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
+import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
+import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('notifications');
@@ -25,11 +28,13 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'notifications', logger, shared);
   let subscription: Subscription | undefined;
+  let ownersSubscription: Subscription | undefined;
   let scheduler: PushScheduler | undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   let handler: RunningService['handler'];
   const stop = async () => {
     await subscription?.stop();
+    await ownersSubscription?.stop();
     await scheduler?.stop();
     await http?.close();
     await store.close();
@@ -52,7 +57,11 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       logger,
     });
     scheduler = sched;
+    const organizationOwners = await OrganizationOwnerRepository.open(store);
+    ownersSubscription = await consumeOrganizationOwners(eventLog, organizationOwners, logger);
     const app = createNotificationsApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners,
       logger,
       health: async () => (await store.healthy()) && (await eventLog.healthy()),
       targets,

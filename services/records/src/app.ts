@@ -2,7 +2,7 @@
  * The records service's express app: its routes on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { recordsOpenApi } from './openapi/records.openapi';
 import { ingestMobileRecordsRoute } from './records/ingest-records/ingest-mobile-records.route';
@@ -13,6 +13,10 @@ import type { ListRecordsDeps } from './records/list-records/list-records.usecas
 export interface RecordsAppDeps {
   logger: Logger;
   health: () => Promise<boolean>;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
+  /** Who owns each organization (this service's own projection), checked on every organization path. */
+  organizationOwners: OrganizationOwners;
   ingest: IngestDeps;
   list: ListRecordsDeps;
 }
@@ -22,7 +26,9 @@ export function createRecordsApp(deps: RecordsAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
+      app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));
       app.get('/openapi.json', (_req, res) => {
         res.json(openapi);
       });

@@ -2,6 +2,7 @@
  * The rules service's composition root: picks adapters from config, wires use cases to HTTP, to
  * the topics it consumes (organizations, users, events) and to the evaluation schedule.
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic, consumeEvents, organizationEventsTopic, publishEvents, userEventsTopic } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
@@ -72,6 +73,8 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
     );
 
     const app = createRulesApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners: organizations,
       logger,
       rules,
       points,

@@ -21,6 +21,8 @@ import type { StreamDeps } from './streams/stream-deps';
 export interface StreamsAppDeps {
   logger: Logger;
   health: () => Promise<boolean>;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
   streams: StreamDeps;
   connect: ConnectDeps;
   replay: ReplayDeps;
@@ -31,6 +33,7 @@ export function createStreamsApp(deps: StreamsAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {
         res.json(streamsOpenApi);

@@ -2,6 +2,7 @@
  * The users service's composition root: picks adapters from config, wires use cases, starts the
  * source-detection consumer and HTTP.
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { ALL_TOPICS } from '@wellstream/contracts';
@@ -12,6 +13,8 @@ import { UserRepository } from './users/user.repository';
 import { UserEventsPublisher } from './users/user-events.publisher';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
+import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
+import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
 
 export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('users');
@@ -32,7 +35,11 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
       marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
     };
     const detections = await consumeSourceDetections(eventLog, deps, logger);
+    const organizationOwners = await OrganizationOwnerRepository.open(store);
+    const owners = await consumeOrganizationOwners(eventLog, organizationOwners, logger);
     const app = createUsersApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners,
       ...deps,
       logger,
       health: async () => (await store.healthy()) && (await eventLog.healthy()),
@@ -46,6 +53,7 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
       async stop() {
         await http.close();
         await detections.stop();
+        await owners.stop();
         await closeOwned();
       },
     };
