@@ -10,20 +10,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, fmt } from './load.mjs';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { procSample } from './harness.mjs';
 import { freePort, startProcess } from './processes.mjs';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 10000);
+const { ASSERTION_HEADER, CALLER_HEADERS, signAssertion } = createRequire(import.meta.url)('../libs/http/dist/index.js');
+// Services believe only what the gateway signed: the direct requests carry an assertion too.
+const gatewayKey = randomUUID() + randomUUID();
 const admin = 'bench-admin-token-0123456789';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
 const [gwPort, streamsPort, barePort] = [await freePort(), await freePort(), await freePort()];
 const bare = await startProcess('bench/bare-server.mjs', { BARE_PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
 const streamsUrl = `http://127.0.0.1:${streamsPort}`;
 const base = `http://127.0.0.1:${gwPort}/v2`;
-const streams = await startProcess('services/streams/dist/main.js', { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort) }, `${streamsUrl}/health`);
+const streams = await startProcess('services/streams/dist/main.js', { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort), WELLSTREAM_GATEWAY_KEYS: gatewayKey }, `${streamsUrl}/health`);
 const gateway = await startProcess(
   'gateway/dist/main.js',
-  { WELLSTREAM_DATA_DIR: path.join(dataDir, 'g'), WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: admin, WELLSTREAM_STREAMS_URL: streamsUrl },
+  { WELLSTREAM_DATA_DIR: path.join(dataDir, 'g'), WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: admin, WELLSTREAM_STREAMS_URL: streamsUrl, WELLSTREAM_GATEWAY_KEYS: gatewayKey },
   `${base}/streams`,
   [401],
   // BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway.
@@ -39,7 +44,11 @@ try {
   await load({ url: `http://127.0.0.1:${barePort}/`, total: 1000 });
   const reference = await load({ url: `http://127.0.0.1:${barePort}/v2/streams`, total: TOTAL });
   const s0 = procSample(streams.pid);
-  const direct = await load({ url: `${streamsUrl}/v2/streams`, headers: { 'x-wellstream-customer-id': customer.id }, total: TOTAL });
+  // One assertion for the whole direct phase (valid for a minute; the phase takes seconds).
+  const requestId = randomUUID();
+  const assertion = signAssertion(gatewayKey, { method: 'GET', target: '/v2/streams', requestId, customerId: customer.id, organizationId: '', operator: false });
+  const directHeaders = { 'x-request-id': requestId, [CALLER_HEADERS.customerId]: customer.id, [ASSERTION_HEADER]: assertion };
+  const direct = await load({ url: `${streamsUrl}/v2/streams`, headers: directHeaders, total: TOTAL });
   const [g1, s1] = [procSample(gateway.pid), procSample(streams.pid)];
   const through = await load({ url: `${base}/streams?token=${token}`, total: TOTAL });
   const [g2, s2] = [procSample(gateway.pid), procSample(streams.pid)];
