@@ -3,10 +3,10 @@
  * services.
  */
 import express from 'express';
-import type { EventLog } from '@wellstream/bus';
 import { unauthenticated } from '@wellstream/errors';
 import { errorHandler, notFoundHandler, requestContext, route } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
+import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
 import { adminRoutes } from './accounts/admin.routes';
@@ -20,7 +20,8 @@ import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 export interface GatewayAppDeps {
   logger: Logger;
   repo: AccountRepository;
-  eventLog: EventLog;
+  /** Organization changes are written with their events through it. */
+  outbox: Outbox;
   rateLimits: RateLimitStore;
   adminToken: string;
   defaultRateLimit: number;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { ALL_TOPICS } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, createRateLimitStore, RunningService, SharedInfra } from '@wellstream/runtime';
 import { AccountRepository } from './accounts/account.repository';
 import { createGatewayApp } from './app';
@@ -25,6 +26,8 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   const store = createDocumentStore(config, 'gateway', logger);
   const rateLimits = createRateLimitStore(config, logger);
   const repo = await AccountRepository.open(store);
+  const outbox = await Outbox.open(store, { eventLog, logger });
+  await outbox.start();
   const adminToken = config.WELLSTREAM_ADMIN_TOKEN ?? `wsa_${randomBytes(24).toString('base64url')}`;
   if (config.WELLSTREAM_USERS_URL) directory.users = config.WELLSTREAM_USERS_URL;
   if (config.WELLSTREAM_RECORDS_URL) directory.records = config.WELLSTREAM_RECORDS_URL;
@@ -35,7 +38,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   const app = createGatewayApp({
     logger,
     repo,
-    eventLog,
+    outbox,
     rateLimits,
     adminToken,
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
@@ -56,6 +59,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     directory,
     async stop() {
       await http.close();
+      await outbox.stop();
       await rateLimits.close();
       await store.close();
       if (!shared.eventLog) await eventLog.close();

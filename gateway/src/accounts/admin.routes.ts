@@ -3,8 +3,8 @@
  */
 import express from 'express';
 import Joi from 'joi';
-import type { EventLog } from '@wellstream/bus';
 import { route, validate } from '@wellstream/http';
+import type { Outbox } from '@wellstream/outbox';
 import type { AccountRepository } from './account.repository';
 import { createCustomer } from './create-customer.usecase';
 import { createOrganization } from './create-organization.usecase';
@@ -14,7 +14,7 @@ import { updateOrganizationSettings } from './update-organization-settings.useca
 
 const nameBody = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-export function adminRoutes(deps: { repo: AccountRepository; eventLog: EventLog; defaultRateLimit: number }): express.Router {
+export function adminRoutes(deps: { repo: AccountRepository; outbox: Outbox; defaultRateLimit: number }): express.Router {
   const r = express.Router();
   r.use(express.json({ limit: '64kb' }));
 

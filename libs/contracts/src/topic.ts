@@ -3,7 +3,7 @@
  * TypeScript type, the validation and the topic configuration cannot drift apart.
  */
 import Joi from 'joi';
-import type { EventLog, LogMessage, Subscription, TopicSpec } from '@wellstream/bus';
+import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 
 export interface TopicDefinition<T> {
@@ -28,12 +28,16 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
   return value as T;
 }
 
+/** The log message of an (already validated) catalog event: its keys and its JSON text as given. */
+export function messageFor<T>(topic: TopicDefinition<T>, event: T): OutgoingMessage {
+  return { key: topic.key(event), partitionKey: topic.partitionKey(event), value: JSON.stringify(event) };
+}
+
 export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>, events: T[]): Promise<void> {
-  const messages = events.map((e) => {
-    const valid = validateEvent(topic, e);
-    return { key: topic.key(valid), partitionKey: topic.partitionKey(valid), value: JSON.stringify(valid) };
-  });
-  await log.publish(topic.spec.name, messages);
+  await log.publish(
+    topic.spec.name,
+    events.map((e) => messageFor(topic, validateEvent(topic, e))),
+  );
 }
 
 export interface EventContext {

@@ -6,13 +6,12 @@ import type { Subscription } from '@wellstream/bus';
 import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createRecordsApp } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
 import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
-import { OutboxRepository } from './outbox/outbox.repository';
-import { OutboxRelay } from './outbox/outbox-relay';
 import { ingestRecords, IngestDeps } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
 import { SerialByKey } from './records/serial-by-key';
@@ -25,12 +24,12 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
   const store = createDocumentStore(config, 'records', logger);
   const clock = () => new Date();
   const subscriptions: Subscription[] = [];
-  let relay: OutboxRelay | undefined;
+  let outbox: Outbox | undefined;
   let demo: DemoSource | undefined;
   const stopAll = async () => {
     await demo?.stop();
     for (const s of subscriptions) await s.stop();
-    await relay?.stop();
+    await outbox?.stop();
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
@@ -38,12 +37,16 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     await eventLog.ensureTopic(customerEventsTopic.spec);
     await eventLog.ensureTopic(sourceDetectionsTopic.spec);
     const records = await RecordRepository.open(store);
-    const outbox = await OutboxRepository.open(store);
     const users = await UserProjectionRepository.open(store);
     const organizations = await OrganizationProjectionRepository.open(store);
-    relay = new OutboxRelay({ outbox, records, eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS });
-    const r = relay;
-    const ingest: IngestDeps = { records, outbox, users, publishNow: () => r.tryDrain(), serial: new SerialByKey(), clock };
+    outbox = await Outbox.open(store, {
+      eventLog,
+      logger,
+      clock,
+      staleMs: config.WELLSTREAM_OUTBOX_STALE_MS,
+      drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS,
+    });
+    const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
     demo = new DemoSource({
       users,
       ingest: (user, body) => ingestRecords(ingest, user, body),
@@ -54,7 +57,7 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     });
     const d = demo;
     // Publish what a previous run stored but did not get onto the log, before taking new writes.
-    await relay.start(config.WELLSTREAM_OUTBOX_DRAIN_MS);
+    await outbox.start();
     subscriptions.push(...(await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => d.reconcile(u) })));
     await demo.start();
     const app = createRecordsApp({

@@ -2,9 +2,10 @@
  * The rules service's composition root: picks adapters from config, wires use cases to HTTP, to
  * the topics it consumes (organizations, users, events) and to the evaluation schedule.
  */
-import { customerEventsTopic, consumeEvents, organizationEventsTopic, publishEvents, userEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
 import { createRulesApp } from './app';
@@ -31,21 +32,24 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
   const store = createDocumentStore(config, 'rules', logger);
   const subscriptions: Subscription[] = [];
   const now = () => new Date();
+  let outbox: Outbox | undefined;
   try {
     const rules = await RuleRepository.open(store);
     const points = await DataPointRepository.open(store);
     const users = await UserProjectionRepository.open(store);
     const organizations = await OrganizationProjectionRepository.open(store);
     const feature = rulesFeature(organizations, config.WELLSTREAM_RULES_ENABLED);
+    outbox = await Outbox.open(store, { eventLog, logger });
     const evaluation: EvaluationDeps = {
       rules,
       points,
       feature,
-      publish: (events) => publishEvents(eventLog, customerEventsTopic, events),
+      outbox,
       logger,
     };
 
     for (const topic of [organizationEventsTopic, userEventsTopic, customerEventsTopic]) await eventLog.ensureTopic(topic.spec);
+    await outbox.start();
     // One group per projection: replicas share the service's database, so each message needs
     // handling by one replica only.
     subscriptions.push(
@@ -99,12 +103,14 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
         await scheduler.stop();
         await http.close();
         for (const s of subscriptions) await s.stop();
+        await outbox?.stop();
         await store.close();
         if (!shared.eventLog) await eventLog.close();
       },
     };
   } catch (err) {
     for (const s of subscriptions) await s.stop().catch(() => undefined);
+    await outbox?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     if (!shared.eventLog) await eventLog.close().catch(() => undefined);
     throw err;

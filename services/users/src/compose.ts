@@ -5,11 +5,12 @@
 import { startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { ALL_TOPICS } from '@wellstream/contracts';
+import { Outbox } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createUsersApp } from './app';
 import type { UsersConfig } from './config';
 import { UserRepository } from './users/user.repository';
-import { UserEventsPublisher } from './users/user-events.publisher';
+import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
 
@@ -17,7 +18,9 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
   const logger = createLogger('users');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'users', logger);
+  let outbox: Outbox | undefined;
   const closeOwned = async () => {
+    await outbox?.stop();
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
@@ -25,12 +28,14 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     // Idempotent; lets the service start on its own (distributed) before or without the gateway.
     for (const topic of ALL_TOPICS) await eventLog.ensureTopic(topic.spec);
     const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
+    outbox = await Outbox.open(store, { eventLog, logger });
     const deps: UsersDeps = {
       repo: await UserRepository.open(store),
-      events: new UserEventsPublisher(eventLog),
+      events: new UserEvents(outbox),
       now: () => new Date().toISOString(),
       marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
     };
+    await outbox.start();
     const detections = await consumeSourceDetections(eventLog, deps, logger);
     const app = createUsersApp({
       ...deps,
