@@ -15,6 +15,8 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_STREAMS_URL?: string;
   WELLSTREAM_NOTIFICATIONS_URL?: string;
   WELLSTREAM_RULES_URL?: string;
+  /** What the rate limit does while its store (Redis) is unreachable: `open` limits per process, `closed` answers 503. */
+  WELLSTREAM_RATE_LIMIT_FAILURE_MODE: 'open' | 'closed';
 }
 
 // A gateway process of its own needs every service's address; the one-process platform fills them in.
@@ -35,6 +37,7 @@ const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   WELLSTREAM_STREAMS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RULES_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_RATE_LIMIT_FAILURE_MODE: Joi.string().valid('open', 'closed').default('open'),
 });
 
 export const gatewayConfigSchema = schemaFor(true);

@@ -31,6 +31,8 @@ export interface RedisRateLimitStoreOptions {
   /** Put in front of every key, e.g. `wellstream:rl:`. */
   keyPrefix: string;
   logger?: { warn(message: string, meta?: Record<string, unknown>): unknown };
+  /** A command not answered in this time fails (default 1000 ms). */
+  commandTimeoutMs?: number;
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -38,8 +40,32 @@ export class RedisRateLimitStore implements RateLimitStore {
   private closed = false;
 
   constructor(private readonly options: RedisRateLimitStoreOptions) {
-    this.redis = new Redis(options.url, { maxRetriesPerRequest: 3, enableReadyCheck: true, lazyConnect: false });
-    this.redis.on('error', (err) => options.logger?.warn('redis connection error', { error: err }));
+    // Fail fast while Redis is away (no offline queue, a command timeout): callers have a fallback,
+    // and a request must not wait seconds for a limit. ioredis keeps reconnecting on its own.
+    this.redis = new Redis(options.url, {
+      maxRetriesPerRequest: 1,
+      enableReadyCheck: true,
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs ?? 1_000,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+      lazyConnect: false,
+    });
+    this.redis.on('error', (err) => this.warnThrottled(err));
+    this.firstReady = new Promise<void>((resolve) => {
+      this.redis.once('ready', () => resolve());
+      setTimeout(resolve, 3_000).unref();
+    });
+  }
+
+  private readonly firstReady: Promise<void>;
+  private lastWarnAt = 0;
+
+  /** A down server errors on every reconnect attempt; one line per 10 s is enough. */
+  private warnThrottled(err: unknown): void {
+    if (Date.now() - this.lastWarnAt < 10_000) return;
+    this.lastWarnAt = Date.now();
+    this.options.logger?.warn('redis connection error', { error: err });
   }
 
   /** The Redis key of a counter (exposed for tests that inspect TTLs). */
@@ -48,6 +74,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
+    // Only the very first connection is waited for (briefly): without an offline queue a command
+    // sent while connecting would fail.
+    if (this.redis.status !== 'ready') await this.firstReady;
     const window = windowStart(now, windowMs);
     const redisKey = this.keyFor(key, windowMs, now);
     const ttl = Math.max(1_000, window + windowMs - now) + EXPIRY_GRACE_MS;
@@ -68,6 +97,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   async healthy(): Promise<boolean> {
     if (this.closed) return false;
     try {
+      if (this.redis.status !== 'ready') await this.firstReady;
       return (await this.redis.ping()) === 'PONG';
     } catch {
       return false;

@@ -9,11 +9,13 @@ import { ingestMobileRecordsRoute } from './records/ingest-records/ingest-mobile
 import type { IngestDeps } from './records/ingest-records/ingest-records.usecase';
 import { listRecordsRoute } from './records/list-records/list-records.route';
 import type { ListRecordsDeps } from './records/list-records/list-records.usecase';
+import type { MobileUserFinder } from './users/mobile-user-finder';
 
 export interface RecordsAppDeps {
   logger: Logger;
   health: () => Promise<boolean>;
   ingest: IngestDeps;
+  mobileUsers: MobileUserFinder;
   list: ListRecordsDeps;
 }
 
@@ -26,7 +28,7 @@ export function createRecordsApp(deps: RecordsAppDeps): express.Express {
       app.get('/openapi.json', (_req, res) => {
         res.json(openapi);
       });
-      ingestMobileRecordsRoute(app, deps.ingest);
+      ingestMobileRecordsRoute(app, { ...deps.ingest, mobileUsers: deps.mobileUsers });
       listRecordsRoute(app, deps.list);
     },
   });

@@ -17,6 +17,7 @@ import { RecordRepository } from './records/record.repository';
 import { SerialByKey } from './records/serial-by-key';
 import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
+import { mobileUserFinder } from './users/mobile-user-finder';
 
 export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('records');
@@ -64,6 +65,7 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
       logger,
       health: async () => (await store.healthy()) && (await eventLog.healthy()),
       ingest,
+      mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
       list: { records, users, organizations, clock },
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });

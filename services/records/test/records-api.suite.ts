@@ -4,7 +4,7 @@
  * (records-api.test.ts) and on the real servers (records-api.int.test.ts).
  */
 import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
-import { createUser, EventRecorder, isoDay, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
+import { createUser, EventRecorder, isoDay, newUid, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
 
 const RECORD_KEYS = [
   'checksum', 'created_at', 'deleted_at', 'end_time', 'id', 'log_id', 'metrics', 'offset_origin', 'source', 'start_time', 'tags', 'type',
@@ -136,6 +136,14 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(stored.body.data).toEqual([]);
       await sleep(300);
       expect(dataEventsOf(u.id)).toEqual([]);
+    });
+
+    it("accepts a new user's mobile token in the very next request (read-your-writes)", async () => {
+      const uid = newUid();
+      expect((await a.api.post(`/organizations/${a.organizationId}/users`, { uid })).status).toBe(201);
+      const got = await a.api.get(`/organizations/${a.organizationId}/users/${uid}`);
+      const res = await new ApiClient(platform.baseUrl, got.body.mobile.token).post('/mobile/records', { records: [sampleRecord('measurement', day)] });
+      expect(res.status).toBe(200);
     });
 
     it('refuses an unknown mobile token with 401 {"message"}', async () => {

@@ -39,7 +39,7 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
     const users = await UserProjectionRepository.open(store);
     const organizations = await OrganizationProjectionRepository.open(store);
     const feature = rulesFeature(organizations, config.WELLSTREAM_RULES_ENABLED);
-    outbox = await Outbox.open(store, { eventLog, logger });
+    outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
     const evaluation: EvaluationDeps = {
       rules,
       points,

@@ -28,7 +28,7 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     // Idempotent; lets the service start on its own (distributed) before or without the gateway.
     for (const topic of ALL_TOPICS) await eventLog.ensureTopic(topic.spec);
     const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
-    outbox = await Outbox.open(store, { eventLog, logger });
+    outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
     const deps: UsersDeps = {
       repo: await UserRepository.open(store),
       events: new UserEvents(outbox),

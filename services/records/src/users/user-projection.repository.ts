@@ -3,7 +3,7 @@
  */
 import { Collection, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 import type { UserSnapshot } from '@wellstream/contracts';
-import { ProjectedUser, projectionFields } from './user-projection';
+import { ProjectedUser, projectionFields, withDefaults } from './user-projection';
 
 export class UserProjectionRepository {
   private constructor(private readonly users: Collection<ProjectedUser>) {}
@@ -16,32 +16,38 @@ export class UserProjectionRepository {
     return new UserProjectionRepository(users);
   }
 
-  /** Applies a snapshot unless a newer one is already there (snapshots may arrive twice). */
+  /**
+   * Applies a snapshot unless a newer one is already there (snapshots may arrive twice). Every
+   * write leaves a whole document: an update of the projected fields, or an insert of a complete
+   * one (never an upsert completed by a second write, which a reader could see half done).
+   */
   async apply(snapshot: UserSnapshot): Promise<ProjectedUser | null> {
+    const fields = projectionFields(snapshot);
+    const newer = () => this.users.findOneAndUpdate({ _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } }, { $set: fields });
+    const updated = await newer();
+    if (updated) return withDefaults(updated);
+    const doc: ProjectedUser = { _id: snapshot.id, ...fields, detected_sources: [] };
     try {
-      return await this.users.findOneAndUpdate(
-        { _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } },
-        { $set: projectionFields(snapshot), $setOnInsert: { detected_sources: [] } },
-        { upsert: true },
-      );
+      await this.users.insertOne(doc);
+      return doc;
     } catch (err) {
-      // The filter missed because the stored snapshot is newer: the upsert collides on _id.
-      if (err instanceof DuplicateKeyError) return this.byId(snapshot.id);
-      throw err;
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Inserted meanwhile (by a concurrent apply), or a newer snapshot is stored: try once more.
+      return withDefaults(await newer()) ?? this.byId(snapshot.id);
     }
   }
 
-  byId(id: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ _id: id });
+  async byId(id: string): Promise<ProjectedUser | null> {
+    return withDefaults(await this.users.findOne({ _id: id }));
   }
 
-  byMobileToken(token: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ mobile_token: token });
+  async byMobileToken(token: string): Promise<ProjectedUser | null> {
+    return withDefaults(await this.users.findOne({ mobile_token: token }));
   }
 
   /** The live user with this uid in the organization (a deleted uid may have been reused). */
   async byUid(organizationId: string, uid: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } });
+    return withDefaults(await this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } }));
   }
 
   async markDetected(userId: string, detected: string[]): Promise<void> {
@@ -50,7 +56,7 @@ export class UserProjectionRepository {
 
   /** Users whose demo source should be running (start-up). */
   async withSource(sourceType: string): Promise<ProjectedUser[]> {
-    const active = await this.users.find({ status: 'active' });
+    const active = (await this.users.find({ status: 'active' })).map((u) => withDefaults(u)!);
     return active.filter((u) => u.sources.includes(sourceType));
   }
 }
