@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import { unauthenticated } from '@wellstream/errors';
-import { errorHandler, notFoundHandler, requestContext, route } from '@wellstream/http';
+import { errorHandler, HealthChecks, healthReport, notFoundHandler, requestContext, route, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
@@ -28,20 +28,26 @@ export interface GatewayAppDeps {
   publicUrl: () => string;
   /** Filled in as services come up (embedded) or from config (distributed). */
   directory: ServiceDirectory;
-  ownHealth: () => Promise<boolean>;
+  /** The gateway's own dependencies; those in `optionalHealth` only degrade it (it keeps serving). */
+  ownHealth: HealthChecks;
+  optionalHealth?: string[];
+  metrics?: ServiceMetrics;
 }
 
-async function servicesHealthy(directory: ServiceDirectory): Promise<boolean> {
-  const urls = Object.values(directory);
-  if (urls.length === 0) return false;
-  const results = await Promise.all(
-    urls.map((u) =>
-      fetch(`${u}/health`, { signal: AbortSignal.timeout(2000) })
-        .then((r) => r.ok)
-        .catch(() => false),
-    ),
+/** One check per expected service: registered, and its own /health answers 200 in time. */
+function serviceChecks(directory: ServiceDirectory): HealthChecks {
+  return Object.fromEntries(
+    EXPECTED_SERVICES.map((s) => [
+      s,
+      async () => {
+        const url = directory[s];
+        if (!url) return false;
+        return fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
+          .then((r) => r.ok)
+          .catch(() => false);
+      },
+    ]),
   );
-  return results.every(Boolean);
 }
 
 export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
@@ -50,14 +56,24 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    app.use(metrics.middleware());
+    app.get(
+      '/metrics',
+      route(async (_req, res) => {
+        const { contentType, body } = await metrics.render();
+        res.type(contentType).send(body);
+      }),
+    );
+  }
   app.use(requestContext(deps.logger));
 
   app.get(
     '/health',
     route(async (_req, res) => {
-      const complete = EXPECTED_SERVICES.every((s) => deps.directory[s]);
-      const ok = complete && (await deps.ownHealth()) && (await servicesHealthy(deps.directory));
-      res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'unavailable' });
+      const report = await healthReport({ ...deps.ownHealth, ...serviceChecks(deps.directory) }, { optional: deps.optionalHealth });
+      res.status(report.status).json(report.body);
     }),
   );
   app.get(

@@ -3,9 +3,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ALL_TOPICS } from '@wellstream/contracts';
-import { startHttpServer } from '@wellstream/http';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import { Outbox } from '@wellstream/outbox';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { FaultTolerantRateLimitStore } from '@wellstream/ratelimit';
 import { createDocumentStore, createEventLog, createRateLimitStore, RunningService, SharedInfra } from '@wellstream/runtime';
 import { AccountRepository } from './accounts/account.repository';
@@ -36,6 +36,10 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
   if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
   let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
+  const metrics = new ServiceMetrics('gateway');
+  for (const g of outboxGauges(outbox)) metrics.gauge(g.name, g.help, g.read);
+  metrics.gauge('rate_limit_store_errors', 'Calls to the rate-limit store that failed since start', () => [{ value: rateLimits.storeErrors }]);
+  metrics.gauge('rate_limit_store_degraded', '1 while the rate-limit store is failing (limits counted in process or refused)', () => [{ value: rateLimits.degraded ? 1 : 0 }]);
   const app = createGatewayApp({
     logger,
     repo,
@@ -45,7 +49,10 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
     publicUrl: () => publicUrl,
     directory,
-    ownHealth: async () => (await store.healthy()) && (await eventLog.healthy()) && (await rateLimits.healthy()),
+    ownHealth: { store: () => store.healthy(), event_log: () => eventLog.healthy(), rate_limit_store: () => rateLimits.healthy() },
+    // Fail-open keeps serving without Redis (degraded); fail-closed refuses, so it is required then.
+    optionalHealth: config.WELLSTREAM_RATE_LIMIT_FAILURE_MODE === 'open' ? ['rate_limit_store'] : [],
+    metrics,
   });
   const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
   // The default public URL follows the port actually bound (DESIGN.md: marketplace URLs follow it).

@@ -6,13 +6,17 @@ import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Re
 import { isAppError } from '@wellstream/errors';
 import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
 import { toHttpError } from './error-response';
+import { healthReport, HealthOption } from './health';
+import { ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
   logger: Logger;
   /** Registers the service's routes. */
   routes: (app: express.Express) => void;
-  /** Answers GET /health; the service is ready when it resolves true. */
-  health?: () => Promise<boolean> | boolean;
+  /** Answers GET /health (see health.ts): the service is ready when every check passes. */
+  health?: HealthOption;
+  /** Served at GET /metrics; request counts and latencies are recorded into it. */
+  metrics?: ServiceMetrics;
   bodyLimit?: string;
 }
 
@@ -88,12 +92,23 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.metrics) {
+    const metrics = options.metrics;
+    app.use(metrics.middleware());
+    app.get(
+      '/metrics',
+      route(async (_req, res) => {
+        const { contentType, body } = await metrics.render();
+        res.type(contentType).send(body);
+      }),
+    );
+  }
   app.use(requestContext(options.logger));
   app.get(
     '/health',
     route(async (_req, res) => {
-      const ok = options.health ? await options.health() : true;
-      res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'starting' });
+      const report = await healthReport(options.health);
+      res.status(report.status).json(report.body);
     }),
   );
   app.use(express.json({ limit: options.bodyLimit ?? '5mb' }));

@@ -3,3 +3,5 @@ export * from './create-service-app';
 export * from './error-response';
 export * from './http-server';
 export * from './validate';
+export * from './health';
+export * from './metrics';

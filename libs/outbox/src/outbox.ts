@@ -114,3 +114,11 @@ export class Outbox {
     return this.relay.backlog();
   }
 }
+
+/** Gauges for a metrics registry: what waits to be published, and for how long. */
+export function outboxGauges(outbox: Outbox): { name: string; help: string; read: () => Promise<{ value: number }[]> }[] {
+  return [
+    { name: 'outbox_backlog', help: 'Outbox entries not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
+    { name: 'outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox entry', read: async () => [{ value: (await outbox.backlog()).oldestAgeMs / 1000 }] },
+  ];
+}

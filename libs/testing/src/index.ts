@@ -2,3 +2,4 @@ export * from './api-client';
 export * from './real-servers';
 export * from './sse-client';
 export * from './test-platform';
+export * from './process-platform';

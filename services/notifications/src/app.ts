@@ -3,7 +3,7 @@
  * the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { AddressPolicy } from './targets/address-policy';
 import type { TargetRepository } from './targets/target.repository';
@@ -18,7 +18,8 @@ import { notificationsOpenApi } from './notifications.openapi';
 
 export interface NotificationsAppDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   targets: TargetRepository;
   batches: BatchRepository;
   policy: AddressPolicy;
@@ -30,6 +31,7 @@ export function createNotificationsApp(deps: NotificationsAppDeps): express.Expr
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {
         res.json(notificationsOpenApi);

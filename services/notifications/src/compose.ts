@@ -3,11 +3,11 @@
  * starts HTTP, the event consumer (records → pending items) and the push scheduler
  * (pending items → batches → delivery tries).
  */
-import { startHttpServer } from '@wellstream/http';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
-import { customerEventsTopic } from '@wellstream/contracts';
+import { consumerGauges, customerEventsTopic } from '@wellstream/contracts';
 import { createNotificationsApp } from './app';
 import { NotificationsConfig, pushSettings } from './config';
 import { TargetRepository } from './targets/target.repository';
@@ -17,6 +17,7 @@ import { PushOrganizationRepository } from './batches/push-organization.reposito
 import { startCollectingRecords } from './batches/collect-record/collect-records.consumer';
 import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
+import { countingSender } from './delivery/push-sender.metrics';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('notifications');
@@ -34,6 +35,8 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
+  const metrics = new ServiceMetrics('notifications');
+  for (const g of consumerGauges('notifications.')) metrics.gauge(g.name, g.help, g.read, g.labels);
   try {
     const [targets, batches, pendingItems, organizations] = await Promise.all([
       TargetRepository.open(store),
@@ -46,14 +49,15 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       batches,
       pendingItems,
       organizations,
-      sender: new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }),
+      sender: countingSender(new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }), metrics),
       settings,
       logger,
     });
     scheduler = sched;
     const app = createNotificationsApp({
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
       targets,
       batches,
       policy,

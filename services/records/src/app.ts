@@ -2,7 +2,7 @@
  * The records service's express app: its routes on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { recordsOpenApi } from './openapi/records.openapi';
 import { ingestMobileRecordsRoute } from './records/ingest-records/ingest-mobile-records.route';
@@ -13,7 +13,8 @@ import type { MobileUserFinder } from './users/mobile-user-finder';
 
 export interface RecordsAppDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   ingest: IngestDeps;
   mobileUsers: MobileUserFinder;
   list: ListRecordsDeps;
@@ -24,6 +25,7 @@ export function createRecordsApp(deps: RecordsAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {
         res.json(openapi);

@@ -3,10 +3,10 @@
  * projections, the outbox relay, the demo source and HTTP. Stops them in reverse order.
  */
 import type { Subscription } from '@wellstream/bus';
-import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
-import { startHttpServer } from '@wellstream/http';
+import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import { Outbox } from '@wellstream/outbox';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createRecordsApp } from './app';
 import type { RecordsConfig } from './config';
@@ -47,6 +47,8 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
       staleMs: config.WELLSTREAM_OUTBOX_STALE_MS,
       drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS,
     });
+    const metrics = new ServiceMetrics('records');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
     const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
     demo = new DemoSource({
       users,
@@ -63,7 +65,8 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     await demo.start();
     const app = createRecordsApp({
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
       ingest,
       mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
       list: { records, users, organizations, clock },

@@ -2,7 +2,7 @@
  * The rules service's express app: its routes on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { rulesOpenApi } from './docs/rules.openapi';
 import { createRuleRoute } from './rules/create-rule/create-rule.route';
@@ -14,13 +14,15 @@ import { updateRuleRoute } from './rules/update-rule/update-rule.route';
 
 export interface RulesAppDeps extends RuleUseCaseDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
 }
 
 export function createRulesApp(deps: RulesAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {
         res.json(rulesOpenApi);

@@ -2,10 +2,10 @@
  * The rules service's composition root: picks adapters from config, wires use cases to HTTP, to
  * the topics it consumes (organizations, users, events) and to the evaluation schedule.
  */
-import { customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
-import { startHttpServer } from '@wellstream/http';
+import { consumerGauges, customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import { Outbox } from '@wellstream/outbox';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
 import { createRulesApp } from './app';
@@ -40,6 +40,8 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
     const organizations = await OrganizationProjectionRepository.open(store);
     const feature = rulesFeature(organizations, config.WELLSTREAM_RULES_ENABLED);
     outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
+    const metrics = new ServiceMetrics('rules');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('rules.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
     const evaluation: EvaluationDeps = {
       rules,
       points,
@@ -82,7 +84,8 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
       feature,
       users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }),
       now,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     const scheduler = startScheduler({

@@ -2,7 +2,7 @@
  * The streams service's composition root: picks adapters from config, wires use cases, starts HTTP.
  */
 import { customerEventsTopic } from '@wellstream/contracts';
-import { HttpServerHandle, startHttpServer } from '@wellstream/http';
+import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createStreamsApp } from './app';
@@ -21,7 +21,8 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
     logger,
-    health: async () => (await store.healthy()) && (await eventLog.healthy()),
+    health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+    metrics: new ServiceMetrics('streams'),
     streams: { repo, eventLog, members },
     connect: {
       repo,

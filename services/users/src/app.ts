@@ -3,7 +3,7 @@
  * marketplace and this service's OpenAPI part, on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { UsersDeps } from './users/users.deps';
 import { createUserRoute } from './users/create-user/create-user.route';
@@ -18,13 +18,15 @@ import { usersOpenApi } from './openapi/users.openapi';
 
 export interface UsersAppDeps extends UsersDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
 }
 
 export function createUsersApp(deps: UsersAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     routes: (app) => {
       app.set('strict routing', false);
       const users = '/v2/organizations/:orgId/users';

@@ -2,10 +2,10 @@
  * The users service's composition root: picks adapters from config, wires use cases, starts the
  * source-detection consumer and HTTP.
  */
-import { startHttpServer } from '@wellstream/http';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import { ALL_TOPICS } from '@wellstream/contracts';
-import { Outbox } from '@wellstream/outbox';
+import { ALL_TOPICS, consumerGauges } from '@wellstream/contracts';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createUsersApp } from './app';
 import type { UsersConfig } from './config';
@@ -29,6 +29,8 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     for (const topic of ALL_TOPICS) await eventLog.ensureTopic(topic.spec);
     const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
     outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
+    const metrics = new ServiceMetrics('users');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('users.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
     const deps: UsersDeps = {
       repo: await UserRepository.open(store),
       events: new UserEvents(outbox),
@@ -40,7 +42,8 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     const app = createUsersApp({
       ...deps,
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     return {
