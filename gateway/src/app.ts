@@ -6,6 +6,7 @@ import express from 'express';
 import { unauthenticated } from '@wellstream/errors';
 import { errorHandler, HealthChecks, healthReport, notFoundHandler, requestContext, route, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
+import type { EventLog } from '@wellstream/bus';
 import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
@@ -22,6 +23,7 @@ export interface GatewayAppDeps {
   repo: AccountRepository;
   /** Organization changes are written with their events through it. */
   outbox: Outbox;
+  eventLog: EventLog;
   rateLimits: RateLimitStore;
   adminToken: string;
   defaultRateLimit: number;

@@ -44,6 +44,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     logger,
     repo,
     outbox,
+    eventLog,
     rateLimits,
     adminToken,
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,

@@ -21,7 +21,11 @@ export class AccountRepository {
     );
   }
 
-  findCustomer = (id: string) => this.customers.findOne({ _id: id });
+  /** A deleted customer is kept (its id stays taken) but is found no more. */
+  findCustomer = async (id: string) => {
+    const c = await this.customers.findOne({ _id: id });
+    return c && !c.deleted_at ? c : null;
+  };
   findOrganization = (id: string) => this.organizations.findOne({ _id: id });
   findToken = (hash: string) => this.tokens.findOne({ _id: hash });
 }

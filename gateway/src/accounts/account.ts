@@ -8,6 +8,8 @@ export interface Customer {
   _id: string;
   name: string;
   created_at: string;
+  /** Set when the operator deleted it: its tokens are revoked and its events are gone. */
+  deleted_at?: string;
 }
 
 export interface Organization {
@@ -30,7 +32,12 @@ export interface DeveloperToken {
   revoked_at: string | null;
 }
 
-export const customerView = (c: Customer) => ({ id: c._id, name: c.name, created_at: c.created_at });
+export const customerView = (c: Customer) => ({
+  id: c._id,
+  name: c.name,
+  created_at: c.created_at,
+  ...(c.deleted_at ? { deleted_at: c.deleted_at } : {}),
+});
 
 export const organizationView = (o: Organization) => ({
   id: o._id,

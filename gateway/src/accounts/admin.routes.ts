@@ -3,10 +3,13 @@
  */
 import express from 'express';
 import Joi from 'joi';
+import type { EventLog } from '@wellstream/bus';
+import type { Logger } from '@wellstream/logging';
 import { route, validate } from '@wellstream/http';
 import type { Outbox } from '@wellstream/outbox';
 import type { AccountRepository } from './account.repository';
 import { createCustomer } from './create-customer.usecase';
+import { deleteCustomer } from './delete-customer.usecase';
 import { createOrganization } from './create-organization.usecase';
 import { issueToken } from './issue-token.usecase';
 import { revokeToken } from './revoke-token.usecase';
@@ -14,7 +17,7 @@ import { updateOrganizationSettings } from './update-organization-settings.useca
 
 const nameBody = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
-export function adminRoutes(deps: { repo: AccountRepository; outbox: Outbox; defaultRateLimit: number }): express.Router {
+export function adminRoutes(deps: { repo: AccountRepository; outbox: Outbox; eventLog: EventLog; logger: Logger; defaultRateLimit: number }): express.Router {
   const r = express.Router();
   r.use(express.json({ limit: '64kb' }));
 
@@ -22,7 +25,14 @@ export function adminRoutes(deps: { repo: AccountRepository; outbox: Outbox; def
     '/customers',
     route(async (req, res) => {
       const body = validate(nameBody, req.body ?? {});
-      res.status(201).json(await createCustomer(deps.repo, body));
+      res.status(201).json(await createCustomer(deps, body));
+    }),
+  );
+
+  r.delete(
+    '/customers/:customerId',
+    route(async (req, res) => {
+      res.status(200).json(await deleteCustomer(deps, req.params.customerId));
     }),
   );
 

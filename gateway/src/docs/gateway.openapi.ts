@@ -24,6 +24,14 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/customers': {
       post: { tags: ['operator'], summary: 'Create a customer', requestBody: nameBody, responses: { '201': { description: 'Customer' }, '400': err('Invalid body'), '401': err('Not the admin token') } },
     },
+    '/admin/customers/{customer_id}': {
+      delete: {
+        tags: ['operator'],
+        summary: "Delete a customer: its tokens stop working at once and its event history (streams, replay) is removed",
+        parameters: [{ name: 'customer_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'The deleted customer, with deleted_at' }, '401': err('Not the admin token'), '404': err('Unknown customer') },
+      },
+    },
     '/admin/customers/{customer_id}/organizations': {
       post: {
         tags: ['operator'],

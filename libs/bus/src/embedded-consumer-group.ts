@@ -9,9 +9,22 @@ import type { Logger } from '@wellstream/logging';
 import type { ConsumeOptions, LogMessage } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
+import { TimeSlice } from './time-slice';
 
 const BATCH = 200;
 const RETRY_PAUSE_MS = 500;
+/**
+ * Publishes in this process wake readers at once; the timer is only a safety net, so an idle
+ * reader costs one timer per minute, not a query per second.
+ */
+export const IDLE_RECHECK_MS = 60_000;
+
+/** The notifier event that wakes readers of a partition (of a tenant's slice, when given). */
+export const partitionWakeEvent = (topic: string, partition: number, tenant?: string) =>
+  tenant === undefined ? `${topic}/${partition}` : `${topic}/${tenant}/${partition}`;
+
+/** The notifier event that wakes readers of a whole topic (or of a tenant's slice). */
+export const topicWakeEvent = (topic: string, tenant?: string) => (tenant === undefined ? topic : `${topic}/${tenant}`);
 
 /** Runs a handler inside the request context of the message that caused it. */
 export function handleInContext(handle: (m: LogMessage) => Promise<void>, m: LogMessage): Promise<void> {
@@ -68,17 +81,19 @@ class PartitionWorker {
   }
 
   private async run(): Promise<void> {
-    const { topic } = this.options;
+    const { topic, tenant } = this.options;
     let offset = this.startOffset();
+    const slice = new TimeSlice();
     while (!this.stopped) {
-      const batch = this.storage.readPartition(topic, this.partition, offset, BATCH);
+      const batch = this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
       if (batch.length === 0) {
-        const w = waitFor(this.notifier, `${topic}/${this.partition}`, 1000);
+        const w = waitFor(this.notifier, partitionWakeEvent(topic, this.partition, tenant), IDLE_RECHECK_MS);
         this.wake = w.cancel;
         await w.promise;
         continue;
       }
       for (const m of batch) {
+        await slice.pause();
         if (this.stopped) return;
         for (;;) {
           try {
@@ -119,6 +134,11 @@ export class EmbeddedConsumerGroup {
     readonly topic: string,
     private readonly logger: Logger,
   ) {}
+
+  /** Groups are told apart by id, topic and tenant slice. */
+  static key(groupId: string, topic: string, tenant?: string): string {
+    return `${groupId}\u0000${topic}\u0000${tenant ?? ''}`;
+  }
 
   get size(): number {
     return this.members.length;

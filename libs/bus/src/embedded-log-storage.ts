@@ -2,12 +2,21 @@
  * The embedded log's storage: one SQLite file holds every topic's messages and every group's
  * committed positions. WAL mode with NORMAL sync keeps appends fast and durable across a
  * process crash (the OS keeps what the process wrote).
+ *
+ * A tenant-scoped topic stores each message once, with its tenant in a column; a tenant's slice is
+ * read through indexes that lead with the tenant, so reading it costs that tenant's messages only.
+ * A slice keeps the topic's partitions and offsets (offsets within a slice have gaps, as after
+ * compaction), so a position in a slice is also a position in the topic.
+ *
+ * Everything that touches many rows (compaction, retention, dropping or migrating a tenant) works
+ * in bounded chunks so the caller can yield to the event loop between them.
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
 import { partitionFor } from './partitioner';
+import { tenantFromValue } from './tenant-field';
 
 interface Row {
   seq: number;
@@ -18,6 +27,7 @@ interface Row {
   value: string;
   headers: string;
   ts: number;
+  tenant: string | null;
 }
 
 const toMessage = (r: Row): LogMessage => ({
@@ -28,11 +38,21 @@ const toMessage = (r: Row): LogMessage => ({
   value: r.value,
   headers: JSON.parse(r.headers) as Record<string, string>,
   timestamp: r.ts,
+  ...(r.tenant ? { tenant: r.tenant } : {}),
 });
 
 export interface SeqMessage extends LogMessage {
   seq: number;
 }
+
+/** Where an append landed: readers of these partitions (and of these tenants' slices) need waking. */
+export interface AppendedTo {
+  partition: number;
+  tenant?: string;
+}
+
+/** Rows one chunk of a bulk operation touches; small enough to keep each chunk in a few ms. */
+export const CHUNK_ROWS = 1000;
 
 export class EmbeddedLogStorage {
   private readonly db: Database.Database;
@@ -52,24 +72,39 @@ export class EmbeddedLogStorage {
         topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
         key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, ts INTEGER NOT NULL,
         UNIQUE (topic, partition, offset));
-      CREATE INDEX IF NOT EXISTS messages_key ON messages (topic, partition, key, offset);
-      CREATE INDEX IF NOT EXISTS messages_ts ON messages (topic, ts);
       CREATE TABLE IF NOT EXISTS partition_ends (
         topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL, PRIMARY KEY (topic, partition));
       CREATE TABLE IF NOT EXISTS group_offsets (
         group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
         PRIMARY KEY (group_id, topic, partition));
+      CREATE TABLE IF NOT EXISTS compaction_marks (topic TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+    `);
+    // Logs written before tenant slices existed gain the column; migrateTenants fills it.
+    const columns = this.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'tenant')) this.db.exec('ALTER TABLE messages ADD COLUMN tenant TEXT');
+    this.db.exec(`
+      CREATE INDEX IF NOT EXISTS messages_key ON messages (topic, partition, key, offset);
+      CREATE INDEX IF NOT EXISTS messages_ts ON messages (topic, ts);
+      CREATE INDEX IF NOT EXISTS messages_tenant_offset ON messages (topic, tenant, partition, offset);
+      CREATE INDEX IF NOT EXISTS messages_tenant_seq ON messages (topic, tenant, seq);
     `);
     this.stmts = {
       insert: this.db.prepare(
-        'INSERT INTO messages (topic, partition, offset, key, value, headers, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO messages (topic, partition, offset, key, value, headers, ts, tenant) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       readPartition: this.db.prepare(
         'SELECT * FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
       ),
+      readTenantPartition: this.db.prepare(
+        'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
+      ),
       readSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      readTenantSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?'),
       firstSeqAt: this.db.prepare('SELECT MIN(seq) AS seq FROM messages WHERE topic = ? AND ts >= ?'),
+      // Walks the tenant's slice in seq order from its oldest message: retention keeps that short.
+      firstTenantSeqAt: this.db.prepare('SELECT seq FROM messages WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1'),
       maxSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?'),
+      maxTenantSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?'),
       getCommit: this.db.prepare('SELECT offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?'),
       setEnd: this.db.prepare(
         `INSERT INTO partition_ends (topic, partition, next_offset) VALUES (?, ?, ?)
@@ -79,6 +114,20 @@ export class EmbeddedLogStorage {
         `INSERT INTO group_offsets (group_id, topic, partition, offset) VALUES (?, ?, ?, ?)
          ON CONFLICT (group_id, topic, partition) DO UPDATE SET offset = excluded.offset`,
       ),
+      compactionMark: this.db.prepare('SELECT seq FROM compaction_marks WHERE topic = ?'),
+      setCompactionMark: this.db.prepare(
+        'INSERT INTO compaction_marks (topic, seq) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET seq = excluded.seq',
+      ),
+      newSince: this.db.prepare('SELECT seq, partition, key, offset FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      dropSuperseded: this.db.prepare('DELETE FROM messages WHERE topic = ? AND partition = ? AND key = ? AND offset < ?'),
+      expire: this.db.prepare(
+        'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND ts < ? LIMIT ?)',
+      ),
+      dropTenant: this.db.prepare(
+        'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
+      ),
+      untagged: this.db.prepare('SELECT seq, value FROM messages WHERE topic = ? AND tenant IS NULL ORDER BY seq LIMIT ?'),
+      setTenant: this.db.prepare('UPDATE messages SET tenant = ? WHERE seq = ?'),
     };
     for (const r of this.db.prepare('SELECT spec FROM topics').all() as { spec: string }[]) {
       const spec = JSON.parse(r.spec) as TopicSpec;
@@ -109,41 +158,50 @@ export class EmbeddedLogStorage {
     return spec;
   }
 
-  /** Appends atomically: either every message of the call is stored or none. Returns the partitions written. */
-  append(topicName: string, messages: OutgoingMessage[], now = Date.now()): Set<number> {
+  /** Appends atomically: either every message of the call is stored or none. */
+  append(topicName: string, messages: OutgoingMessage[], now = Date.now()): AppendedTo[] {
     const spec = this.topic(topicName);
-    const touched = new Set<number>();
+    if (spec.tenants && messages.some((m) => !m.tenant)) throw new Error(`every message on the tenant-scoped topic ${topicName} needs a tenant`);
+    const touched = new Map<string, AppendedTo>();
     this.db.transaction(() => {
       for (const m of messages) {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
         const k = `${topicName}/${partition}`;
         const offset = this.nextOffset.get(k) ?? 0;
-        this.stmts.insert.run(topicName, partition, offset, m.key, m.value, JSON.stringify(m.headers ?? {}), now);
+        const tenant = spec.tenants ? m.tenant : undefined;
+        this.stmts.insert.run(topicName, partition, offset, m.key, m.value, JSON.stringify(m.headers ?? {}), now, tenant ?? null);
         this.nextOffset.set(k, offset + 1);
         this.stmts.setEnd.run(topicName, partition, offset + 1);
-        touched.add(partition);
+        touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
       }
     })();
-    return touched;
+    return [...touched.values()];
   }
 
-  readPartition(topic: string, partition: number, fromOffset: number, limit: number): LogMessage[] {
-    return (this.stmts.readPartition.all(topic, partition, fromOffset, limit) as Row[]).map(toMessage);
+  readPartition(topic: string, partition: number, fromOffset: number, limit: number, tenant?: string): LogMessage[] {
+    const rows = tenant === undefined
+      ? this.stmts.readPartition.all(topic, partition, fromOffset, limit)
+      : this.stmts.readTenantPartition.all(topic, tenant, partition, fromOffset, limit);
+    return (rows as Row[]).map(toMessage);
   }
 
-  readAfterSeq(topic: string, afterSeq: number, limit: number): SeqMessage[] {
-    return (this.stmts.readSeq.all(topic, afterSeq, limit) as Row[]).map((r) => ({ ...toMessage(r), seq: r.seq }));
+  readAfterSeq(topic: string, afterSeq: number, limit: number, tenant?: string): SeqMessage[] {
+    const rows = tenant === undefined ? this.stmts.readSeq.all(topic, afterSeq, limit) : this.stmts.readTenantSeq.all(topic, tenant, afterSeq, limit);
+    return (rows as Row[]).map((r) => ({ ...toMessage(r), seq: r.seq }));
   }
 
   /** The seq just before the first message at or after `ts` (so reading "after" it starts there). */
-  seqBefore(topic: string, ts: number): number {
-    const r = this.stmts.firstSeqAt.get(topic, ts) as { seq: number | null };
-    if (r.seq !== null) return r.seq - 1;
-    return this.maxSeq(topic);
+  seqBefore(topic: string, ts: number, tenant?: string): number {
+    const r = (tenant === undefined ? this.stmts.firstSeqAt.get(topic, ts) : this.stmts.firstTenantSeqAt.get(topic, tenant, ts)) as
+      | { seq: number | null }
+      | undefined;
+    if (r && r.seq !== null) return r.seq - 1;
+    return this.maxSeq(topic, tenant);
   }
 
-  maxSeq(topic: string): number {
-    return (this.stmts.maxSeq.get(topic) as { seq: number | null }).seq ?? 0;
+  maxSeq(topic: string, tenant?: string): number {
+    const r = (tenant === undefined ? this.stmts.maxSeq.get(topic) : this.stmts.maxTenantSeq.get(topic, tenant)) as { seq: number | null };
+    return r.seq ?? 0;
   }
 
   endOffset(topic: string, partition: number): number {
@@ -158,27 +216,55 @@ export class EmbeddedLogStorage {
     this.stmts.setCommit.run(groupId, topic, partition, nextOffset);
   }
 
+  topicNames(): string[] {
+    return [...this.topics.keys()];
+  }
+
   /**
-   * Compaction and retention: drop messages superseded by a newer one with the same key (compacted
-   * topics), and messages older than the topic's retention. Offsets keep their gaps, as in Kafka.
+   * One chunk of compaction and retention on one topic: drops messages superseded by a newer one
+   * with the same key (compacted topics; only what arrived since the last chunk is looked at, so a
+   * pass costs the new messages, not the topic), and messages older than the retention. Offsets
+   * keep their gaps, as in Kafka. Returns how many were removed and whether more work is left.
    */
-  clean(now = Date.now()): number {
+  cleanChunk(topic: string, now: number): { removed: number; more: boolean } {
+    const spec = this.topic(topic);
     let removed = 0;
-    for (const spec of this.topics.values()) {
+    let more = false;
+    this.db.transaction(() => {
       if (spec.compacted) {
-        removed += this.db
-          .prepare(
-            `DELETE FROM messages WHERE topic = ? AND EXISTS (
-               SELECT 1 FROM messages n WHERE n.topic = messages.topic AND n.partition = messages.partition
-                 AND n.key = messages.key AND n.offset > messages.offset)`,
-          )
-          .run(spec.name).changes;
+        const mark = (this.stmts.compactionMark.get(topic) as { seq: number } | undefined)?.seq ?? 0;
+        const fresh = this.stmts.newSince.all(topic, mark, CHUNK_ROWS) as { seq: number; partition: number; key: string; offset: number }[];
+        for (const r of fresh) removed += this.stmts.dropSuperseded.run(topic, r.partition, r.key, r.offset).changes;
+        if (fresh.length > 0) this.stmts.setCompactionMark.run(topic, fresh[fresh.length - 1].seq);
+        more ||= fresh.length === CHUNK_ROWS;
       }
       if (spec.retentionMs) {
-        removed += this.db.prepare('DELETE FROM messages WHERE topic = ? AND ts < ?').run(spec.name, now - spec.retentionMs).changes;
+        const expired = this.stmts.expire.run(topic, now - spec.retentionMs, CHUNK_ROWS).changes;
+        removed += expired;
+        more ||= expired === CHUNK_ROWS;
       }
-    }
-    return removed;
+    })();
+    return { removed, more };
+  }
+
+  /** One chunk of removing a tenant's slice; returns how many messages went. */
+  dropTenantChunk(topic: string, tenant: string): number {
+    return this.stmts.dropTenant.run(topic, tenant, CHUNK_ROWS).changes;
+  }
+
+  /**
+   * One chunk of the tenant migration: messages of a tenant-scoped topic stored before slices
+   * existed get their tenant from the spec's field. A value without that field can never join a
+   * slice; it gets the empty tenant (no reader asks for it) so the migration never sees it again.
+   */
+  migrateTenantChunk(topic: string): number {
+    const field = this.topic(topic).tenants?.field;
+    if (!field) return 0;
+    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string }[];
+    this.db.transaction(() => {
+      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(r.value, field) ?? '', r.seq);
+    })();
+    return rows.length;
   }
 
   close(): void {

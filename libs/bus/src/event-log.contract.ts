@@ -59,12 +59,13 @@ function collector(onMessage?: (m: LogMessage) => void | Promise<void>): Collect
   return c;
 }
 
-/** Reads a whole topic from the beginning (until caught up) and returns what it holds. */
-async function readAll(log: EventLog, topic: string, waitMs: number, fromTimestamp?: number): Promise<LogMessage[]> {
+/** Reads a whole topic (or one tenant's slice) from the beginning (until caught up) and returns what it holds. */
+async function readAll(log: EventLog, topic: string, waitMs: number, fromTimestamp?: number, tenant?: string): Promise<LogMessage[]> {
   const seen: LogMessage[] = [];
   let caughtUp = false;
   const sub = await log.tail({
     topic,
+    tenant,
     fromTimestamp,
     handle: async (m) => {
       seen.push(m);
@@ -296,6 +297,75 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       await until('delivery', h.waitMs, () => c.seen.length >= 1);
       expect(seenIds).toEqual(['req-contract-1']);
       expect(c.seen[0].headers).toEqual({ [REQUEST_ID_HEADER]: 'req-contract-1' });
+    });
+
+    describe('tenant slices', () => {
+      const tenantMsg = (tenant: string, user: string, n: number): OutgoingMessage => ({
+        key: `${tenant}-${user}-${n}`,
+        value: JSON.stringify({ owner: tenant, user, n }),
+        partitionKey: user,
+        tenant,
+      });
+      const sliced = (name: string) => ({ name, partitions: 3, compacted: true, retentionMs: 30 * 24 * 3600 * 1000, tenants: { partitions: 3, field: 'owner' } });
+
+      it("gives a tenant's tail and group only that tenant's messages, in order per key, while the whole topic keeps everyone's", async () => {
+        const topic = `sliced-${rnd()}`;
+        await log.ensureTopic(sliced(topic));
+        const [a, b] = [`ta${rnd()}`, `tb${rnd()}`];
+        await log.ensureTenant(topic, a);
+        const group = collector();
+        subs.push(await log.consume({ topic, tenant: a, groupId: `g-${rnd()}`, fromBeginning: true, handle: group.handle }));
+        for (let n = 0; n < 4; n++) await log.publish(topic, [tenantMsg(a, 'u1', n), tenantMsg(b, 'u1', n), tenantMsg(b, 'u2', n), tenantMsg(a, 'u2', n)]);
+
+        const mine = await readAll(log, topic, h.waitMs, undefined, a);
+        expect(mine.map((m) => JSON.parse(m.value).owner)).toEqual(Array(8).fill(a));
+        for (const u of ['u1', 'u2']) expect(mine.filter((m) => JSON.parse(m.value).user === u).map((m) => JSON.parse(m.value).n)).toEqual([0, 1, 2, 3]);
+        for (const m of mine) expect(m.tenant).toBe(a);
+        await until("the group's 8 messages of its tenant", h.waitMs, () => group.seen.length >= 8);
+        await sleep(300);
+        expect(group.seen.map((m) => JSON.parse(m.value).owner)).toEqual(Array(8).fill(a));
+        const everyone = await readAll(log, topic, h.waitMs);
+        expect(everyone).toHaveLength(16);
+      });
+
+      it("starts a slice's group at the slice's end, and a dropped slice holds nothing", async () => {
+        const topic = `sliced-${rnd()}`;
+        await log.ensureTopic(sliced(topic));
+        const t = `tc${rnd()}`;
+        await log.publish(topic, [tenantMsg(t, 'u1', 0)]);
+        const groupId = `g-${rnd()}`;
+        await log.startGroupAtEnd(groupId, topic, t);
+        const c = collector();
+        subs.push(await log.consume({ topic, tenant: t, groupId, fromBeginning: true, handle: c.handle }));
+        await log.publish(topic, [tenantMsg(t, 'u1', 1)]);
+        await until('the new message', h.waitMs, () => c.seen.length >= 1);
+        await sleep(300);
+        expect(c.seen.map((m) => JSON.parse(m.value).n)).toEqual([1]);
+        await Promise.all(subs.splice(0).map((s) => s.stop()));
+
+        await log.dropTenant(topic, t);
+        expect(await readAll(log, topic, h.waitMs, undefined, t)).toEqual([]);
+      });
+
+      it('refuses a message without a tenant on a tenant-scoped topic', async () => {
+        const topic = `sliced-${rnd()}`;
+        await log.ensureTopic(sliced(topic));
+        await expect(log.publish(topic, [msg('k', 1)])).rejects.toThrow(/needs a tenant/);
+      });
+
+      it('moves messages written before the topic had slices into their slices, once', async () => {
+        const topic = `legacy-${rnd()}`;
+        const [a, b] = [`ta${rnd()}`, `tb${rnd()}`];
+        await log.ensureTopic({ name: topic, partitions: 3, compacted: true, retentionMs: 30 * 24 * 3600 * 1000 });
+        const old = (t: string, n: number): OutgoingMessage => ({ key: `${t}-${n}`, value: JSON.stringify({ owner: t, n }), partitionKey: `user-${n % 2}` });
+        await log.publish(topic, [old(a, 0), old(b, 0), old(a, 1), old(b, 1), old(a, 2)]);
+        await log.ensureTopic(sliced(topic));
+        await log.migrateTenants(topic);
+        expect(await log.migrateTenants(topic)).toBe(0);
+        const slice = await readAll(log, topic, h.waitMs, undefined, a);
+        expect(slice.map((m) => JSON.parse(m.value).n).sort()).toEqual([0, 1, 2]);
+        expect((await readAll(log, topic, h.waitMs, undefined, b)).map((m) => m.key).sort()).toEqual([`${b}-0`, `${b}-1`]);
+      });
     });
 
     it('reports healthy while open', async () => {

@@ -1,6 +1,8 @@
 /**
  * The embedded event log: Kafka's model (partitioned topics, consumer groups, committed positions,
- * compaction, retention) on one SQLite file, for `npm start` and single-process use.
+ * compaction, retention, tenant slices) on one SQLite file, for `npm start` and single-process use.
+ * Every loop that can run long (a tail catching up, clean-up, tenant moves) yields to the event
+ * loop between bounded slices, so one reader never holds the process for the others.
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
@@ -8,7 +10,16 @@ import { currentRequestId } from '@wellstream/logging';
 import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { EmbeddedLogStorage } from './embedded-log-storage';
-import { EmbeddedConsumerGroup, EmbeddedMember, handleInContext, waitFor } from './embedded-consumer-group';
+import {
+  EmbeddedConsumerGroup,
+  EmbeddedMember,
+  handleInContext,
+  IDLE_RECHECK_MS,
+  partitionWakeEvent,
+  topicWakeEvent,
+  waitFor,
+} from './embedded-consumer-group';
+import { TimeSlice, yieldToEventLoop } from './time-slice';
 
 export interface EmbeddedEventLogOptions {
   file: string;
@@ -17,24 +28,29 @@ export interface EmbeddedEventLogOptions {
   cleanIntervalMs?: number;
 }
 
+const TAIL_BATCH = 200;
+
 export class EmbeddedEventLog implements EventLog {
   private readonly storage: EmbeddedLogStorage;
   private readonly notifier = new EventEmitter();
   private readonly groups = new Map<string, EmbeddedConsumerGroup>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly cleaner: NodeJS.Timeout;
+  private cleaning?: Promise<number>;
   private nextMemberId = 1;
   private closed = false;
 
   constructor(private readonly options: EmbeddedEventLogOptions) {
     this.storage = new EmbeddedLogStorage(options.file);
     this.notifier.setMaxListeners(0);
-    this.cleaner = setInterval(() => this.clean(), options.cleanIntervalMs ?? 60_000);
+    this.cleaner = setInterval(() => void this.clean(), options.cleanIntervalMs ?? 60_000);
     this.cleaner.unref();
   }
 
   async ensureTopic(spec: TopicSpec): Promise<void> {
     this.storage.ensureTopic(spec);
+    // A log written before the topic had tenant slices: move its messages into them once.
+    if (spec.tenants) await this.migrateTenants(spec.name);
   }
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
@@ -43,14 +59,22 @@ export class EmbeddedEventLog implements EventLog {
     const withHeaders = requestId
       ? messages.map((m) => ({ ...m, headers: { [REQUEST_ID_HEADER]: requestId, ...m.headers } }))
       : messages;
-    // Wake only the readers of partitions that got messages: each wake-up costs a read.
-    for (const p of this.storage.append(topic, withHeaders)) this.notifier.emit(`${topic}/${p}`);
-    this.notifier.emit(topic);
+    // Wake only the readers of partitions (and tenant slices) that got messages: each wake-up costs a read.
+    const tenants = new Set<string>();
+    for (const { partition, tenant } of this.storage.append(topic, withHeaders)) {
+      this.notifier.emit(partitionWakeEvent(topic, partition));
+      if (tenant !== undefined) {
+        this.notifier.emit(partitionWakeEvent(topic, partition, tenant));
+        tenants.add(tenant);
+      }
+    }
+    this.notifier.emit(topicWakeEvent(topic));
+    for (const t of tenants) this.notifier.emit(topicWakeEvent(topic, t));
   }
 
   async consume(options: ConsumeOptions): Promise<Subscription> {
-    this.storage.topic(options.topic);
-    const key = `${options.groupId}\u0000${options.topic}`;
+    this.checkSlice(options.topic, options.tenant);
+    const key = EmbeddedConsumerGroup.key(options.groupId, options.topic, options.tenant);
     let group = this.groups.get(key);
     if (!group) {
       group = new EmbeddedConsumerGroup(this.storage, this.notifier, options.groupId, options.topic, this.options.logger);
@@ -64,6 +88,8 @@ export class EmbeddedEventLog implements EventLog {
       stop: () => {
         stopping ??= g.leave(member).then(() => {
           this.subscriptions.delete(sub);
+          // An empty group holds nothing worth keeping: its positions are in storage.
+          if (g.size === 0 && this.groups.get(key) === g) this.groups.delete(key);
         });
         return stopping;
       },
@@ -73,9 +99,10 @@ export class EmbeddedEventLog implements EventLog {
   }
 
   async tail(options: TailOptions): Promise<Subscription> {
-    this.storage.topic(options.topic);
-    let seq = options.fromTimestamp === undefined ? 0 : this.storage.seqBefore(options.topic, options.fromTimestamp);
-    const endAtStart = this.storage.maxSeq(options.topic);
+    const { topic, tenant } = options;
+    this.checkSlice(topic, tenant);
+    let seq = options.fromTimestamp === undefined ? 0 : this.storage.seqBefore(topic, options.fromTimestamp, tenant);
+    const endAtStart = this.storage.maxSeq(topic, tenant);
     let caughtUp = false;
     let stopped = false;
     let wake = () => {};
@@ -85,18 +112,20 @@ export class EmbeddedEventLog implements EventLog {
         options.onCaughtUp?.();
       }
     };
+    const slice = new TimeSlice();
     const run = async () => {
       if (seq >= endAtStart) reportCaughtUp();
       while (!stopped) {
-        const batch = this.storage.readAfterSeq(options.topic, seq, 500);
+        const batch = this.storage.readAfterSeq(topic, seq, TAIL_BATCH, tenant);
         if (batch.length === 0) {
           reportCaughtUp();
-          const w = waitFor(this.notifier, options.topic, 1000);
+          const w = waitFor(this.notifier, topicWakeEvent(topic, tenant), IDLE_RECHECK_MS);
           wake = w.cancel;
           await w.promise;
           continue;
         }
         for (const m of batch) {
+          await slice.pause();
           if (stopped) return;
           await handleInContext(options.handle, m);
           seq = m.seq;
@@ -105,7 +134,7 @@ export class EmbeddedEventLog implements EventLog {
       }
     };
     const done = run().catch((err) => {
-      this.options.logger.warn('tail reader stopped on a handler error', { topic: options.topic, error: err });
+      this.options.logger.warn('tail reader stopped on a handler error', { topic, error: err });
     });
     const sub: Subscription = {
       stop: async () => {
@@ -119,9 +148,31 @@ export class EmbeddedEventLog implements EventLog {
     return sub;
   }
 
-  async startGroupAtEnd(groupId: string, topic: string): Promise<void> {
+  /** Slices share the topic's partitions and offsets, so the topic's end is the slice's end too. */
+  async startGroupAtEnd(groupId: string, topic: string, tenant?: string): Promise<void> {
+    this.checkSlice(topic, tenant);
     const { partitions } = this.storage.topic(topic);
     for (let p = 0; p < partitions; p++) this.storage.commit(groupId, topic, p, this.storage.endOffset(topic, p));
+  }
+
+  /** A slice is an index range: nothing to create. */
+  async ensureTenant(topic: string, tenant: string): Promise<void> {
+    this.checkSlice(topic, tenant);
+  }
+
+  async dropTenant(topic: string, tenant: string): Promise<void> {
+    this.checkSlice(topic, tenant);
+    while (!this.closed && this.storage.dropTenantChunk(topic, tenant) > 0) await yieldToEventLoop();
+  }
+
+  async migrateTenants(topic: string): Promise<number> {
+    let moved = 0;
+    for (let n; !this.closed && (n = this.storage.migrateTenantChunk(topic)) > 0; ) {
+      moved += n;
+      await yieldToEventLoop();
+    }
+    if (moved > 0) this.options.logger.info('moved messages into their tenant slices', { topic, count: moved });
+    return moved;
   }
 
   async groupMemberCount(groupId: string): Promise<number> {
@@ -134,16 +185,40 @@ export class EmbeddedEventLog implements EventLog {
     return !this.closed;
   }
 
-  /** Runs compaction and retention now (also runs on a timer). */
-  clean(): number {
-    return this.closed ? 0 : this.storage.clean();
+  /** Runs compaction and retention now, in chunks (also runs on a timer); resolves to how many went. */
+  clean(now = Date.now()): Promise<number> {
+    this.cleaning ??= (async () => {
+      let removed = 0;
+      try {
+        for (const topic of this.storage.topicNames()) {
+          for (let more = true; more && !this.closed; ) {
+            const r = this.storage.cleanChunk(topic, now);
+            removed += r.removed;
+            more = r.more;
+            await yieldToEventLoop();
+          }
+        }
+      } catch (err) {
+        if (!this.closed) this.options.logger.warn('event log clean-up failed; will retry', { error: err });
+      } finally {
+        this.cleaning = undefined;
+      }
+      return removed;
+    })();
+    return this.cleaning;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.cleaning;
     this.closed = true;
     clearInterval(this.cleaner);
     this.storage.close();
+  }
+
+  private checkSlice(topic: string, tenant: string | undefined): void {
+    const spec = this.storage.topic(topic);
+    if (tenant !== undefined && !spec.tenants) throw new Error(`topic ${topic} has no tenant slices`);
   }
 }

@@ -8,9 +8,11 @@ import type { Logger } from '@wellstream/logging';
 import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { KafkaAdmin, topicConfig } from './kafka-admin';
 import { KafkaGroupMember } from './kafka-consumer';
-import { KafkaPublisher } from './kafka-producer';
-import { DEFAULT_CONSUMER_TIMING, KafkaConsumerTiming, KafkaEventLogOptions, CLIENT_RETRY } from './kafka-settings';
+import { KafkaPublisher, TopicBatch } from './kafka-producer';
+import { DEFAULT_CONSUMER_TIMING, DEFAULT_SLICE_TIMING, KafkaConsumerTiming, KafkaEventLogOptions, CLIENT_RETRY } from './kafka-settings';
 import { KafkaTailReader } from './kafka-tail';
+import { KafkaTenantTopics } from './kafka-tenant-topics';
+import { migrateToTenantTopics } from './kafka-tenant-migration';
 
 const HEALTH_CACHE_MS = 2_000;
 
@@ -33,6 +35,9 @@ export class KafkaEventLog implements EventLog {
   private readonly publisher: KafkaPublisher;
   private readonly prefix: string;
   private readonly timing: KafkaConsumerTiming;
+  /** Readers of tenant slices are many and mostly idle: they long-poll longer (see DEFAULT_SLICE_TIMING). */
+  private readonly sliceTiming: KafkaConsumerTiming;
+  private readonly tenants: KafkaTenantTopics;
   private readonly subscriptions = new Set<Subscription>();
   private health: { at: number; ok: boolean } = { at: 0, ok: false };
   private closed = false;
@@ -40,6 +45,7 @@ export class KafkaEventLog implements EventLog {
   constructor(private readonly options: KafkaEventLogOptions) {
     this.prefix = options.prefix ?? '';
     this.timing = { ...DEFAULT_CONSUMER_TIMING, ...options.consumer };
+    this.sliceTiming = { ...this.timing, ...DEFAULT_SLICE_TIMING, ...options.sliceConsumer };
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -51,6 +57,7 @@ export class KafkaEventLog implements EventLog {
     });
     this.admin = new KafkaAdmin(this.kafka);
     this.publisher = new KafkaPublisher(this.kafka, options.logger);
+    this.tenants = new KafkaTenantTopics(this.admin, (n) => this.topicName(n), options.replicationFactor ?? -1, options.topicConfigOverrides);
   }
 
   private topicName(name: string): string {
@@ -64,18 +71,43 @@ export class KafkaEventLog implements EventLog {
   async ensureTopic(spec: TopicSpec): Promise<void> {
     const config = topicConfig(spec, this.options.topicConfigOverrides?.(spec));
     await this.admin.ensureTopic(this.topicName(spec.name), spec, config, this.options.replicationFactor ?? -1);
+    this.tenants.register(spec);
   }
 
+  /**
+   * On a tenant-scoped topic each message goes to the shared topic (internal consumers) and to its
+   * tenant's topic (that tenant's streams and replays), in one request: at least once on both.
+   */
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.publisher.publish(this.topicName(topic), messages);
+    const batches: TopicBatch[] = [{ topic: this.topicName(topic), messages }];
+    const slices = new Map<string, OutgoingMessage[]>();
+    if (this.tenants.spec(topic)?.tenants) {
+      for (const m of messages) {
+        if (!m.tenant) throw new Error(`every message on the tenant-scoped topic ${topic} needs a tenant`);
+        (slices.get(m.tenant) ?? slices.set(m.tenant, []).get(m.tenant)!).push(m);
+      }
+      for (const [tenant, list] of slices) batches.push({ topic: this.topicName(this.tenants.sliceName(topic, tenant)), messages: list });
+    }
+    // A slice deleted meanwhile (its customer went) fails the send: create it again on the retry.
+    await this.publisher.publish(batches, async (retry) => {
+      await Promise.all([...slices.keys()].map((t) => this.tenants.ensure(topic, t, retry)));
+    });
+  }
+
+  /** The broker-side topic a reader reads: the shared topic, or the tenant's own. */
+  private async readTopic(topic: string, tenant: string | undefined): Promise<string> {
+    if (tenant === undefined) return this.topicName(topic);
+    await this.tenants.ensure(topic, tenant);
+    return this.topicName(this.tenants.sliceName(topic, tenant));
   }
 
   async consume(options: ConsumeOptions): Promise<Subscription> {
-    const kafkaTopic = this.topicName(options.topic);
+    const kafkaTopic = await this.readTopic(options.topic, options.tenant);
     const kafkaGroupId = this.groupName(options.groupId);
     if (!options.fromBeginning) await this.pinNewGroupAtEnd(kafkaGroupId, kafkaTopic);
-    const member = new KafkaGroupMember({ kafka: this.kafka, kafkaTopic, kafkaGroupId, options, timing: this.timing, logger: this.options.logger });
+    const timing = options.tenant === undefined ? this.timing : this.sliceTiming;
+    const member = new KafkaGroupMember({ kafka: this.kafka, kafkaTopic, kafkaGroupId, options, timing, logger: this.options.logger });
     await member.start();
     return this.track(() => member.stop());
   }
@@ -99,10 +131,10 @@ export class KafkaEventLog implements EventLog {
     const reader = new KafkaTailReader({
       kafka: this.kafka,
       admin: this.admin,
-      kafkaTopic: this.topicName(options.topic),
+      kafkaTopic: await this.readTopic(options.topic, options.tenant),
       groupPrefix: this.prefix,
       options,
-      timing: this.timing,
+      timing: options.tenant === undefined ? this.timing : this.sliceTiming,
       logger: this.options.logger,
     });
     try {
@@ -126,10 +158,36 @@ export class KafkaEventLog implements EventLog {
     return sub;
   }
 
-  async startGroupAtEnd(groupId: string, topic: string): Promise<void> {
-    const kafkaTopic = this.topicName(topic);
+  async startGroupAtEnd(groupId: string, topic: string, tenant?: string): Promise<void> {
+    const kafkaTopic = await this.readTopic(topic, tenant);
     const marks = await this.admin.watermarks(kafkaTopic);
     await this.admin.setOffsets(this.groupName(groupId), kafkaTopic, marks.map((m) => ({ partition: m.partition, offset: m.high })));
+  }
+
+  async ensureTenant(topic: string, tenant: string): Promise<void> {
+    await this.tenants.ensure(topic, tenant);
+  }
+
+  async dropTenant(topic: string, tenant: string): Promise<void> {
+    await this.tenants.drop(topic, tenant);
+  }
+
+  /** Copies untagged messages of the shared topic into their tenants' topics (see kafka-tenant-migration). */
+  async migrateTenants(topic: string): Promise<number> {
+    const spec = this.tenants.spec(topic);
+    if (!spec?.tenants) throw new Error(`topic ${topic} has no tenant slices (ensureTopic it with a tenants spec first)`);
+    return migrateToTenantTopics({
+      kafka: this.kafka,
+      admin: this.admin,
+      publisher: this.publisher,
+      tenants: this.tenants,
+      topic,
+      field: spec.tenants.field,
+      kafkaTopic: this.topicName(topic),
+      kafkaGroupId: this.groupName(`migrate.${topic}.tenants`),
+      sliceTopic: (tenant) => this.topicName(this.tenants.sliceName(topic, tenant)),
+      logger: this.options.logger,
+    });
   }
 
   async groupMemberCount(groupId: string): Promise<number> {

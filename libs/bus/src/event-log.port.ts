@@ -10,6 +10,23 @@ export interface TopicSpec {
   compacted?: boolean;
   /** Messages older than this are deleted. */
   retentionMs?: number;
+  /**
+   * A tenant-scoped topic: every message names its tenant (`OutgoingMessage.tenant`), and a reader
+   * may ask for one tenant's slice only (`ConsumeOptions.tenant`, `TailOptions.tenant`), at a cost
+   * that follows that tenant's messages, never the whole topic's. Readers without a tenant (internal
+   * consumers) still see every message.
+   */
+  tenants?: TenantSliceSpec;
+}
+
+export interface TenantSliceSpec {
+  /** Partitions of each tenant's slice (Kafka: of each tenant's topic); messages go by partition key. */
+  partitions: number;
+  /**
+   * The JSON field of a message value that names its tenant: used once, to move messages written
+   * before the topic was tenant-scoped into their tenant's slice (`migrateTenants`).
+   */
+  field: string;
 }
 
 export interface OutgoingMessage {
@@ -20,6 +37,8 @@ export interface OutgoingMessage {
   /** What picks the partition (e.g. the user id, so one user's events stay in order); default the key. */
   partitionKey?: string;
   headers?: Record<string, string>;
+  /** Required on a tenant-scoped topic: whose slice the message also belongs to. */
+  tenant?: string;
 }
 
 export interface LogMessage {
@@ -31,6 +50,8 @@ export interface LogMessage {
   headers: Record<string, string>;
   /** Append time, ms since epoch. */
   timestamp: number;
+  /** The tenant it was published with (tenant-scoped topics). */
+  tenant?: string;
 }
 
 export interface ConsumeOptions {
@@ -46,6 +67,8 @@ export interface ConsumeOptions {
   handle(message: LogMessage): Promise<void>;
   /** The partitions this member now owns, after every rebalance. */
   onAssignment?(partitions: number[]): void;
+  /** Read only this tenant's slice of a tenant-scoped topic (its own partitions and offsets). */
+  tenant?: string;
 }
 
 export interface TailOptions {
@@ -55,6 +78,8 @@ export interface TailOptions {
   handle(message: LogMessage): Promise<void>;
   /** Called once, when everything that existed at the start has been handled. */
   onCaughtUp?(): void;
+  /** Read only this tenant's slice of a tenant-scoped topic. */
+  tenant?: string;
 }
 
 export interface Subscription {
@@ -69,8 +94,17 @@ export interface EventLog {
   consume(options: ConsumeOptions): Promise<Subscription>;
   /** Reads without a group and without committing (replay): every reader sees everything. */
   tail(options: TailOptions): Promise<Subscription>;
-  /** Sets a group with no members to start at the end of the topic now (e.g. a new stream). */
-  startGroupAtEnd(groupId: string, topic: string): Promise<void>;
+  /** Sets a group with no members to start at the end of the topic (or of a tenant's slice) now. */
+  startGroupAtEnd(groupId: string, topic: string, tenant?: string): Promise<void>;
+  /** Makes a tenant's slice ready now (a new customer), so its first reader or writer does not wait. */
+  ensureTenant(topic: string, tenant: string): Promise<void>;
+  /** Removes a tenant's slice and its messages (a deleted customer). */
+  dropTenant(topic: string, tenant: string): Promise<void>;
+  /**
+   * Puts messages written before the topic was tenant-scoped into their tenant's slice (by the
+   * spec's `tenants.field`); idempotent, resumable. Returns how many it moved.
+   */
+  migrateTenants(topic: string): Promise<number>;
   /** Members currently in the group (as far as this adapter can see). */
   groupMemberCount(groupId: string): Promise<number>;
   /** Cheap liveness check for health endpoints. */

@@ -65,12 +65,30 @@ export class KafkaAdmin {
       waitForLeaders: true,
       topics: [{ topic: name, numPartitions: spec.partitions, replicationFactor, configEntries }],
     });
-    if (created) return;
+    if (created) return this.untilLeadersServe(name);
     const have = await this.partitionCount(name);
     if (have === 0) throw new Error(`topic ${name} exists but has no metadata yet`);
     // Never shrink (keys would move); grow when the spec asks for more.
     if (have < spec.partitions) await this.admin.createPartitions({ topicPartitions: [{ topic: name, count: spec.partitions }] });
     await this.admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name, configEntries }] });
+  }
+
+  /**
+   * A topic just created can still answer NOT_LEADER_FOR_PARTITION for a moment (leaders elected,
+   * metadata not yet everywhere): wait until its offsets can be listed, so the first reader or
+   * writer (a new customer's first stream) does not fail.
+   */
+  private async untilLeadersServe(topic: string): Promise<void> {
+    const deadline = Date.now() + ENSURE_TOPIC_DEADLINE_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.admin.fetchTopicOffsets(topic);
+        return;
+      } catch (err) {
+        if (Date.now() >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(50 * attempt, 500)));
+      }
+    }
   }
 
   async partitionCount(topic: string): Promise<number> {
@@ -117,6 +135,13 @@ export class KafkaAdmin {
     }
   }
 
+  /** The group's committed position per partition (-1 where it has none). */
+  async committedOffsets(groupId: string, topic: string): Promise<PartitionOffset[]> {
+    await this.connect();
+    const res = await this.admin.fetchOffsets({ groupId, topics: [topic] });
+    return (res[0]?.partitions ?? []).map((p) => ({ partition: p.partition, offset: Number(p.offset) }));
+  }
+
   /** True when the group has no committed position on any partition of the topic. */
   async hasNoCommits(groupId: string, topic: string): Promise<boolean> {
     await this.connect();
@@ -129,6 +154,16 @@ export class KafkaAdmin {
     const { groups } = await this.admin.describeGroups([groupId]);
     const g = groups[0];
     return g && LIVE_STATES.has(g.state) ? g.members.length : 0;
+  }
+
+  /** Deletes a topic; one that is already gone counts as deleted. */
+  async deleteTopic(topic: string): Promise<void> {
+    await this.connect();
+    try {
+      await this.admin.deleteTopics({ topics: [topic], timeout: 10_000 });
+    } catch (err) {
+      if ((err as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw err;
+    }
   }
 
   async deleteGroup(groupId: string): Promise<void> {

@@ -10,6 +10,7 @@ import type { Logger } from '@wellstream/logging';
 import type { ConsumeOptions } from './event-log.port';
 import { handleWithRequestContext, sleep, toLogMessage } from './kafka-message';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
+import { TimeSlice } from './time-slice';
 
 const JOIN_WAIT_MS = 30_000;
 const RESTART_DELAY_MS = 1_000;
@@ -29,6 +30,8 @@ export class KafkaGroupMember {
   private stopping = false;
   private restarting = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** kafkajs hands over a fetched batch message by message without yielding: share the loop. */
+  private readonly slice = new TimeSlice();
   private joined = false;
   private onJoined = () => {};
 
@@ -112,6 +115,7 @@ export class KafkaGroupMember {
       const resume = pause();
       if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs).unref();
     };
+    await this.slice.pause();
     if (this.stopping) return holdBack();
     const logMessage = toLogMessage(this.p.options.topic, partition, message);
     try {

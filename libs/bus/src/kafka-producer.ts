@@ -12,6 +12,12 @@ import { CLIENT_RETRY } from './kafka-settings';
 
 const PUBLISH_DEADLINE_MS = 60_000;
 
+export interface TopicBatch {
+  /** The topic's name on the broker (prefixed). */
+  topic: string;
+  messages: OutgoingMessage[];
+}
+
 export class KafkaPublisher {
   private readonly producer: Producer;
   private connecting?: Promise<void>;
@@ -37,18 +43,23 @@ export class KafkaPublisher {
     return this.connecting;
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  /**
+   * Publishes to one or more topics in one request per broker. `prepare` runs before every
+   * attempt (e.g. making sure a tenant's topic exists; told whether an attempt already failed).
+   */
+  async publish(batches: TopicBatch[], prepare?: (retry: boolean) => Promise<void>): Promise<void> {
     const requestId = currentRequestId();
-    const kafkaMessages = messages.map((m) => toKafkaMessage(m, requestId));
+    const topicMessages = batches.map((b) => ({ topic: b.topic, messages: b.messages.map((m) => toKafkaMessage(m, requestId)) }));
     const deadline = Date.now() + PUBLISH_DEADLINE_MS;
     for (let attempt = 1; ; attempt++) {
       try {
+        await prepare?.(attempt > 1);
         await this.connect();
-        await this.producer.send({ topic, acks: -1, compression: CompressionTypes.None, messages: kafkaMessages });
+        await this.producer.sendBatch({ topicMessages, acks: -1, compression: CompressionTypes.None });
         return;
       } catch (err) {
         if (Date.now() >= deadline) throw err;
-        this.logger.warn('kafka publish failed; retrying', { topic, attempt, error: err });
+        this.logger.warn('kafka publish failed; retrying', { topics: batches.map((b) => b.topic), attempt, error: err });
         await sleep(Math.min(1000 * attempt, 5000));
       }
     }

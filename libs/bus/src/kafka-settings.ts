@@ -17,6 +17,8 @@ export interface KafkaEventLogOptions {
   /** Extra topic configs per topic (plain name in the spec), e.g. a short segment.ms to observe compaction in tests. */
   topicConfigOverrides?: (spec: TopicSpec) => Record<string, string> | undefined;
   consumer?: Partial<KafkaConsumerTiming>;
+  /** Timing of tenant-slice readers (stream clients, replays); defaults to DEFAULT_SLICE_TIMING. */
+  sliceConsumer?: Partial<KafkaConsumerTiming>;
 }
 
 export interface KafkaConsumerTiming {
@@ -40,6 +42,18 @@ export const DEFAULT_CONSUMER_TIMING: KafkaConsumerTiming = {
   maxWaitTimeMs: 500,
   retryDelayMs: 500,
   partitionsConsumedConcurrently: 4,
+};
+
+/**
+ * Readers of tenant slices (one per SSE client) are many and mostly idle. A fetch answers as soon as
+ * data arrives whatever its long-poll, so a longer poll costs no latency, only a slower notice of a
+ * rebalance; with the heartbeat it cuts an idle reader's requests from three a second to about one
+ * every 3 s. The session timeout leaves room for a heartbeat that waits behind a long poll.
+ */
+export const DEFAULT_SLICE_TIMING: Partial<KafkaConsumerTiming> = {
+  maxWaitTimeMs: 3_000,
+  heartbeatIntervalMs: 3_000,
+  sessionTimeoutMs: 15_000,
 };
 
 /** Retries of single client requests; long enough to ride out a broker restart. */

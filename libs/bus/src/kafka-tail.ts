@@ -11,6 +11,7 @@ import type { TailOptions } from './event-log.port';
 import type { KafkaAdmin } from './kafka-admin';
 import { handleWithRequestContext, toLogMessage } from './kafka-message';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
+import { TimeSlice } from './time-slice';
 
 export interface TailParams {
   kafka: Kafka;
@@ -61,9 +62,12 @@ export class KafkaTailReader {
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topic: kafkaTopic, fromBeginning: true });
+    // A replay reads a whole history in big fetches: let other customers' work in between.
+    const slice = new TimeSlice();
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ partition, message }) => {
+        await slice.pause();
         if (this.stopped) return;
         const m = toLogMessage(options.topic, partition, message);
         try {

@@ -14,7 +14,7 @@ eventLogContract('embedded', async () => {
   return {
     open: async () => new EmbeddedEventLog({ file: path.join(dir, 'events.db'), logger }),
     compact: async (log) => {
-      (log as EmbeddedEventLog).clean();
+      await (log as EmbeddedEventLog).clean();
     },
     waitMs: 10_000,
     compactionWaitMs: 5_000,

@@ -21,6 +21,7 @@ function testOptions(prefix: string): KafkaEventLogOptions {
     prefix,
     logger: createLogger('bus-test'),
     consumer: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000, maxWaitTimeMs: 200, retryDelayMs: 200 },
+    sliceConsumer: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000, maxWaitTimeMs: 200, retryDelayMs: 200 },
     topicConfigOverrides: (spec) =>
       spec.compacted ? { 'segment.ms': '100', 'min.cleanable.dirty.ratio': '0.01', 'delete.retention.ms': '100', 'min.compaction.lag.ms': '0' } : undefined,
   };

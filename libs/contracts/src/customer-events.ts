@@ -44,11 +44,22 @@ export const customerEventSchema = Joi.object<CustomerEvent>({
   payload: Joi.object().unknown(true).required(),
 });
 
+/**
+ * Tenant-scoped by customer: streams and replays read only their customer's slice (on Kafka a
+ * topic per customer, `events.tenant.<customer id>`), while push and rules read the whole topic.
+ */
 export const customerEventsTopic: TopicDefinition<CustomerEvent> = {
-  spec: { name: 'events', partitions: 12, compacted: true, retentionMs: THIRTY_DAYS_MS },
+  spec: {
+    name: 'events',
+    partitions: 12,
+    compacted: true,
+    retentionMs: THIRTY_DAYS_MS,
+    tenants: { partitions: 12, field: 'customer_id' },
+  },
   schema: customerEventSchema,
   key: (e) => e.key,
   partitionKey: (e) => e.user_id,
+  tenant: (e) => e.customer_id,
 };
 
 /** Payload of a `connection` event (DESIGN.md section 2). */

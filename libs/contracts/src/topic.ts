@@ -13,6 +13,8 @@ export interface TopicDefinition<T> {
   key(event: T): string;
   /** Which messages must stay in order relative to each other (e.g. one user's). */
   partitionKey(event: T): string;
+  /** Tenant-scoped topics (spec.tenants): whose slice the event belongs to. */
+  tenant?(event: T): string;
 }
 
 export class InvalidEventError extends Error {
@@ -28,16 +30,31 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
   return value as T;
 }
 
-/** The log message of an (already validated) catalog event: its keys and its JSON text as given. */
-export function messageFor<T>(topic: TopicDefinition<T>, event: T): OutgoingMessage {
-  return { key: topic.key(event), partitionKey: topic.partitionKey(event), value: JSON.stringify(event) };
+/** The log message for an event already validated: keyed, partitioned, and tagged with its tenant. */
+function messageOf<T>(topic: TopicDefinition<T>, event: T, value: string): OutgoingMessage {
+  return {
+    key: topic.key(event),
+    partitionKey: topic.partitionKey(event),
+    value,
+    ...(topic.tenant ? { tenant: topic.tenant(event) } : {}),
+  };
+}
+
+/**
+ * The log message for a catalog event, validated but published as written (joi would rewrite times
+ * like start_time into another ISO form): for producers whose events echo what a customer sent.
+ */
+export function eventMessage<T>(topic: TopicDefinition<T>, event: T): OutgoingMessage {
+  validateEvent(topic, event);
+  return messageOf(topic, event, JSON.stringify(event));
 }
 
 export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>, events: T[]): Promise<void> {
-  await log.publish(
-    topic.spec.name,
-    events.map((e) => messageFor(topic, validateEvent(topic, e))),
-  );
+  const messages = events.map((e) => {
+    const valid = validateEvent(topic, e);
+    return messageOf(topic, valid, JSON.stringify(valid));
+  });
+  await log.publish(topic.spec.name, messages);
 }
 
 /** Per consumer group in this process: how far behind the last handled message was, and counts. */

@@ -64,6 +64,7 @@ interface LegacyFields {
   key?: string;
   value?: string;
   partition_key?: string;
+  tenant?: string;
   record_id?: string;
   checksum?: string;
 }
@@ -71,7 +72,7 @@ interface LegacyFields {
 export function messageOf(entry: OutboxEntry): OutgoingMessage {
   if (entry.message !== undefined) return JSON.parse(entry.message) as OutgoingMessage;
   const legacy = entry as unknown as LegacyFields;
-  return { key: legacy.key ?? '', value: legacy.value ?? '', partitionKey: legacy.partition_key };
+  return { key: legacy.key ?? '', value: legacy.value ?? '', partitionKey: legacy.partition_key, ...(legacy.tenant ? { tenant: legacy.tenant } : {}) };
 }
 
 export function stateCheckOf(entry: OutboxEntry): StateCheck {

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
 import { REQUEST_ID_HEADER } from '@wellstream/bus';
-import { messageFor, TopicDefinition, validateEvent } from '@wellstream/contracts';
+import { eventMessage, TopicDefinition } from '@wellstream/contracts';
 import { currentRequestId, Logger } from '@wellstream/logging';
 import type { DocumentStore } from '@wellstream/store';
 import type { PendingMessage, StateCheck } from './outbox-entry';
@@ -53,8 +53,7 @@ export class Outbox {
    * times such as start_time into another ISO form), carrying the current request id.
    */
   message<T>(topic: TopicDefinition<T>, event: T, confirmedBy: StateCheck): PendingMessage {
-    validateEvent(topic, event);
-    const message: OutgoingMessage = messageFor(topic, event);
+    const message: OutgoingMessage = eventMessage(topic, event);
     const requestId = currentRequestId();
     if (requestId) message.headers = { [REQUEST_ID_HEADER]: requestId, ...message.headers };
     return { topic: topic.spec.name, message, confirmedBy };

@@ -7,6 +7,7 @@ import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createStreamsApp } from './app';
 import type { StreamsConfig } from './config';
+import { CustomerQuota } from './delivery/customer-quota';
 import { MemberCounter } from './delivery/member-counter';
 import { StreamRepository } from './streams/stream.repository';
 
@@ -18,6 +19,11 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   await eventLog.ensureTopic(customerEventsTopic.spec);
   const repo = await StreamRepository.open(store);
   const members = new MemberCounter(eventLog);
+  const quota = new CustomerQuota({
+    stream: config.WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER,
+    replay: config.WELLSTREAM_REPLAY_MAX_PER_CUSTOMER,
+    retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
+  });
   const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
     logger,
@@ -28,11 +34,12 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
       repo,
       eventLog,
       members,
+      quota,
       logger,
       maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS,
       pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS,
     },
-    replay: { eventLog, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+    replay: { eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
     sse: {
       writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
       maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,

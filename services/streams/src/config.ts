@@ -13,6 +13,10 @@ export interface StreamsConfig extends ServiceSettings {
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: number;
   /** A client with more than this many bytes queued in its socket is disconnected. */
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: number;
+  /** Replay connections one customer may hold open at once (per streams-service process). */
+  WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: number;
+  /** Stream connections one customer may hold open at once (per streams-service process). */
+  WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: number;
 }
 
 export const streamsConfigSchema = Joi.object<StreamsConfig>({
@@ -21,6 +25,9 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
   WELLSTREAM_POKE_INTERVAL_MS: Joi.number().integer().min(50).max(600_000).default(5000),
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
+  WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3),
+  // 5 streams × 5 members: the interface's own limits, so by default only this process's share counts.
+  WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: Joi.number().integer().min(1).max(100_000).default(25),
 });
 
 export const loadStreamsConfig = (env: NodeJS.ProcessEnv = process.env): StreamsConfig => loadConfig(streamsConfigSchema, env);

@@ -1,5 +1,6 @@
 /**
- * Connecting a client to a stream: the client becomes one member of the stream's consumer group.
+ * Connecting a client to a stream: the client becomes one member of the stream's consumer group
+ * over its customer's slice of the events topic (it never reads another customer's events).
  * The log hands each member a share of the partitions (= users), rebalancing as members come and
  * go; each event is written to this client and committed only once it is in the socket. Events
  * the stream's filters leave out are committed without a write. When the client goes away, its
@@ -13,6 +14,7 @@ import { streamNotFound, tooManyMembers } from '../../streams/stream.errors';
 import { utcDayStart, matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
 import { alreadySeen, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
+import type { CustomerQuota } from '../customer-quota';
 import type { MemberCounter } from '../member-counter';
 import { startPokeTimer } from '../poke-timer';
 
@@ -20,6 +22,7 @@ export interface ConnectDeps {
   repo: StreamRepository;
   eventLog: EventLog;
   members: MemberCounter;
+  quota: CustomerQuota;
   logger: Logger;
   maxMembers: number;
   pokeIntervalMs: number;
@@ -34,7 +37,7 @@ export interface PendingConnection {
 
 /**
  * Checks everything that can fail with a 4xx before the event stream opens (unknown stream, member
- * limit) and reserves this client's member slot.
+ * limit, the customer's connection quota) and reserves this client's slots.
  */
 export async function prepareStreamConnection(
   deps: ConnectDeps,
@@ -45,7 +48,12 @@ export async function prepareStreamConnection(
   const stream = await deps.repo.findOfCustomer(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
-  const release = deps.members.reserve(group);
+  const releaseQuota = deps.quota.acquire(customerId, 'stream');
+  const releaseMember = deps.members.reserve(group);
+  const release = () => {
+    releaseMember();
+    releaseQuota();
+  };
   try {
     // The reservation already counts this client, hence ">".
     if ((await deps.members.count(group)) > deps.maxMembers) {
@@ -97,7 +105,7 @@ export async function prepareStreamConnection(
       };
 
       deps.eventLog
-        .consume({ topic: customerEventsTopic.spec.name, groupId: group, fromBeginning: false, handle })
+        .consume({ topic: customerEventsTopic.spec.name, tenant: customerId, groupId: group, fromBeginning: false, handle })
         .then(
           (sub) => {
             subscription = sub;

@@ -1,12 +1,12 @@
 /**
- * GET /v2/replay — HTTP in/out of a replay connection; a bad query is a 400 JSON answer before the
- * event stream opens.
+ * GET /v2/replay — HTTP in/out of a replay connection; a bad query (400) or a customer at its replay
+ * quota (429) is a JSON answer before the event stream opens.
  */
 import type express from 'express';
 import { callerOf, route } from '@wellstream/http';
 import { openSse, SseSettings } from '../sse-response';
 import { parseReplayQuery } from './replay.schema';
-import { ReplayDeps, startReplay } from './replay.usecase';
+import { ReplayDeps, reserveReplay, startReplay } from './replay.usecase';
 
 export function replayRoute(app: express.Express, deps: ReplayDeps, sse: SseSettings): void {
   app.get(
@@ -14,7 +14,9 @@ export function replayRoute(app: express.Express, deps: ReplayDeps, sse: SseSett
     route(async (req, res) => {
       const { customerId } = callerOf(req);
       const query = parseReplayQuery(req.query as Record<string, unknown>, req.header('last-event-id'));
-      startReplay(deps, customerId, query, openSse(req, res, sse));
+      const release = reserveReplay(deps, customerId);
+      if (req.destroyed || res.destroyed) return release();
+      startReplay(deps, customerId, query, openSse(req, res, sse), release);
     }),
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Replay: every event of the caller's organizations from the last 30 days, in log order, then the
- * live events as they come. No consumer group: each replay connection reads the whole topic on its
- * own (a group-less tail), nothing is committed, and every client gets the entire stream. The end
+ * live events as they come. No consumer group: each replay connection reads its customer's slice of
+ * the events topic on its own (a group-less tail, whose cost follows that customer's events only),
+ * nothing is committed, and every client gets the entire stream. The end
  * of the historical part is marked with an SSE comment (`: replay caught up`) followed by a poke.
  */
 import type { EventLog, Subscription } from '@wellstream/bus';
@@ -10,16 +11,24 @@ import type { Logger } from '@wellstream/logging';
 import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
 import { alreadySeen, encodePosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
+import type { CustomerQuota } from '../customer-quota';
 import { startPokeTimer } from '../poke-timer';
 import type { ReplayQuery } from './replay.schema';
 
 export interface ReplayDeps {
   eventLog: EventLog;
+  quota: CustomerQuota;
   logger: Logger;
   pokeIntervalMs: number;
 }
 
-export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQuery, sink: EventSink): void {
+/** Takes the customer's replay slot (429 past its quota) before the event stream opens. */
+export function reserveReplay(deps: ReplayDeps, customerId: string): () => void {
+  return deps.quota.acquire(customerId, 'replay');
+}
+
+/** `release` gives the replay slot back once the replay's reader has stopped. */
+export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQuery, sink: EventSink, release: () => void): void {
   const filter: EventFilter = {
     customerId,
     resources: query.resources,
@@ -34,13 +43,19 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     if (stopped) return;
     stopped = true;
     poker.stop();
-    void subscription?.stop().catch((err) => deps.logger.warn('stopping a replay failed', { error: err }));
+    // The slot is free only once nothing of this replay runs any more.
+    void Promise.resolve(subscription?.stop())
+      .catch((err) => deps.logger.warn('stopping a replay failed', { error: err }))
+      .finally(() => {
+        if (subscription) release();
+      });
   };
   sink.onClose(stop);
 
   deps.eventLog
     .tail({
       topic: customerEventsTopic.spec.name,
+      tenant: customerId,
       fromTimestamp: Date.now() - THIRTY_DAYS_MS,
       handle: async (m) => {
         if (sink.closed || stopped) throw new ClientGoneError();
@@ -57,9 +72,10 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     .then(
       (sub) => {
         subscription = sub;
-        if (stopped) void sub.stop();
+        if (stopped) void sub.stop().finally(release);
       },
       (err) => {
+        release();
         deps.logger.error('starting a replay failed', { error: err });
         sink.close('could not start the replay');
       },

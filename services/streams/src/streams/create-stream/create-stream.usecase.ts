@@ -1,6 +1,6 @@
 /**
  * Creating a stream: a unique name per customer, at most 5 streams, filters fixed for its life.
- * Its consumer group is pinned at the current end of the `events` topic, so the stream receives
+ * Its consumer group is pinned at the current end of its customer's slice of the `events` topic, so the stream receives
  * every event from its creation on, even before the first client connects.
  */
 import { EVENT_TYPES } from '@wellstream/catalog';
@@ -25,7 +25,7 @@ export async function createStream(deps: StreamDeps, customerId: string, input: 
     updated_at: now,
   });
   try {
-    await deps.eventLog.startGroupAtEnd(doc.group, customerEventsTopic.spec.name);
+    await deps.eventLog.startGroupAtEnd(doc.group, customerEventsTopic.spec.name, customerId);
   } catch (err) {
     // Without a pinned start the stream would silently miss events: undo, let the caller retry.
     await deps.repo.remove(customerId, id);

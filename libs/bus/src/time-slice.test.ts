@@ -1,0 +1,22 @@
+import { TimeSlice } from './time-slice';
+
+describe('TimeSlice', () => {
+  it('lets a timer run in the middle of a long synchronous-looking loop', async () => {
+    const slice = new TimeSlice(2);
+    let timerRanAt = -1;
+    setTimeout(() => (timerRanAt = i), 0);
+    let i = 0;
+    const until = Date.now() + 50;
+    for (; Date.now() < until; i++) await slice.pause();
+    expect(timerRanAt).toBeGreaterThan(0);
+    expect(timerRanAt).toBeLessThan(i);
+  });
+
+  it('does not yield while within its budget', async () => {
+    const slice = new TimeSlice(10_000);
+    let ran = false;
+    setImmediate(() => (ran = true));
+    for (let i = 0; i < 1000; i++) await slice.pause();
+    expect(ran).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Fair shares of the streams service between customers: how many stream connections and how many
+ * replays one customer may hold open at once in this process. A replay reads up to 30 days of a
+ * customer's events, so a customer opening dozens of them at once would take a large share of the
+ * process from everyone else; past the limit the answer is 429 with Retry-After, before the event
+ * stream opens. The counts are per process (per streams-service replica).
+ */
+import { AppError } from '@wellstream/errors';
+
+export type ConnectionKind = 'stream' | 'replay';
+
+export interface QuotaLimits {
+  stream: number;
+  replay: number;
+  /** Retry-After of a refused connection, in seconds. */
+  retryAfterSeconds: number;
+}
+
+export const tooManyConnections = (kind: ConnectionKind, max: number, retryAfterSeconds: number) =>
+  new AppError(
+    'rate_limited',
+    kind === 'replay' ? 'TOO_MANY_REPLAYS' : 'TOO_MANY_STREAM_CONNECTIONS',
+    kind === 'replay'
+      ? `A customer can have at most ${max} replay connections open at once; retry when one closes.`
+      : `A customer can have at most ${max} stream connections open at once; retry when one closes.`,
+    { retryAfterSeconds },
+  );
+
+export class CustomerQuota {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly limits: QuotaLimits) {}
+
+  /** Takes one slot or throws 429; the returned release is idempotent. */
+  acquire(customerId: string, kind: ConnectionKind): () => void {
+    const key = `${kind}:${customerId}`;
+    const n = this.open.get(key) ?? 0;
+    if (n >= this.limits[kind]) throw tooManyConnections(kind, this.limits[kind], this.limits.retryAfterSeconds);
+    this.open.set(key, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(key) ?? 1) - 1;
+      // Keys of customers with nothing open are dropped: the map stays as small as what is open.
+      if (left <= 0) this.open.delete(key);
+      else this.open.set(key, left);
+    };
+  }
+
+  active(customerId: string, kind: ConnectionKind): number {
+    return this.open.get(`${kind}:${customerId}`) ?? 0;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Customers are isolated in delivery: a stream and a replay read only their customer's slice of the
+ * events topic, whatever another customer publishes meanwhile; a customer created while the
+ * platform runs gets working streams at once; deleting a customer removes its slice; and a
+ * customer's connections are capped (429 with Retry-After) so it cannot take the process from the
+ * others. Run on both runtimes (embedded log, real Kafka).
+ */
+import { randomUUID } from 'node:crypto';
+import { createTenant, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, ApiClient, Tenant, TestPlatform } from '@wellstream/testing';
+import { customerEventsTopic } from '@wellstream/contracts';
+import { connectReplay, connectStream, publish, sleep } from './stream-fixtures';
+
+export interface SliceProbe {
+  /** Whether the customer's slice still exists where the log keeps it (Kafka: its topic). */
+  exists(customerId: string): Promise<boolean>;
+}
+
+const seqOf = (e: { json(): { mark: string } }) => Number(e.json().mark.split(':')[2]);
+
+export function tenantIsolationSuite(mode: 'embedded' | 'distributed', options: { env?: NodeJS.ProcessEnv; probe?: () => SliceProbe } = {}) {
+  describe(`tenant isolation (${mode})`, () => {
+    let platform: TestPlatform;
+    const open: SseConnection[] = [];
+    const track = (c: SseConnection) => {
+      open.push(c);
+      return c;
+    };
+
+    beforeAll(async () => {
+      platform = await startTestPlatform({
+        mode,
+        label: 'streams-tenants',
+        env: { WELLSTREAM_POKE_INTERVAL_MS: '300', WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: '1', WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: '2', ...options.env },
+      });
+    });
+    afterEach(() => {
+      for (const c of open.splice(0)) c.close();
+    });
+    afterAll(async () => {
+      await platform?.stop();
+    });
+
+    /** Each user's marks `<tenant>:<user>:<n>` must arrive as 0..count-1, in order. */
+    const expectOwnInOrder = (c: SseConnection, label: string, users: string[], count: number) => {
+      const data = c.events.filter((e) => e.event === 'data');
+      for (const e of data) expect(e.json().mark.startsWith(`${label}:`)).toBe(true);
+      for (const u of users) {
+        const mine = data.filter((e) => e.json().mark.startsWith(`${label}:${u}:`)).map(seqOf);
+        expect(mine).toEqual(Array.from({ length: count }, (_, i) => i));
+      }
+    };
+
+    it("gives a customer's stream and replay exactly its own events, in order per user, while another customer floods the log", async () => {
+      const heavy = await createTenant(platform.baseUrl, { name: 'Heavy' });
+      const quiet = await createTenant(platform.baseUrl, { name: 'Quiet' });
+      const stream = await quiet.api.post('/streams', { name: 'main' });
+      expect(stream.status).toBe(201);
+      const client = track(await connectStream(platform.baseUrl, quiet, stream.body.id));
+      expect(client.status).toBe(200);
+      await client.waitFor((e) => e.event === 'poke', 10_000);
+
+      const quietUsers = ['q1', 'q2', 'q3'].map((u) => `${u}-${randomUUID().slice(0, 8)}`);
+      const heavyUsers = Array.from({ length: 20 }, (_, i) => `h${i}-${randomUUID().slice(0, 8)}`);
+      const perUser = 10;
+      for (let n = 0; n < perUser; n++) {
+        await publish(platform.eventLog, heavy, heavyUsers.flatMap((u) => Array.from({ length: 10 }, (_, k) => ({ userId: u, mark: `heavy:${u}:${n * 10 + k}` }))));
+        await publish(platform.eventLog, quiet, quietUsers.map((u) => ({ userId: u, mark: `quiet:${u}:${n}` })));
+      }
+      const total = quietUsers.length * perUser;
+      await eventually(async () => client.events.filter((e) => e.event === 'data').length >= total, 30_000);
+      const replay = track(await connectReplay(platform.baseUrl, quiet));
+      await eventually(async () => replay.events.filter((e) => e.event === 'data').length >= total, 30_000);
+      await sleep(500);
+      expectOwnInOrder(client, 'quiet', quietUsers, perUser);
+      expectOwnInOrder(replay, 'quiet', quietUsers, perUser);
+    });
+
+    it('gives a customer created while the platform runs a working stream at once', async () => {
+      const late = await createTenant(platform.baseUrl, { name: 'Late' });
+      const stream = await late.api.post('/streams', { name: 'first' });
+      expect(stream.status).toBe(201);
+      const client = track(await connectStream(platform.baseUrl, late, stream.body.id));
+      await client.waitFor((e) => e.event === 'poke', 10_000);
+      const user = `u-${randomUUID()}`;
+      await publish(platform.eventLog, late, [{ userId: user, mark: `late:${user}:0` }]);
+      const got = await client.waitFor((e) => e.event === 'data', 30_000);
+      expect(got.json().mark).toBe(`late:${user}:0`);
+    });
+
+    it("answers 429 with Retry-After past a customer's replay and stream-connection quotas, frees a replay's slot when it is cut off mid-way, and leaves other customers alone", async () => {
+      const big = await createTenant(platform.baseUrl, { name: 'Big' });
+      const other = await createTenant(platform.baseUrl, { name: 'Other' });
+      const user = `u-${randomUUID()}`;
+      for (let b = 0; b < 10; b++) {
+        await publish(platform.eventLog, big, Array.from({ length: 200 }, (_, i) => ({ userId: `${user}-${i % 7}`, mark: `big:${b}:${i}`, padding: 500 })));
+      }
+      const first = track(await connectReplay(platform.baseUrl, big));
+      expect(first.status).toBe(200);
+      await first.waitFor((e) => e.event === 'data', 30_000);
+
+      const refused = await big.api.get('/replay');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.body).toEqual({ message: expect.stringMatching(/at most 1 replay/) });
+      const otherReplay = track(await connectReplay(platform.baseUrl, other));
+      expect(otherReplay.status).toBe(200);
+
+      // Cut off before the end of its 2,000 events: its reader stops and the slot is free again.
+      first.close();
+      const again = await eventually(async () => {
+        const c = await connectReplay(platform.baseUrl, big);
+        if (c.status === 200) return track(c);
+        c.close();
+        return undefined;
+      }, 15_000, 200);
+      expect(again.status).toBe(200);
+
+      const streams = await Promise.all(['a', 'b', 'c'].map(async (name) => (await big.api.post('/streams', { name })).body.id as string));
+      for (const id of streams.slice(0, 2)) expect(track(await connectStream(platform.baseUrl, big, id)).status).toBe(200);
+      const third = await big.api.get(`/streams/${streams[2]}/connect`);
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBeTruthy();
+      expect(third.body).toEqual({ message: expect.stringMatching(/at most 2 stream connections/) });
+    });
+
+    it("deletes a customer: its tokens stop working and its slice of the events topic is removed", async () => {
+      const gone = await createTenant(platform.baseUrl, { name: 'Gone' });
+      const user = `u-${randomUUID()}`;
+      await publish(platform.eventLog, gone, [{ userId: user, mark: `gone:${user}:0` }]);
+      const probe = options.probe?.();
+      if (probe) expect(await probe.exists(gone.customerId)).toBe(true);
+      const admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
+
+      const del = await admin.delete(`/admin/customers/${gone.customerId}`);
+      expect(del.status).toBe(200);
+      expect(del.body).toMatchObject({ id: gone.customerId, deleted_at: expect.any(String) });
+      expect((await gone.api.get('/streams')).status).toBe(401);
+      expect((await admin.delete(`/admin/customers/${gone.customerId}`)).status).toBe(404);
+      expect((await admin.post(`/admin/customers/${gone.customerId}/tokens`, {})).status).toBe(404);
+      expect((await admin.delete(`/admin/customers/cus_${'0'.repeat(24)}`)).status).toBe(404);
+      if (probe) expect(await probe.exists(gone.customerId)).toBe(false);
+      else expect(await readSlice(platform, gone)).toEqual([]);
+    });
+  });
+}
+
+/** Everything left in a customer's slice (embedded: read straight from the log). */
+async function readSlice(platform: TestPlatform, tenant: Tenant): Promise<string[]> {
+  const seen: string[] = [];
+  let caughtUp = false;
+  const sub = await platform.eventLog.tail({
+    topic: customerEventsTopic.spec.name,
+    tenant: tenant.customerId,
+    handle: async (m) => void seen.push(m.key),
+    onCaughtUp: () => (caughtUp = true),
+  });
+  await eventually(async () => caughtUp);
+  await sub.stop();
+  return seen;
+}
