@@ -40,25 +40,25 @@ export class RedisRateLimitStore implements RateLimitStore {
   private closed = false;
 
   constructor(private readonly options: RedisRateLimitStoreOptions) {
-    // Fail fast while Redis is away (no offline queue, a command timeout): callers have a fallback,
-    // and a request must not wait seconds for a limit. ioredis keeps reconnecting on its own.
+    // Fail fast while Redis is away (a command timeout, and no offline queue once connected):
+    // callers have a fallback, and a request must not wait seconds for a limit. Commands sent
+    // while the very first connection is being made are queued (bounded by the timeout).
+    // ioredis keeps reconnecting on its own.
     this.redis = new Redis(options.url, {
       maxRetriesPerRequest: 1,
       enableReadyCheck: true,
-      enableOfflineQueue: false,
+      enableOfflineQueue: true,
       commandTimeout: options.commandTimeoutMs ?? 1_000,
       connectTimeout: 2_000,
       retryStrategy: (times) => Math.min(100 * times, 1_000),
       lazyConnect: false,
     });
-    this.redis.on('error', (err) => this.warnThrottled(err));
-    this.firstReady = new Promise<void>((resolve) => {
-      this.redis.once('ready', () => resolve());
-      setTimeout(resolve, 3_000).unref();
+    this.redis.once('ready', () => {
+      this.redis.options.enableOfflineQueue = false;
     });
+    this.redis.on('error', (err) => this.warnThrottled(err));
   }
 
-  private readonly firstReady: Promise<void>;
   private lastWarnAt = 0;
 
   /** A down server errors on every reconnect attempt; one line per 10 s is enough. */
@@ -74,9 +74,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async hit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
-    // Only the very first connection is waited for (briefly): without an offline queue a command
-    // sent while connecting would fail.
-    if (this.redis.status !== 'ready') await this.firstReady;
     const window = windowStart(now, windowMs);
     const redisKey = this.keyFor(key, windowMs, now);
     const ttl = Math.max(1_000, window + windowMs - now) + EXPIRY_GRACE_MS;
@@ -97,7 +94,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   async healthy(): Promise<boolean> {
     if (this.closed) return false;
     try {
-      if (this.redis.status !== 'ready') await this.firstReady;
       return (await this.redis.ping()) === 'PONG';
     } catch {
       return false;
