@@ -42,6 +42,7 @@ export async function startProcess(script, env, readyUrl, okStatuses = [200], no
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);

@@ -312,6 +312,9 @@ listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$dir/data
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=1
+# A stream keeps its position at least 7 days without clients (Kafka's default is exactly 7 days
+# after the group empties): 14 days, as in docker-compose.yml and deploy/README.md.
+offsets.retention.minutes=20160
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 group.initial.rebalance.delay.ms=0

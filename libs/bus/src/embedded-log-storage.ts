@@ -14,6 +14,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
 import { partitionFor } from './partitioner';
 import { tenantFromValue } from './tenant-field';
@@ -24,18 +25,25 @@ interface Row {
   partition: number;
   offset: number;
   key: string;
-  value: string;
+  value: string | Buffer;
   headers: string;
   ts: number;
   tenant: string | null;
 }
+
+/**
+ * Values are stored deflated: a record's JSON repeats its field names and shrinks to about half,
+ * and the log holds 30 days of them. Rows written before (text) read as they are.
+ */
+const packValue = (value: string): Buffer => deflateRawSync(value, { level: 1 });
+const unpackValue = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 
 const toMessage = (r: Row): LogMessage => ({
   topic: r.topic,
   partition: r.partition,
   offset: r.offset,
   key: r.key,
-  value: r.value,
+  value: unpackValue(r.value),
   headers: JSON.parse(r.headers) as Record<string, string>,
   timestamp: r.ts,
   ...(r.tenant ? { tenant: r.tenant } : {}),
@@ -50,6 +58,20 @@ export interface AppendedTo {
   partition: number;
   tenant?: string;
 }
+
+/**
+ * The reads of a tenant's slice: each must be served by an index that leads with (topic, tenant), so
+ * its cost follows that tenant's messages (a test checks every plan).
+ */
+export const TENANT_READS = {
+  partition: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
+  afterSeq: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?',
+  // Walks the slice in seq order from its oldest message (retention keeps that short). Pinned: left
+  // alone, SQLite picks the (topic, ts) index and scans every tenant's messages.
+  firstSeqAt: 'SELECT seq FROM messages INDEXED BY messages_tenant_seq WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1',
+  maxSeq: 'SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?',
+  drop: 'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
+};
 
 /** Rows one chunk of a bulk operation touches; small enough to keep each chunk in a few ms. */
 export const CHUNK_ROWS = 1000;
@@ -95,16 +117,13 @@ export class EmbeddedLogStorage {
       readPartition: this.db.prepare(
         'SELECT * FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
       ),
-      readTenantPartition: this.db.prepare(
-        'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
-      ),
       readSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      readTenantSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?'),
       firstSeqAt: this.db.prepare('SELECT MIN(seq) AS seq FROM messages WHERE topic = ? AND ts >= ?'),
-      // Walks the tenant's slice in seq order from its oldest message: retention keeps that short.
-      firstTenantSeqAt: this.db.prepare('SELECT seq FROM messages WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1'),
       maxSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?'),
-      maxTenantSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?'),
+      readTenantPartition: this.db.prepare(TENANT_READS.partition),
+      readTenantSeq: this.db.prepare(TENANT_READS.afterSeq),
+      firstTenantSeqAt: this.db.prepare(TENANT_READS.firstSeqAt),
+      maxTenantSeq: this.db.prepare(TENANT_READS.maxSeq),
       getCommit: this.db.prepare('SELECT offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?'),
       setEnd: this.db.prepare(
         `INSERT INTO partition_ends (topic, partition, next_offset) VALUES (?, ?, ?)
@@ -123,9 +142,7 @@ export class EmbeddedLogStorage {
       expire: this.db.prepare(
         'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND ts < ? LIMIT ?)',
       ),
-      dropTenant: this.db.prepare(
-        'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
-      ),
+      dropTenant: this.db.prepare(TENANT_READS.drop),
       untagged: this.db.prepare('SELECT seq, value FROM messages WHERE topic = ? AND tenant IS NULL ORDER BY seq LIMIT ?'),
       setTenant: this.db.prepare('UPDATE messages SET tenant = ? WHERE seq = ?'),
     };
@@ -169,7 +186,7 @@ export class EmbeddedLogStorage {
         const k = `${topicName}/${partition}`;
         const offset = this.nextOffset.get(k) ?? 0;
         const tenant = spec.tenants ? m.tenant : undefined;
-        this.stmts.insert.run(topicName, partition, offset, m.key, m.value, JSON.stringify(m.headers ?? {}), now, tenant ?? null);
+        this.stmts.insert.run(topicName, partition, offset, m.key, packValue(m.value), JSON.stringify(m.headers ?? {}), now, tenant ?? null);
         this.nextOffset.set(k, offset + 1);
         this.stmts.setEnd.run(topicName, partition, offset + 1);
         touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
@@ -260,9 +277,9 @@ export class EmbeddedLogStorage {
   migrateTenantChunk(topic: string): number {
     const field = this.topic(topic).tenants?.field;
     if (!field) return 0;
-    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string }[];
+    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string | Buffer }[];
     this.db.transaction(() => {
-      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(r.value, field) ?? '', r.seq);
+      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(unpackValue(r.value), field) ?? '', r.seq);
     })();
     return rows.length;
   }

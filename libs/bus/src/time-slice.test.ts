@@ -20,3 +20,14 @@ describe('TimeSlice', () => {
     expect(ran).toBe(false);
   });
 });
+
+describe('TimeSlice after a wait', () => {
+  it('does not count time spent waiting on I/O as holding the loop', async () => {
+    const slice = new TimeSlice(2);
+    await slice.pause();
+    await new Promise((r) => setTimeout(r, 50)); // idle: the loop was free
+    const t0 = performance.now();
+    await slice.pause();
+    expect(performance.now() - t0).toBeLessThan(10);
+  });
+});

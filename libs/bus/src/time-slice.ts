@@ -1,25 +1,58 @@
 /**
  * Cooperative time slicing for long reads (a replay, a stream catching up, a bulk clean-up): the
- * reader calls `pause()` after each unit of work, and once it has held the event loop for its
- * budget it yields (setImmediate), so HTTP requests, timers and other readers of other customers
- * get their turn. Reads that resolve synchronously (a socket that accepts every write, a local
- * SQLite read) would otherwise run as one uninterrupted chain of microtasks for seconds.
+ * reader calls `pause()` after each unit of work. Once it has held the event loop for its slice it
+ * yields, so HTTP requests, timers and other customers' readers get their turn. Reads that resolve
+ * synchronously (a socket that accepts every write, a local SQLite read) would otherwise run as one
+ * uninterrupted chain of microtasks for seconds.
+ *
+ * Yielding alone is not enough once the process is busy: a few readers taking turns keep it at
+ * 100 % and every request waits behind their slices. So long reads share one budget per process:
+ * together they may use BULK_SHARE of its time, and past that they rest (a timer, not a busy wait)
+ * while requests run. A lone replay on an idle process is slowed by the same factor; that is the
+ * price of never delaying another customer's request by more than a slice or two.
  */
 import { performance } from 'node:perf_hooks';
 
 export const DEFAULT_SLICE_MS = 4;
+/** The share of a process's time that all long reads together may use. */
+export const BULK_SHARE = 0.5;
+/** How much unused budget may be saved up (a burst after idling). */
+const BULK_BURST_MS = 20;
 
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The process-wide budget of long reads, in ms of event-loop time (a token bucket). */
+const bulk = { tokens: BULK_BURST_MS, at: performance.now() };
+function refill(): void {
+  const now = performance.now();
+  bulk.tokens = Math.min(BULK_BURST_MS, bulk.tokens + (now - bulk.at) * BULK_SHARE);
+  bulk.at = now;
+}
 
 export class TimeSlice {
-  private startedAt = performance.now();
+  private startedAt = 0;
+  /** Set by an immediate armed at the start of a slice: the loop has turned since (the reader waited on I/O). */
+  private turned = true;
 
   constructor(private readonly budgetMs = DEFAULT_SLICE_MS) {}
 
-  /** Yields when this slice is used up; otherwise resolves at once. */
+  /** Yields when this slice is used up (and rests while long reads are over their share); otherwise resolves at once. */
   async pause(): Promise<void> {
-    if (performance.now() - this.startedAt < this.budgetMs) return;
+    // Time spent awaiting I/O (an idle reader, a slow socket) held nothing: start a new slice.
+    if (this.turned) return this.arm();
+    const used = performance.now() - this.startedAt;
+    if (used < this.budgetMs) return;
+    refill();
+    bulk.tokens -= used;
     await yieldToEventLoop();
+    for (refill(); bulk.tokens < 0; refill()) await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
+    this.arm();
+  }
+
+  private arm(): void {
+    this.turned = false;
     this.startedAt = performance.now();
+    setImmediate(() => (this.turned = true));
   }
 }

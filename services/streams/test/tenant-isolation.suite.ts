@@ -15,9 +15,21 @@ export interface SliceProbe {
   exists(customerId: string): Promise<boolean>;
 }
 
+export interface PositionKeeping {
+  /**
+   * Lets `days` pass for the log's clean-up (embedded: clean-up runs with a clock that far ahead),
+   * or, where time cannot be moved (a real broker), checks that the log keeps an idle group's
+   * position at least that long (Kafka: offsets.retention.minutes).
+   */
+  passDays(platform: TestPlatform, days: number): Promise<void>;
+}
+
 const seqOf = (e: { json(): { mark: string } }) => Number(e.json().mark.split(':')[2]);
 
-export function tenantIsolationSuite(mode: 'embedded' | 'distributed', options: { env?: NodeJS.ProcessEnv; probe?: () => SliceProbe } = {}) {
+export function tenantIsolationSuite(
+  mode: 'embedded' | 'distributed',
+  options: { env?: NodeJS.ProcessEnv; probe?: () => SliceProbe; positions: PositionKeeping },
+) {
   describe(`tenant isolation (${mode})`, () => {
     let platform: TestPlatform;
     const open: SseConnection[] = [];
@@ -121,6 +133,26 @@ export function tenantIsolationSuite(mode: 'embedded' | 'distributed', options: 
       expect(third.status).toBe(429);
       expect(third.headers.get('retry-after')).toBeTruthy();
       expect(third.body).toEqual({ message: expect.stringMatching(/at most 2 stream connections/) });
+    });
+
+    it("keeps a stream's position for 7 days without any client, then resumes from it", async () => {
+      const t = await createTenant(platform.baseUrl, { name: 'Away' });
+      const stream = (await t.api.post('/streams', { name: 'main' })).body;
+      const user = `u-${randomUUID()}`;
+      const first = track(await connectStream(platform.baseUrl, t, stream.id));
+      await first.waitFor((e) => e.event === 'poke', 10_000);
+      await publish(platform.eventLog, t, [{ userId: user, mark: `away:${user}:0` }]);
+      await first.waitFor((e) => e.event === 'data', 30_000);
+      first.close();
+      await eventually(async () => (await t.api.get(`/streams/${stream.id}`)).body.members === 0, 30_000, 200);
+
+      await options.positions.passDays(platform, 8);
+      await publish(platform.eventLog, t, [{ userId: user, mark: `away:${user}:1` }]);
+      const back = track(await connectStream(platform.baseUrl, t, stream.id));
+      const got = await back.waitFor((e) => e.event === 'data', 30_000);
+      expect(got.json().mark).toBe(`away:${user}:1`);
+      await sleep(500);
+      expect(back.events.filter((e) => e.event === 'data').map((e) => e.json().mark)).toEqual([`away:${user}:1`]);
     });
 
     it("deletes a customer: its tokens stop working and its slice of the events topic is removed", async () => {

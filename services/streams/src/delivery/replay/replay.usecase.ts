@@ -27,7 +27,7 @@ export function reserveReplay(deps: ReplayDeps, customerId: string): () => void 
   return deps.quota.acquire(customerId, 'replay');
 }
 
-/** `release` gives the replay slot back once the replay's reader has stopped. */
+/** `release` gives the replay slot back; called once, when the connection ends. */
 export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQuery, sink: EventSink, release: () => void): void {
   const filter: EventFilter = {
     customerId,
@@ -43,12 +43,10 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     if (stopped) return;
     stopped = true;
     poker.stop();
-    // The slot is free only once nothing of this replay runs any more.
-    void Promise.resolve(subscription?.stop())
-      .catch((err) => deps.logger.warn('stopping a replay failed', { error: err }))
-      .finally(() => {
-        if (subscription) release();
-      });
+    // The slot follows the connection: a client that reconnects at once is not refused while the
+    // old reader winds down (which is bounded: it reads no more once stopping).
+    release();
+    void subscription?.stop().catch((err) => deps.logger.warn('stopping a replay failed', { error: err }));
   };
   sink.onClose(stop);
 
@@ -72,7 +70,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     .then(
       (sub) => {
         subscription = sub;
-        if (stopped) void sub.stop().finally(release);
+        if (stopped) void sub.stop();
       },
       (err) => {
         release();

@@ -1,0 +1,235 @@
+/**
+ * Shared pieces of the platform benchmarks: start the platform (embedded, one child process) or
+ * the gateway and streams service on real servers (distributed, each its own process), make
+ * tenants, ingest records, read SSE with timing, and sample a process's CPU and memory from /proc.
+ * Any benchmark can run against another built checkout with `--root DIR` (e.g. the previous
+ * commit) to measure before and after in the same run. Loopback only; every wait has a deadline.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { freePort, root as ownRoot, startProcess } from './processes.mjs';
+
+export const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]?.startsWith('--') ? 'true' : all[i + 1] ?? 'true']] : acc), []),
+);
+export const ROOT = path.resolve(args.root ?? ownRoot);
+export const ADMIN = 'bench-admin-token-0123456789abcdef';
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const mib = (bytes) => Number((bytes / 1024 / 1024).toFixed(1));
+const requireFromRoot = createRequire(path.join(ROOT, 'package.json'));
+/** A built package of the checkout under test, e.g. lib('bus'). */
+export const lib = (name) => requireFromRoot(path.join(ROOT, 'libs', name, 'dist', 'index.js'));
+
+export async function until(what, fn, ms = 60_000, every = 100) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(every);
+  }
+}
+
+/** CPU time (ms, user + system) and resident memory (bytes) of a process, from /proc. */
+export function procSample(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { cpuMs: (ticks * 1000) / 100, rss: Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024, at: performance.now() };
+}
+
+/** CPU % of one core used by `pid` over `ms`. */
+export async function cpuPercent(pid, ms) {
+  const a = procSample(pid);
+  await sleep(ms);
+  const b = procSample(pid);
+  return (100 * (b.cpuMs - a.cpuMs)) / (b.at - a.at);
+}
+
+/** Waits until `pid` uses less than `pct` % CPU over a second (background work after a load). */
+export const settle = (pid, pct = 15, ms = 120_000) => until(`process ${pid} to settle`, async () => (await cpuPercent(pid, 1000)) < pct, ms, 0);
+
+export async function api(base, method, p, token, body) {
+  const res = await fetch(`${base}${p}${p.includes('?') ? '&' : '?'}token=${token}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json().catch(() => undefined);
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export async function createTenant(base, name) {
+  const customer = await api(base, 'POST', '/admin/customers', ADMIN, { name });
+  const org = await api(base, 'POST', `/admin/customers/${customer.id}/organizations`, ADMIN, { name: `${name} org` });
+  const { token } = await api(base, 'POST', `/admin/customers/${customer.id}/tokens`, ADMIN, { rate_limit_per_hour: 10_000_000 });
+  return { customerId: customer.id, organizationId: org.id, token };
+}
+
+/** A user with its mobile token, once the records service accepts it. */
+export async function createUser(base, tenant, uid) {
+  await api(base, 'POST', `/organizations/${tenant.organizationId}/users`, tenant.token, { uid, location: { timezone: 'Europe/Berlin', country_code: 'DE' } });
+  const user = await api(base, 'GET', `/organizations/${tenant.organizationId}/users/${uid}`, tenant.token);
+  return { uid, id: user.id, mobile: user.mobile.token };
+}
+
+let seq = 0;
+export const measurement = (tag = 'm') => {
+  const n = seq++;
+  const at = new Date(Date.now() - (n % (20 * 24 * 60)) * 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  return { type: 'measurement', source: { type: 'withings' }, log_id: `${tag}-${n}`, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 70 + (n % 50) / 10, origin: 'device' }] };
+};
+
+/** POSTs records through the mobile endpoint, `perRequest` at a time, `concurrency` requests in flight. */
+export async function ingest(base, user, count, { perRequest = 100, concurrency = 4, tag = 'm' } = {}) {
+  let left = count;
+  const worker = async () => {
+    while (left > 0) {
+      const n = Math.min(perRequest, left);
+      left -= n;
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`${base}/mobile/records?token=${user.mobile}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ records: Array.from({ length: n }, () => measurement(tag)) }),
+        });
+        await res.arrayBuffer();
+        if (res.status === 200) break;
+        // A user the records service has not learned yet answers 401 for a moment.
+        if (attempt > 100) throw new Error(`ingest: ${res.status}`);
+        await sleep(100);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * An SSE connection read with timing: `onEvent(name, data, receivedAt)` per event; resolves once
+ * the response head arrived (rejects on a non-200).
+ */
+export function openSse(url, onEvent = () => {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        return reject(new Error(`SSE ${url.replace(/token=[^&]+/, 'token=…')}: ${res.statusCode}`));
+      }
+      res.setEncoding('utf8');
+      let buf = '';
+      res.on('data', (chunk) => {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          let event = 'message';
+          let data = '';
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data = line.slice(6);
+          }
+          if (data) onEvent(event, data, performance.now());
+        }
+      });
+      res.on('error', () => {});
+      resolve({ close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Embedded: the whole platform in one child process. */
+export async function startEmbedded(env = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
+  const base = `http://127.0.0.1:${port}/v2`;
+  const p = await startProcess(
+    path.relative(ownRoot, path.join(ROOT, 'platform/dist/main.js')),
+    { WELLSTREAM_PORT: String(port), WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_ADMIN_TOKEN: ADMIN, ...env },
+    `http://127.0.0.1:${port}/health`,
+    [200],
+    [],
+    120_000,
+  );
+  return { base, pid: p.pid, streamsPid: p.pid, dataDir, stop: async () => (await p.stop(), fs.rmSync(dataDir, { recursive: true, force: true })) };
+}
+
+/** Real Kafka, MongoDB API and Redis from the project's own script, on loopback. */
+export function startServers() {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-servers-'));
+  const script = path.join(ownRoot, 'deploy/servers/servers.sh');
+  const r = spawnSync('bash', [script, 'start', stateDir], { encoding: 'utf8', timeout: 600_000 });
+  if (r.status !== 0) throw new Error(`servers.sh start failed: ${r.stderr.slice(-2000)}`);
+  const env = Object.fromEntries(
+    fs.readFileSync(path.join(stateDir, 'servers.env'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  );
+  return {
+    env: { WELLSTREAM_KAFKA_BROKERS: env.WELLSTREAM_TEST_KAFKA_BROKERS, WELLSTREAM_MONGO_URL: env.WELLSTREAM_TEST_MONGO_URL, WELLSTREAM_REDIS_URL: env.WELLSTREAM_TEST_REDIS_URL },
+    stop: () => spawnSync('bash', [script, 'stop', stateDir], { timeout: 60_000 }),
+  };
+}
+
+/** Distributed: the gateway and the streams service as their own processes on the real servers. */
+export async function startDistributed(serverEnv, env = {}) {
+  const prefix = `bench_${randomUUID().slice(0, 8)}`;
+  const common = { WELLSTREAM_MODE: 'distributed', ...serverEnv, WELLSTREAM_TOPIC_PREFIX: `${prefix}.`, WELLSTREAM_DB_PREFIX: prefix, ...env };
+  const [gwPort, streamsPort] = [await freePort(), await freePort()];
+  const streamsUrl = `http://127.0.0.1:${streamsPort}`;
+  const rel = (p) => path.relative(ownRoot, path.join(ROOT, p));
+  const streams = await startProcess(rel('services/streams/dist/main.js'), { ...common, WELLSTREAM_SERVICE_PORT: String(streamsPort) }, `${streamsUrl}/health`, [200], [], 120_000);
+  const base = `http://127.0.0.1:${gwPort}/v2`;
+  const urls = Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES'].map((s) => [`WELLSTREAM_${s}_URL`, streamsUrl]));
+  const gateway = await startProcess(rel('gateway/dist/main.js'), { ...common, ...urls, WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: ADMIN }, `${base}/streams`, [401], [], 120_000);
+  const { KafkaEventLog } = lib('bus');
+  const log = new KafkaEventLog({ brokers: serverEnv.WELLSTREAM_KAFKA_BROKERS.split(','), clientId: 'bench', prefix: `${prefix}.`, logger: quietLogger });
+  const { customerEventsTopic } = lib('contracts');
+  await log.ensureTopic(customerEventsTopic.spec);
+  return {
+    base,
+    pid: streams.pid,
+    streamsPid: streams.pid,
+    log,
+    stop: async () => {
+      await log.close();
+      await gateway.stop();
+      await streams.stop();
+    },
+  };
+}
+
+export const quietLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
+
+/** Customer events as records would publish them (for distributed runs, straight onto Kafka); `record` fixes the content. */
+export async function publishRecords(log, tenant, count, { users = 10, batch = 500, record } = {}) {
+  const { customerEventsTopic, publishEvents } = lib('contracts');
+  for (let done = 0; done < count; ) {
+    const n = Math.min(batch, count - done);
+    const events = Array.from({ length: n }, (_, i) => {
+      const userId = `user-${(done + i) % users}`;
+      const id = randomUUID();
+      const at = new Date().toISOString();
+      const full = { id, ...(record ?? measurement('k')), user: { uid: userId, user_id: userId, organization_id: tenant.organizationId }, created_at: at };
+      return { id, event_type: 'data', key: id, customer_id: tenant.customerId, organization_id: tenant.organizationId, user_id: userId, resource: 'measurement', start_time: full.start_time, created_at: at, payload: full };
+    });
+    await publishEvents(log, customerEventsTopic, events);
+    done += n;
+  }
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
