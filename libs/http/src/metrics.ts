@@ -28,6 +28,20 @@ export function setMetricsRoute(res: Response, label: string): void {
   res.locals[ROUTE_LOCAL] = label;
 }
 
+/**
+ * prom-client's default metrics (event-loop delay, heap, GC, CPU) describe the process, and each
+ * collector installs monitors that run for the life of the process: one set per process, shared by
+ * every app in it (the one-process platform runs six), instead of one per app.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export interface GaugeSample {
   labels?: Record<string, string>;
   value: number;
@@ -41,7 +55,6 @@ export class ServiceMetrics {
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route and status', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
     this.durations = new Histogram({
       name: 'http_request_duration_seconds',
@@ -113,7 +126,10 @@ export class ServiceMetrics {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
+  /** This registry's metrics and the process's default metrics, all labelled with the service. */
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const merged = Registry.merge([processMetrics(), this.registry]);
+    merged.setDefaultLabels({ service: this.service });
+    return { contentType: this.registry.contentType, body: await merged.metrics() };
   }
 }
