@@ -58,17 +58,7 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (deps.metrics) {
-    const metrics = deps.metrics;
-    app.use(metrics.middleware());
-    app.get(
-      '/metrics',
-      route(async (_req, res) => {
-        const { contentType, body } = await metrics.render();
-        res.type(contentType).send(body);
-      }),
-    );
-  }
+  deps.metrics?.mount(app);
   app.use(requestContext(deps.logger));
 
   app.get(

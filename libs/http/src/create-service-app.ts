@@ -92,17 +92,7 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (options.metrics) {
-    const metrics = options.metrics;
-    app.use(metrics.middleware());
-    app.get(
-      '/metrics',
-      route(async (_req, res) => {
-        const { contentType, body } = await metrics.render();
-        res.type(contentType).send(body);
-      }),
-    );
-  }
+  options.metrics?.mount(app);
   app.use(requestContext(options.logger));
   app.get(
     '/health',

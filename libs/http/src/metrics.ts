@@ -5,7 +5,7 @@
  * the composition root adds (outbox backlog, consumer lag, push attempts, rate-limit errors).
  * One registry per app, so the one-process platform still serves each service's own numbers.
  */
-import type { RequestHandler, Response } from 'express';
+import type { Express, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Route labels: express's route when one matched, else a template (ids replaced), never a raw path. */
@@ -73,6 +73,14 @@ export class ServiceMetrics {
         for (const res of open) if (res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) n++;
         this.set(n);
       },
+    });
+  }
+
+  /** Counts and times every request of `app` and serves GET /metrics; mount it before any route. */
+  mount(app: Express): void {
+    app.use(this.middleware());
+    app.get('/metrics', (_req, res, next) => {
+      this.render().then(({ contentType, body }) => void res.type(contentType).send(body), next);
     });
   }
 
