@@ -16,6 +16,7 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
+import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
 export interface GatewayAppDeps {
@@ -30,6 +31,8 @@ export interface GatewayAppDeps {
   publicUrl: () => string;
   /** Filled in as services come up (embedded) or from config (distributed). */
   directory: ServiceDirectory;
+  /** Services running in this process (embedded): requests go to their handler without a hop. */
+  inProcess: InProcessServices;
   /** The gateway's own dependencies; those in `optionalHealth` only degrade it (it keeps serving). */
   ownHealth: HealthChecks;
   optionalHealth?: string[];
@@ -81,7 +84,7 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), serviceProxy(deps.directory, deps.logger));
+  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',

@@ -11,6 +11,7 @@ import { createDocumentStore, createEventLog, createRateLimitStore, RunningServi
 import { AccountRepository } from './accounts/account.repository';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
+import type { InProcessServices } from './proxy/in-process-dispatch';
 import type { ServiceDirectory } from './proxy/service-proxy';
 
 export interface RunningGateway extends RunningService {
@@ -18,6 +19,8 @@ export interface RunningGateway extends RunningService {
   adminTokenGenerated: boolean;
   publicUrl: string;
   directory: ServiceDirectory;
+  /** The embedded platform registers each service's handler here as it starts. */
+  inProcess: InProcessServices;
 }
 
 export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
@@ -40,6 +43,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
   for (const g of outboxGauges(outbox)) metrics.gauge(g.name, g.help, g.read);
   metrics.gauge('rate_limit_store_errors', 'Calls to the rate-limit store that failed since start', () => [{ value: rateLimits.storeErrors }]);
   metrics.gauge('rate_limit_store_degraded', '1 while the rate-limit store is failing (limits counted in process or refused)', () => [{ value: rateLimits.degraded ? 1 : 0 }]);
+  const inProcess: InProcessServices = {};
   const app = createGatewayApp({
     logger,
     repo,
@@ -50,6 +54,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
     publicUrl: () => publicUrl,
     directory,
+    inProcess,
     ownHealth: { store: () => store.healthy(), event_log: () => eventLog.healthy(), rate_limit_store: () => rateLimits.healthy() },
     // Fail-open keeps serving without Redis (degraded); fail-closed refuses, so it is required then.
     optionalHealth: config.WELLSTREAM_RATE_LIMIT_FAILURE_MODE === 'open' ? ['rate_limit_store'] : [],
@@ -66,6 +71,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     adminTokenGenerated: !config.WELLSTREAM_ADMIN_TOKEN,
     publicUrl,
     directory,
+    inProcess,
     async stop() {
       await http.close();
       await outbox.stop();

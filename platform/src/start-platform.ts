@@ -65,6 +65,7 @@ export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promi
       const service = await compose();
       started.push(service);
       gateway.directory[service.name as ServiceName] = service.url;
+      if (service.handler) gateway.inProcess[service.name as ServiceName] = service.handler;
     }
   } catch (err) {
     await stopAll();

@@ -56,6 +56,9 @@ export class KafkaTailReader {
       heartbeatInterval: this.p.timing.heartbeatIntervalMs,
       rebalanceTimeout: this.p.timing.rebalanceTimeoutMs,
       maxWaitTimeInMs: this.p.timing.maxWaitTimeMs,
+      // kafkajs decodes a whole fetch response at once, outside our slices: keep each one small.
+      maxBytesPerPartition: 256 * 1024,
+      maxBytes: 1024 * 1024,
       allowAutoTopicCreation: false,
       retry: { ...CLIENT_RETRY, restartOnFailure: async () => true },
     });

@@ -13,9 +13,9 @@
  */
 import { performance } from 'node:perf_hooks';
 
-export const DEFAULT_SLICE_MS = 4;
+export const DEFAULT_SLICE_MS = 2;
 /** The share of a process's time that all long reads together may use. */
-export const BULK_SHARE = 0.5;
+export const BULK_SHARE = 0.4;
 /** How much unused budget may be saved up (a burst after idling). */
 const BULK_BURST_MS = 20;
 

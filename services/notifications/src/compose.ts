@@ -28,6 +28,7 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
   let subscription: Subscription | undefined;
   let scheduler: PushScheduler | undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  let handler: RunningService['handler'];
   const stop = async () => {
     await subscription?.stop();
     await scheduler?.stop();
@@ -64,6 +65,7 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       dropPendingItems: (organizationId) => pendingItems.removeOrganization(organizationId),
       wake: () => sched.wake(),
     });
+    handler = app;
     http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     await eventLog.ensureTopic(customerEventsTopic.spec);
     subscription = await startCollectingRecords(eventLog, {
@@ -80,6 +82,7 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
   const server = http;
   return {
     name: 'notifications',
+    handler,
     url: server.url,
     port: server.port,
     stop,

@@ -74,6 +74,7 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     return {
       name: 'records',
+      handler: app,
       url: http.url,
       port: http.port,
       async stop() {

@@ -100,6 +100,7 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
 
     return {
       name: 'rules',
+      handler: app,
       url: http.url,
       port: http.port,
       async stop() {

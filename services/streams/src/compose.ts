@@ -52,6 +52,7 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   let stopping: Promise<void> | undefined;
   return {
     name: 'streams',
+    handler: app,
     url: server.url,
     port: server.port,
     stop() {

@@ -48,6 +48,7 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     return {
       name: 'users',
+      handler: app,
       url: http.url,
       port: http.port,
       async stop() {

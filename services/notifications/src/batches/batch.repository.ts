@@ -32,6 +32,15 @@ export class BatchRepository {
     );
   }
 
+  /**
+   * Retention: finished batches (SUCCESS or FAILURE, nothing scheduled) first tried before `ms` go,
+   * items and attempts with them; at most `limit` per call, so a purge is a bounded piece of work.
+   */
+  async purgeFinishedBefore(ms: number, limit: number): Promise<number> {
+    const old = await this.batches.find({ state: { $in: ['SUCCESS', 'FAILURE'] }, list_ms: { $lt: ms } }, { limit });
+    return old.length ? this.batches.deleteMany({ _id: { $in: old.map((b) => b._id) } }) : 0;
+  }
+
   /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
   insert(batch: Batch): Promise<void> {
     return this.batches.insertOne(batch);

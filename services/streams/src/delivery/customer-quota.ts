@@ -6,6 +6,7 @@
  * stream opens. The counts are per process (per streams-service replica).
  */
 import { AppError } from '@wellstream/errors';
+import { SlotCounts } from './slot-counts';
 
 export type ConnectionKind = 'stream' | 'replay';
 
@@ -27,28 +28,18 @@ export const tooManyConnections = (kind: ConnectionKind, max: number, retryAfter
   );
 
 export class CustomerQuota {
-  private readonly open = new Map<string, number>();
+  private readonly open = new SlotCounts();
 
   constructor(private readonly limits: QuotaLimits) {}
 
   /** Takes one slot or throws 429; the returned release is idempotent. */
   acquire(customerId: string, kind: ConnectionKind): () => void {
     const key = `${kind}:${customerId}`;
-    const n = this.open.get(key) ?? 0;
-    if (n >= this.limits[kind]) throw tooManyConnections(kind, this.limits[kind], this.limits.retryAfterSeconds);
-    this.open.set(key, n + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.open.get(key) ?? 1) - 1;
-      // Keys of customers with nothing open are dropped: the map stays as small as what is open.
-      if (left <= 0) this.open.delete(key);
-      else this.open.set(key, left);
-    };
+    if (this.open.count(key) >= this.limits[kind]) throw tooManyConnections(kind, this.limits[kind], this.limits.retryAfterSeconds);
+    return this.open.take(key);
   }
 
   active(customerId: string, kind: ConnectionKind): number {
-    return this.open.get(`${kind}:${customerId}`) ?? 0;
+    return this.open.count(`${kind}:${customerId}`);
   }
 }

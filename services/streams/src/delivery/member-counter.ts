@@ -5,9 +5,10 @@
  * connections do not each ask the log every interval.
  */
 import type { EventLog } from '@wellstream/bus';
+import { SlotCounts } from './slot-counts';
 
 export class MemberCounter {
-  private readonly local = new Map<string, number>();
+  private readonly local = new SlotCounts();
   private readonly cache = new Map<string, { count: number; at: number }>();
 
   constructor(
@@ -17,21 +18,11 @@ export class MemberCounter {
 
   /** Counts one more local client until the returned release is called (idempotent). */
   reserve(group: string): () => void {
-    this.local.set(group, (this.local.get(group) ?? 0) + 1);
-    this.cache.delete(group);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const n = (this.local.get(group) ?? 1) - 1;
-      if (n <= 0) this.local.delete(group);
-      else this.local.set(group, n);
-      this.cache.delete(group);
-    };
+    return this.local.take(group, () => this.cache.delete(group));
   }
 
   localCount(group: string): number {
-    return this.local.get(group) ?? 0;
+    return this.local.count(group);
   }
 
   /** Fresh figure from the log (for decisions: delete, member limit, GET). */

@@ -20,6 +20,10 @@ export interface PushSchedulerDeps extends Omit<FormBatchesDeps, 'settings'>, Om
 
 const DUE_SCAN_LIMIT = 200;
 const MAX_PARALLEL_ORGANIZATIONS = 16;
+/** Batches (with their records) are kept as long as the event log keeps events: 30 days. */
+export const BATCH_RETENTION_MS = 30 * 24 * 3600 * 1000;
+const PURGE_EVERY_MS = 3600_000;
+const PURGE_LIMIT = 500;
 /** Grace for in-flight tries at shutdown before they are cut short (and retried after restart). */
 const STOP_GRACE_MS = 3000;
 
@@ -31,6 +35,7 @@ export class PushScheduler {
   private readonly workers = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private queuedSinceTick = new Map<string, number>();
+  private lastPurgeMs = 0;
 
   constructor(private readonly deps: PushSchedulerDeps) {}
 
@@ -87,6 +92,7 @@ export class PushScheduler {
   private async tick(): Promise<void> {
     await formDueBatches(this.deps);
     if (this.stopped) return;
+    await this.purgeOld();
     const due = await this.deps.batches.due(this.now(), DUE_SCAN_LIMIT);
     const byOrganization = new Map<string, Batch[]>();
     for (const b of due) byOrganization.set(b.organization_id, [...(byOrganization.get(b.organization_id) ?? []), b]);
@@ -112,6 +118,15 @@ export class PushScheduler {
       if (!claimed) continue;
       await deliverBatch({ ...this.deps, owner: this.owner }, claimed, this.abort.signal);
     }
+  }
+
+  /** At most once an hour, a bounded slice of the batches past retention. */
+  private async purgeOld(): Promise<void> {
+    const now = this.now();
+    if (now - this.lastPurgeMs < PURGE_EVERY_MS) return;
+    this.lastPurgeMs = now;
+    const removed = await this.deps.batches.purgeFinishedBefore(now - BATCH_RETENTION_MS, PURGE_LIMIT);
+    if (removed) this.deps.logger.info('removed batches past retention', { count: removed });
   }
 
   private now(): number {
