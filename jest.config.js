@@ -8,7 +8,12 @@
  *   runs this project alone, after the others, so its load does not slow their timings.
  */
 const shared = {
-  transform: { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
+  transform: {
+    '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    // ESM-only dependencies of the test tooling (openapi-backend's ref parser) become CommonJS.
+    '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?@apidevtools/json-schema-ref-parser/)'],
   moduleNameMapper: {
     '^@wellstream/gateway$': '<rootDir>/gateway/src',
     '^@wellstream/platform$': '<rootDir>/platform/src',

@@ -184,7 +184,15 @@ export function startServers() {
 /** Distributed: the gateway and the streams service as their own processes on the real servers. */
 export async function startDistributed(serverEnv, env = {}) {
   const prefix = `bench_${randomUUID().slice(0, 8)}`;
-  const common = { WELLSTREAM_MODE: 'distributed', ...serverEnv, WELLSTREAM_TOPIC_PREFIX: `${prefix}.`, WELLSTREAM_DB_PREFIX: prefix, ...env };
+  const common = {
+    WELLSTREAM_MODE: 'distributed',
+    ...serverEnv,
+    WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
+    WELLSTREAM_DB_PREFIX: prefix,
+    // The gateway signs every request it forwards; services believe nothing else (older checkouts ignore it).
+    WELLSTREAM_GATEWAY_KEYS: randomUUID() + randomUUID(),
+    ...env,
+  };
   const [gwPort, streamsPort] = [await freePort(), await freePort()];
   const streamsUrl = `http://127.0.0.1:${streamsPort}`;
   const rel = (p) => path.relative(ownRoot, path.join(ROOT, p));

@@ -3,10 +3,11 @@
  * services.
  */
 import express from 'express';
+import type { EventLog } from '@wellstream/bus';
+import { asyncApiDocument } from '@wellstream/contracts';
 import { unauthenticated } from '@wellstream/errors';
 import { errorHandler, HealthChecks, healthReport, notFoundHandler, requestContext, route, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
-import type { EventLog } from '@wellstream/bus';
 import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
@@ -16,6 +17,7 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
+import { signCaller } from './proxy/caller-signer';
 import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 
@@ -37,6 +39,8 @@ export interface GatewayAppDeps {
   ownHealth: HealthChecks;
   optionalHealth?: string[];
   metrics?: ServiceMetrics;
+  /** Caller assertions are signed with the first. */
+  gatewayKeys: readonly string[];
 }
 
 /** One check per expected service: registered, and its own /health answers 200 in time. */
@@ -77,6 +81,10 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
       res.json(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger));
     }),
   );
+  // The events (SSE and Kafka topics), generated from the same schemas the services validate with.
+  app.get('/v2/asyncapi.json', (_req, res) => {
+    res.json(asyncApiDocument({ publicUrl: deps.publicUrl() }));
+  });
   app.get(
     ['/docs', '/v2/docs'],
     route(async (_req, res) => {
@@ -84,7 +92,8 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
+  // Signed before either path: services in this process verify the assertion as remote ones do.
+  app.all(/^\/v2\/.*/, ...gatewayPipeline(deps), signCaller(deps.gatewayKeys), inProcessDispatch(deps.inProcess), serviceProxy(deps.directory, deps.logger));
 
   app.use(
     '/v2/admin',

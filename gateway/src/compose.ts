@@ -2,6 +2,7 @@
  * The gateway's composition root.
  */
 import { randomBytes } from 'node:crypto';
+import { generateGatewayKey, parseGatewayKeys } from '@wellstream/config';
 import { ALL_TOPICS } from '@wellstream/contracts';
 import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
@@ -54,6 +55,8 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     defaultRateLimit: config.WELLSTREAM_DEFAULT_RATE_LIMIT_PER_HOUR,
     publicUrl: () => publicUrl,
     directory,
+    // Without a configured key (a gateway with no service outside its process) nobody else verifies.
+    gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS ?? generateGatewayKey()),
     inProcess,
     ownHealth: { store: () => store.healthy(), event_log: () => eventLog.healthy(), rate_limit_store: () => rateLimits.healthy() },
     // Fail-open keeps serving without Redis (degraded); fail-closed refuses, so it is required then.

@@ -2,7 +2,7 @@
  * Gateway settings (DESIGN.md section 2 names the public ones).
  */
 import Joi from 'joi';
-import { infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';
+import { gatewayKeysSchema, infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';
 
 export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_HOST: string;
@@ -17,6 +17,8 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_RULES_URL?: string;
   /** What the rate limit does while its store (Redis) is unreachable: `open` limits per process, `closed` answers 503. */
   WELLSTREAM_RATE_LIMIT_FAILURE_MODE: 'open' | 'closed';
+  /** Signs caller assertions (the first key); the one-process platform generates one when unset. */
+  WELLSTREAM_GATEWAY_KEYS?: string;
 }
 
 // A gateway process of its own needs every service's address; the one-process platform fills them in.
@@ -38,6 +40,9 @@ const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RULES_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RATE_LIMIT_FAILURE_MODE: Joi.string().valid('open', 'closed').default('open'),
+  WELLSTREAM_GATEWAY_KEYS: servicesFromConfig
+    ? gatewayKeysSchema().when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() })
+    : gatewayKeysSchema(),
 });
 
 export const gatewayConfigSchema = schemaFor(true);

@@ -4,6 +4,7 @@
  * `npm start` and the HTTP tests both use it.
  */
 import type { EventLog } from '@wellstream/bus';
+import { generateGatewayKey } from '@wellstream/config';
 import { createLogger } from '@wellstream/logging';
 import { createEventLog, RunningService } from '@wellstream/runtime';
 import { composeGateway, loadGatewayConfig, RunningGateway, ServiceName } from '@wellstream/gateway';
@@ -27,7 +28,10 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(env: NodeJS.ProcessEnv = process.env): Promise<RunningPlatform> {
+export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env): Promise<RunningPlatform> {
+  // The services in this process believe only the gateway, exactly as in distributed mode; without a
+  // configured key, one generated for this process's lifetime is all they need to share.
+  const env: NodeJS.ProcessEnv = { ...envIn, WELLSTREAM_GATEWAY_KEYS: envIn.WELLSTREAM_GATEWAY_KEYS || generateGatewayKey() };
   // Validate settings before anything opens a file or a port. WELLSTREAM_MODE=distributed runs the
   // same single process on Kafka, MongoDB and Redis (tests use it to run one suite on both).
   const mode = env.WELLSTREAM_MODE === 'distributed' ? 'distributed' : 'embedded';

@@ -38,6 +38,15 @@ describe('configuration', () => {
     expect(errorOf(() => loadGatewayConfig({ WELLSTREAM_ADMIN_TOKEN: 'short' })).variables).toEqual(['WELLSTREAM_ADMIN_TOKEN']);
   });
 
+  it('validates the gateway keys: one or two (new,old), each at least 32 characters; required in distributed mode', () => {
+    const key = 'k'.repeat(32);
+    expect(loadGatewayConfig({ WELLSTREAM_GATEWAY_KEYS: `${key},${'o'.repeat(40)}` }).WELLSTREAM_GATEWAY_KEYS).toBe(`${key},${'o'.repeat(40)}`);
+    for (const bad of ['short', `${key},`, `${key},${key},${key}`, `${key} ,${key}`]) {
+      expect(errorOf(() => loadGatewayConfig({ WELLSTREAM_GATEWAY_KEYS: bad })).variables).toEqual(['WELLSTREAM_GATEWAY_KEYS']);
+    }
+    expect(errorOf(() => loadGatewayConfig({ WELLSTREAM_MODE: 'distributed' })).variables).toContain('WELLSTREAM_GATEWAY_KEYS');
+  });
+
   it('makes the platform fail before it opens anything', async () => {
     await expect(startPlatform({ WELLSTREAM_PORT: '-1', WELLSTREAM_DATA_DIR: '/nonexistent/should-not-be-created' })).rejects.toBeInstanceOf(ConfigError);
     expect(require('node:fs').existsSync('/nonexistent/should-not-be-created')).toBe(false);

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler, Response } from 'express';
 import { unauthenticated, unavailable } from '@wellstream/errors';
-import { CALLER_HEADERS, route } from '@wellstream/http';
+import { ASSERTION_HEADER, CALLER_HEADERS, OPERATOR_HEADER, route } from '@wellstream/http';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from '../accounts/account.repository';
 import { authenticate, authorizeOrganization, DeveloperIdentity, Identity } from '../accounts/authenticate.usecase';
@@ -27,7 +27,8 @@ export function gatewayPipeline(deps: {
   const resolve: RequestHandler = route(async (req, res, next) => {
     // Identity headers are the gateway's to set; never trust a client's.
     for (const h of Object.values(CALLER_HEADERS)) delete req.headers[h];
-    delete req.headers['x-wellstream-admin'];
+    delete req.headers[OPERATOR_HEADER];
+    delete req.headers[ASSERTION_HEADER];
     const match = matchRoute(req.path);
     if (!match) return next('route');
     const { rule, organizationId } = match;
@@ -38,7 +39,7 @@ export function gatewayPipeline(deps: {
     const identity: Identity = await authenticate(deps.repo, deps.adminToken, tokenFromRequest(req));
     if (rule.auth === 'admin') {
       if (identity.kind !== 'admin') throw unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
-      req.headers['x-wellstream-admin'] = '1';
+      req.headers[OPERATOR_HEADER] = '1';
       return next();
     }
     // A developer route: the operator token is not a customer token.

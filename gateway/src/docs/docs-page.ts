@@ -16,6 +16,8 @@ export function renderDocsPage(doc: { info: { title: string; description?: strin
   const ops: string[] = [];
   for (const [path, item] of Object.entries(doc.paths).sort(([a], [b]) => a.localeCompare(b))) {
     for (const [method, raw] of Object.entries(item as Record<string, Op>)) {
+      // Path-level `parameters` sit beside the operations.
+      if (!['get', 'put', 'post', 'delete', 'patch'].includes(method)) continue;
       const op = raw;
       const params = (op.parameters ?? [])
         .map((p) => `<li><code>${esc(p.name)}</code> <small>${esc(p.in)}${p.required ? ', required' : ''}</small> ${esc(p.description)}</li>`)

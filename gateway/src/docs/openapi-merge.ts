@@ -4,6 +4,7 @@
  */
 import type { Logger } from '@wellstream/logging';
 import type { ServiceDirectory } from '../proxy/service-proxy';
+import { addGatewayAnswers } from './gateway-answers';
 import { gatewayOpenApi } from './gateway.openapi';
 
 export interface OpenApiPart {
@@ -41,10 +42,12 @@ export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: stri
     },
     security: [{ token: [] }],
   };
-  for (const p of parts) {
+  // Deep copies: the gateway's own part is a module constant and the merge adds to its operations.
+  for (const p of parts.map((x) => structuredClone(x))) {
     Object.assign(doc.paths, p.paths ?? {});
     Object.assign(doc.components.schemas, p.components?.schemas ?? {});
     doc.tags.push(...(p.tags ?? []));
   }
+  addGatewayAnswers(doc.paths as Record<string, Record<string, unknown>>);
   return doc;
 }

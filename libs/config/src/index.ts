@@ -1,2 +1,3 @@
+export * from './gateway-keys';
 export * from './load-config';
 export * from './platform-settings';

@@ -3,6 +3,7 @@
  * config.ts extends this schema with what only it needs.
  */
 import Joi from 'joi';
+import { gatewayKeysSchema } from './gateway-keys';
 
 export type RuntimeMode = 'embedded' | 'distributed';
 
@@ -45,12 +46,16 @@ export const infraSettingsSchema = {
 export interface ServiceSettings extends InfraSettings {
   WELLSTREAM_SERVICE_HOST: string;
   WELLSTREAM_SERVICE_PORT: number;
+  /** Verifies the gateway's caller assertions (see libs/http gateway-assertion). */
+  WELLSTREAM_GATEWAY_KEYS: string;
 }
 
 export const serviceSettingsSchema = {
   ...infraSettingsSchema,
   WELLSTREAM_SERVICE_HOST: Joi.string().default('127.0.0.1'),
   WELLSTREAM_SERVICE_PORT: Joi.number().port().default(0),
+  // A service believes only the gateway, so it cannot start without the key to check it by.
+  WELLSTREAM_GATEWAY_KEYS: gatewayKeysSchema().required(),
 };
 
 export const durationList = () =>

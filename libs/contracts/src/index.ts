@@ -3,6 +3,7 @@ export * from './customer-events';
 export * from './user-events';
 export * from './organization-events';
 export * from './source-detections';
+export * from './asyncapi';
 
 import { customerEventsTopic } from './customer-events';
 import { organizationEventsTopic } from './organization-events';

@@ -15,7 +15,33 @@ export interface TopicDefinition<T> {
   partitionKey(event: T): string;
   /** Tenant-scoped topics (spec.tenants): whose slice the event belongs to. */
   tenant?(event: T): string;
+  /** The schema version producers write (default CURRENT_SCHEMA_VERSION); see schema-version below. */
+  schemaVersion?: number;
 }
+
+/**
+ * Schema versions, so services can be deployed one at a time: every message carries
+ * `schema_version`; producers write the current version; consumers accept the current and the
+ * previous one and ignore fields they do not know. Version 1 is what releases before versioning
+ * wrote: the same shapes without the field. A change that a previous consumer could not read
+ * (renaming or retyping a field) raises the version; adding an optional field does not.
+ */
+export const SCHEMA_VERSION_FIELD = 'schema_version';
+export const CURRENT_SCHEMA_VERSION = 2;
+
+export const schemaVersionOf = (topic: TopicDefinition<unknown>): number => topic.schemaVersion ?? CURRENT_SCHEMA_VERSION;
+export const acceptedSchemaVersions = (topic: TopicDefinition<unknown>): number[] => [schemaVersionOf(topic) - 1, schemaVersionOf(topic)];
+
+/** The version a message claims (1 when it carries none), or undefined when it is not a positive integer. */
+export function messageSchemaVersion(message: Record<string, unknown>): number | undefined {
+  const v = message[SCHEMA_VERSION_FIELD];
+  if (v === undefined) return 1;
+  return Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined;
+}
+
+/** True when a consumer of `topic` may read a message claiming this version. */
+export const acceptsSchemaVersion = (topic: TopicDefinition<unknown>, message: Record<string, unknown>): boolean =>
+  acceptedSchemaVersions(topic).includes(messageSchemaVersion(message) ?? -1);
 
 export class InvalidEventError extends Error {
   constructor(topic: string, detail: string) {
@@ -29,6 +55,25 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
   if (error) throw new InvalidEventError(topic.spec.name, error.message);
   return value as T;
 }
+
+/**
+ * Reads a message as a consumer: an accepted schema version (else InvalidEventError), fields this
+ * release does not know ignored, validated against this release's schema.
+ */
+export function decodeEvent<T>(topic: TopicDefinition<T>, value: string): T {
+  const raw = JSON.parse(value) as unknown;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidEventError(topic.spec.name, 'not a JSON object');
+  const { [SCHEMA_VERSION_FIELD]: _version, ...event } = raw as Record<string, unknown>;
+  if (!acceptsSchemaVersion(topic, raw as Record<string, unknown>)) {
+    throw new InvalidEventError(topic.spec.name, `schema_version ${JSON.stringify(_version)} is not one this release reads (${acceptedSchemaVersions(topic).join(', ')})`);
+  }
+  const { value: out, error } = topic.schema.validate(event, { abortEarly: false, allowUnknown: true });
+  if (error) throw new InvalidEventError(topic.spec.name, error.message);
+  return out as T;
+}
+
+/** The serialized message: the event with the topic's current schema version. */
+const encode = <T>(topic: TopicDefinition<T>, event: T): string => JSON.stringify({ [SCHEMA_VERSION_FIELD]: schemaVersionOf(topic), ...event });
 
 /** The log message for an event already validated: keyed, partitioned, and tagged with its tenant. */
 function messageOf<T>(topic: TopicDefinition<T>, event: T, value: string): OutgoingMessage {
@@ -46,13 +91,13 @@ function messageOf<T>(topic: TopicDefinition<T>, event: T, value: string): Outgo
  */
 export function eventMessage<T>(topic: TopicDefinition<T>, event: T): OutgoingMessage {
   validateEvent(topic, event);
-  return messageOf(topic, event, JSON.stringify(event));
+  return messageOf(topic, event, encode(topic, event));
 }
 
 export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>, events: T[]): Promise<void> {
   const messages = events.map((e) => {
     const valid = validateEvent(topic, e);
-    return messageOf(topic, valid, JSON.stringify(valid));
+    return messageOf(topic, valid, encode(topic, valid));
   });
   await log.publish(topic.spec.name, messages);
 }
@@ -87,8 +132,8 @@ export interface EventContext {
 }
 
 /**
- * Consumes a catalog topic as a group member. A message that fails validation is logged and
- * skipped (it can never become valid, and must not block the partition); a handler error is
+ * Consumes a catalog topic as a group member (decodeEvent: the current or the previous schema
+ * version, unknown fields ignored). A message that fails validation is logged and skipped (it can never become valid, and must not block the partition); a handler error is
  * retried by the log, so nothing valid is lost.
  */
 export async function consumeEvents<T>(
@@ -103,7 +148,7 @@ export async function consumeEvents<T>(
     handle: async (message) => {
       let event: T;
       try {
-        event = validateEvent(topic, JSON.parse(message.value));
+        event = decodeEvent(topic, message.value);
       } catch (err) {
         options.logger.error('skipping an invalid event', { topic: message.topic, partition: message.partition, offset: message.offset, error: err });
         return;

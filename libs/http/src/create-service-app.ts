@@ -6,6 +6,7 @@ import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Re
 import { isAppError } from '@wellstream/errors';
 import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
 import { toHttpError } from './error-response';
+import { gatewayTrust } from './gateway-trust.middleware';
 import { healthReport, HealthOption } from './health';
 import { ServiceMetrics } from './metrics';
 
@@ -18,6 +19,8 @@ export interface ServiceAppOptions {
   /** Served at GET /metrics; request counts and latencies are recorded into it. */
   metrics?: ServiceMetrics;
   bodyLimit?: string;
+  /** Keys the gateway signs its assertions with (the first signs; all verify). */
+  gatewayKeys: readonly string[];
 }
 
 export function requestContext(logger: Logger): RequestHandler {
@@ -101,6 +104,7 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
       res.status(report.status).json(report.body);
     }),
   );
+  app.use(gatewayTrust({ keys: options.gatewayKeys, logger: options.logger }));
   app.use(express.json({ limit: options.bodyLimit ?? '5mb' }));
   options.routes(app);
   app.use(notFoundHandler());

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@wellstream/logging';
 import { createServiceApp, route } from './create-service-app';
+import { ASSERTION_HEADER, signAssertion } from './gateway-assertion';
 import { healthReport } from './health';
 import { routeTemplate, ServiceMetrics } from './metrics';
 
@@ -26,6 +27,14 @@ describe('health report', () => {
   });
 });
 
+const KEY = 'k'.repeat(40);
+/** What the gateway adds to a request it forwards (services refuse requests without it). */
+const signed = (target: string) => {
+  const requestId = `req-${target}`.replace(/[^\w.:-]/g, '-');
+  const assertion = signAssertion(KEY, { method: 'GET', target, requestId, customerId: '', organizationId: '', operator: false });
+  return { headers: { 'x-request-id': requestId, [ASSERTION_HEADER]: assertion } };
+};
+
 describe('metrics', () => {
   it('templates ids out of paths', () => {
     expect(routeTemplate('/v2/organizations/org_123/users/patient-0001/measurements')).toBe('/v2/organizations/:id/users/:id/measurements');
@@ -39,15 +48,16 @@ describe('metrics', () => {
     const app = createServiceApp({
       logger: createLogger('http-test'),
       metrics,
+      gatewayKeys: [KEY],
       routes: (a) => a.get('/things/:id', route(async (req, res) => void res.json({ id: req.params.id }))),
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      await fetch(`${base}/things/1`);
-      await fetch(`${base}/things/2`);
-      await fetch(`${base}/nothing/here`);
+      await fetch(`${base}/things/1`, signed('/things/1'));
+      await fetch(`${base}/things/2`, signed('/things/2'));
+      await fetch(`${base}/nothing/here`, signed('/nothing/here'));
       const res = await fetch(`${base}/metrics`);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       const text = await res.text();

@@ -2,6 +2,7 @@
  * A small HTTP client for tests: JSON in and out, the token as a query parameter, and fixtures
  * for the operator API (customer → organization → developer token).
  */
+import { assertConformsToOpenApi } from './openapi-conformance';
 import { TEST_ADMIN_TOKEN } from './test-platform';
 
 export interface ApiResponse<T = any> {
@@ -35,6 +36,11 @@ export class ApiClient {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       /* not JSON: keep the text */
+    }
+    // Every answer must be one the published document allows (see openapi-conformance.ts).
+    const documentBase = /^(.*?\/v2)(?:\/|$)/.exec(this.baseUrl)?.[1];
+    if (documentBase) {
+      await assertConformsToOpenApi(documentBase, { method, url, status: res.status, contentType: res.headers.get('content-type'), body: parsed, text });
     }
     return { status: res.status, body: parsed as T, headers: res.headers, text };
   }

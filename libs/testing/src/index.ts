@@ -3,3 +3,5 @@ export * from './real-servers';
 export * from './sse-client';
 export * from './test-platform';
 export * from './process-platform';
+export * from './signed-headers';
+export * from './openapi-conformance';

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eventually } from './api-client';
+import { TEST_GATEWAY_KEY } from './signed-headers';
 import { TEST_ADMIN_TOKEN } from './test-platform';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -73,8 +74,10 @@ export interface ProcessPlatform {
   stop(): Promise<void>;
 }
 
-export async function startProcessPlatform(common: NodeJS.ProcessEnv, options: { readyMs?: number; serviceEnv?: NodeJS.ProcessEnv; gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessPlatform> {
+export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options: { readyMs?: number; serviceEnv?: NodeJS.ProcessEnv; gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessPlatform> {
   const readyMs = options.readyMs ?? 90_000;
+  // Every process shares the key the gateway signs its caller assertions with.
+  const common: NodeJS.ProcessEnv = { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, ...settings };
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const ports = new Map<ProcessName, number>([['gateway', gatewayPort]]);

@@ -3,7 +3,7 @@
  * the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { AddressPolicy } from './targets/address-policy';
 import type { TargetRepository } from './targets/target.repository';
@@ -20,6 +20,10 @@ export interface NotificationsAppDeps {
   logger: Logger;
   health: HealthOption;
   metrics?: ServiceMetrics;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
+  /** Who owns each organization (this service's own projection), checked on every organization path. */
+  organizationOwners: OrganizationOwners;
   targets: TargetRepository;
   batches: BatchRepository;
   policy: AddressPolicy;
@@ -32,7 +36,9 @@ export function createNotificationsApp(deps: NotificationsAppDeps): express.Expr
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
+      app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));
       app.get('/openapi.json', (_req, res) => {
         res.json(notificationsOpenApi);
       });

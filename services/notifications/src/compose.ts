@@ -3,7 +3,8 @@
  * starts HTTP, the event consumer (records → pending items) and the push scheduler
  * (pending items → batches → delivery tries).
  */
-import { ServiceMetrics, startHttpServer } from '@wellstream/http';
+import { parseGatewayKeys } from '@wellstream/config';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
@@ -17,6 +18,8 @@ import { PushOrganizationRepository } from './batches/push-organization.reposito
 import { startCollectingRecords } from './batches/collect-record/collect-records.consumer';
 import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
+import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
+import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
 import { countingSender } from './delivery/push-sender.metrics';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
@@ -26,11 +29,13 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'notifications', logger);
   let subscription: Subscription | undefined;
+  let ownersSubscription: Subscription | undefined;
   let scheduler: PushScheduler | undefined;
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   let handler: RunningService['handler'];
   const stop = async () => {
     await subscription?.stop();
+    await ownersSubscription?.stop();
     await scheduler?.stop();
     await http?.close();
     await store.close();
@@ -55,7 +60,11 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       logger,
     });
     scheduler = sched;
+    const organizationOwners = await OrganizationOwnerRepository.open(store);
+    ownersSubscription = await consumeOrganizationOwners(eventLog, organizationOwners, logger);
     const app = createNotificationsApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners,
       logger,
       health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
       metrics,

@@ -3,12 +3,18 @@
  * relative to /v2.
  */
 import { RESOURCE_TYPES } from '@wellstream/catalog';
+import { errorResponse as err, errorSchemas } from '@wellstream/http';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const err = (description: string) => ({ description, ...json(ref('Error')) });
-const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string' } };
-const idParam = { name: 'id', in: 'path', required: true, description: 'Batch id', schema: { type: 'string' } };
+const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+const idParam = { name: 'id', in: 'path', required: true, description: 'Batch id', schema: { type: 'string', minLength: 1 } };
+const utcSecond = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$',
+  format: 'date-time',
+  example: '2024-05-01T00:00:00Z',
+};
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const tags = ['push'];
 
@@ -22,17 +28,32 @@ export const notificationsOpenApi = {
   ],
   components: {
     schemas: {
+      ...errorSchemas,
       NotificationTargetInput: {
         type: 'object',
         required: ['url'],
+        additionalProperties: false,
         properties: {
-          url: { type: 'string', format: 'uri', description: 'http or https; link-local/metadata addresses are refused, private ones unless the operator allows them' },
-          secret: { type: 'string', writeOnly: true, description: 'Signs deliveries; never returned' },
-          resource_filter: { type: 'array', items: { type: 'string', enum: [...RESOURCE_TYPES] }, description: 'Record types to push; empty or absent = all' },
+          url: {
+            type: 'string',
+            format: 'uri',
+            maxLength: 2048,
+            pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://',
+            description: 'http or https; it must resolve, and link-local/metadata addresses are refused, private ones unless the operator allows them (422)',
+          },
+          secret: { type: 'string', minLength: 1, maxLength: 512, writeOnly: true, description: 'Signs deliveries; never returned' },
+          resource_filter: {
+            type: 'array',
+            uniqueItems: true,
+            maxItems: RESOURCE_TYPES.length,
+            items: { type: 'string', enum: [...RESOURCE_TYPES] },
+            description: 'Record types to push; empty or absent = all',
+          },
         },
       },
       NotificationTarget: {
         type: 'object',
+        required: ['url', 'has_secret', 'resource_filter', 'created_at', 'updated_at'],
         properties: {
           url: { type: 'string' },
           has_secret: { type: 'boolean' },
@@ -82,24 +103,47 @@ export const notificationsOpenApi = {
     '/organizations/{org_id}/notification_target': {
       parameters: [orgParam],
       put: {
+        operationId: 'configureNotificationTarget',
         tags,
         summary: 'Configure (replace) the notification target',
         requestBody: { required: true, ...json(ref('NotificationTargetInput')) },
-        responses: { '200': { description: 'Target', ...json(ref('NotificationTarget')) }, '400': err('Not a JSON object'), '422': err('Invalid or refused url, bad filter') },
+        responses: {
+          '200': {
+            description: 'Target',
+            ...json(ref('NotificationTarget')),
+            links: {
+              getNotificationTarget: { operationId: 'getNotificationTarget', parameters: { org_id: '$request.path.org_id' } },
+              listNotificationBatches: { operationId: 'listNotificationBatches', parameters: { org_id: '$request.path.org_id' } },
+            },
+          },
+          '400': err(400, 'Not a JSON object, or a field of the wrong type'),
+          '422': err(422, 'Invalid or refused url, bad filter'),
+        },
       },
-      get: { tags, summary: 'Read the notification target', responses: { '200': { description: 'Target', ...json(ref('NotificationTarget')) }, '404': err('No target configured') } },
-      delete: { tags, summary: 'Remove the notification target', responses: { '200': { description: 'The removed target', ...json(ref('NotificationTarget')) }, '404': err('No target configured') } },
+      get: {
+        operationId: 'getNotificationTarget',
+        tags,
+        summary: 'Read the notification target',
+        responses: { '200': { description: 'Target', ...json(ref('NotificationTarget')) }, '404': err(404, 'No target configured') },
+      },
+      delete: {
+        operationId: 'deleteNotificationTarget',
+        tags,
+        summary: 'Remove the notification target',
+        responses: { '200': { description: 'The removed target', ...json(ref('NotificationTarget')) }, '404': err(404, 'No target configured') },
+      },
     },
     '/organizations/{org_id}/notifications': {
       parameters: [orgParam],
       get: {
+        operationId: 'listNotificationBatches',
         tags,
         summary: 'List batches, newest first',
         parameters: [
-          { name: 'start_time', in: 'query', schema: { type: 'string', example: '2024-05-01T00:00:00Z' }, description: 'UTC YYYY-MM-DDTHH:MM:SSZ; first attempt at or after' },
-          { name: 'end_time', in: 'query', schema: { type: 'string' }, description: 'UTC YYYY-MM-DDTHH:MM:SSZ; first attempt within or before this second' },
-          { name: 'status', in: 'query', schema: { type: 'string', enum: ['success', 'failure'] } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          { name: 'start_time', in: 'query', schema: utcSecond, description: 'UTC YYYY-MM-DDTHH:MM:SSZ (a real date); first attempt at or after' },
+          { name: 'end_time', in: 'query', schema: utcSecond, description: 'UTC YYYY-MM-DDTHH:MM:SSZ (a real date); first attempt within or before this second' },
+          { name: 'status', in: 'query', schema: { type: 'string', enum: ['success', 'failure'] }, description: 'Any case' },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 } },
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
         ],
         responses: {
@@ -107,26 +151,33 @@ export const notificationsOpenApi = {
             description: 'Batches',
             ...json({
               type: 'object',
+              required: ['data', 'meta'],
               properties: {
                 data: { type: 'array', items: ref('NotificationBatchSummary') },
-                meta: { type: 'object', properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, sort: { type: 'string' } } },
+                meta: { type: 'object', required: ['offset', 'limit', 'total'], properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, sort: { type: 'string' } } },
               },
             }),
           },
-          '400': err('Invalid filter'),
+          '400': err(400, 'Invalid filter'),
         },
       },
     },
     '/organizations/{org_id}/notifications/{id}': {
       parameters: [orgParam, idParam],
-      get: { tags, summary: 'A batch with every attempt and its items', responses: { '200': { description: 'Batch', ...json(ref('NotificationBatch')) }, '404': err('Unknown batch') } },
+      get: {
+        operationId: 'getNotificationBatch',
+        tags,
+        summary: 'A batch with every attempt and its items',
+        responses: { '200': { description: 'Batch', ...json(ref('NotificationBatch')) }, '404': err(404, 'Unknown batch') },
+      },
     },
     '/organizations/{org_id}/notifications/{id}/redeliver': {
       parameters: [orgParam, idParam],
       post: {
+        operationId: 'redeliverNotificationBatch',
         tags,
         summary: 'Queue a new round of delivery tries (same retry schedule)',
-        responses: { '202': { description: 'Batch', ...json(ref('NotificationBatch')) }, '404': err('Unknown batch'), '409': err('A try is in flight') },
+        responses: { '202': { description: 'Batch', ...json(ref('NotificationBatch')) }, '404': err(404, 'Unknown batch'), '409': err(409, 'A try is in flight') },
       },
     },
   },

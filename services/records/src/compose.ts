@@ -2,6 +2,7 @@
  * The records service's composition root: picks adapters from config, wires use cases, starts the
  * projections, the outbox relay, the demo source and HTTP. Stops them in reverse order.
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import type { Subscription } from '@wellstream/bus';
 import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { ServiceMetrics, startHttpServer } from '@wellstream/http';
@@ -64,6 +65,8 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     subscriptions.push(...(await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => d.reconcile(u) })));
     await demo.start();
     const app = createRecordsApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners: organizations,
       logger,
       health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
       metrics,

@@ -12,7 +12,7 @@ import { ALL_TOPICS, publishEvents, UserEvent, userEventsTopic } from '@wellstre
 import { createLogger } from '@wellstream/logging';
 import type { RunningService } from '@wellstream/runtime';
 import { SqliteDocumentStore } from '@wellstream/store';
-import { eventually } from '@wellstream/testing';
+import { eventually, gatewayHeaders, TEST_GATEWAY_KEY } from '@wellstream/testing';
 import { composeRecords, loadRecordsConfig } from '../src';
 import { isoDay, recordTopic, sampleRecord, sleep } from './records-fixtures';
 
@@ -61,11 +61,17 @@ describe('outbox: store, then publish', () => {
   let svc: RunningService | undefined;
   const start = (eventLog: EventLog) =>
     composeRecords(
-      loadRecordsConfig({ WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_OUTBOX_STALE_MS: '0', WELLSTREAM_OUTBOX_DRAIN_MS: '100000', WELLSTREAM_LOG_LEVEL: 'silent' }),
+      loadRecordsConfig({ WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, WELLSTREAM_OUTBOX_STALE_MS: '0', WELLSTREAM_OUTBOX_DRAIN_MS: '100000', WELLSTREAM_LOG_LEVEL: 'silent' }),
       { eventLog },
     );
+  // Straight to the service, signed as the gateway would.
+  const target = '/v2/mobile/records?token=mobile-token-outbox-0123456789';
   const post = (s: RunningService, body: unknown) =>
-    fetch(`${s.url}/v2/mobile/records?token=mobile-token-outbox-0123456789`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${s.url}${target}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...gatewayHeaders(TEST_GATEWAY_KEY, 'POST', target) },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-outbox-test-'));

@@ -2,7 +2,7 @@
  * The rules service's express app: its routes on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { rulesOpenApi } from './docs/rules.openapi';
 import { createRuleRoute } from './rules/create-rule/create-rule.route';
@@ -16,6 +16,10 @@ export interface RulesAppDeps extends RuleUseCaseDeps {
   logger: Logger;
   health: HealthOption;
   metrics?: ServiceMetrics;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
+  /** Who owns each organization (this service's own projection), checked on every organization path. */
+  organizationOwners: OrganizationOwners;
 }
 
 export function createRulesApp(deps: RulesAppDeps): express.Express {
@@ -23,7 +27,9 @@ export function createRulesApp(deps: RulesAppDeps): express.Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
+      app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));
       app.get('/openapi.json', (_req, res) => {
         res.json(rulesOpenApi);
       });

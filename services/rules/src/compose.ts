@@ -2,8 +2,9 @@
  * The rules service's composition root: picks adapters from config, wires use cases to HTTP, to
  * the topics it consumes (organizations, users, events) and to the evaluation schedule.
  */
-import { consumerGauges, customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
-import { ServiceMetrics, startHttpServer } from '@wellstream/http';
+import { parseGatewayKeys } from '@wellstream/config';
+import { customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic, consumerGauges } from '@wellstream/contracts';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
@@ -78,6 +79,8 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
     );
 
     const app = createRulesApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners: organizations,
       logger,
       rules,
       points,

@@ -22,6 +22,8 @@ export interface StreamsAppDeps {
   logger: Logger;
   health: HealthOption;
   metrics?: ServiceMetrics;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
   streams: StreamDeps;
   connect: ConnectDeps;
   replay: ReplayDeps;
@@ -33,6 +35,7 @@ export function createStreamsApp(deps: StreamsAppDeps): express.Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {
         res.json(streamsOpenApi);

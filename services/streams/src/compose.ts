@@ -1,6 +1,7 @@
 /**
  * The streams service's composition root: picks adapters from config, wires use cases, starts HTTP.
  */
+import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic } from '@wellstream/contracts';
 import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
@@ -26,6 +27,7 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   });
   const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
+    gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
     logger,
     health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
     metrics: new ServiceMetrics('streams'),

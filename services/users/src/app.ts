@@ -3,7 +3,7 @@
  * marketplace and this service's OpenAPI part, on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { UsersDeps } from './users/users.deps';
 import { createUserRoute } from './users/create-user/create-user.route';
@@ -20,6 +20,10 @@ export interface UsersAppDeps extends UsersDeps {
   logger: Logger;
   health: HealthOption;
   metrics?: ServiceMetrics;
+  /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
+  gatewayKeys: readonly string[];
+  /** Who owns each organization (this service's own projection), checked on every organization path. */
+  organizationOwners: OrganizationOwners;
 }
 
 export function createUsersApp(deps: UsersAppDeps): express.Express {
@@ -27,7 +31,9 @@ export function createUsersApp(deps: UsersAppDeps): express.Express {
     logger: deps.logger,
     health: deps.health,
     metrics: deps.metrics,
+    gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
+      app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));
       app.set('strict routing', false);
       const users = '/v2/organizations/:orgId/users';
       app.post(users, createUserRoute(deps));

@@ -2,7 +2,8 @@
  * The users service's composition root: picks adapters from config, wires use cases, starts the
  * source-detection consumer and HTTP.
  */
-import { ServiceMetrics, startHttpServer } from '@wellstream/http';
+import { parseGatewayKeys } from '@wellstream/config';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { ALL_TOPICS, consumerGauges } from '@wellstream/contracts';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
@@ -13,6 +14,8 @@ import { UserRepository } from './users/user.repository';
 import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
+import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
+import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
 
 export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('users');
@@ -39,7 +42,11 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     };
     await outbox.start();
     const detections = await consumeSourceDetections(eventLog, deps, logger);
+    const organizationOwners = await OrganizationOwnerRepository.open(store);
+    const owners = await consumeOrganizationOwners(eventLog, organizationOwners, logger);
     const app = createUsersApp({
+      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
+      organizationOwners,
       ...deps,
       logger,
       health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
@@ -54,6 +61,7 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
       async stop() {
         await http.close();
         await detections.stop();
+        await owners.stop();
         await closeOwned();
       },
     };

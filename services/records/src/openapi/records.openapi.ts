@@ -2,34 +2,47 @@
  * The records service's part of the OpenAPI document (paths relative to /v2); the gateway merges it.
  */
 import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
 import { WORKOUT_CATEGORIES } from '../records/ingest-records/ingest-records.schema';
 import { GRANULARITIES } from '../records/ingest-records/record-fields.schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorBody = (description: string) => ({ description, content: { 'application/json': { schema: ref('RecordsError') } } });
+const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
+const recordList = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'array', items: ref('Record') } },
+};
 const utc = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', example: '2024-03-01T07:30:00Z' };
 
 function listPath(plural: string, type: string) {
   return {
     get: {
       tags: ['Records'],
+      operationId: `list${plural[0].toUpperCase()}${plural.slice(1)}`,
       summary: `A user's ${plural}`,
       description:
         `Live ${type} records of the user whose LOCAL start day (start_time + utc_offset) is within [start_date, end_date], ` +
-        'sorted by start_time. At most 30 days per request; days older than the organization\'s history (default 183 days) are not served.',
+        'sorted by start_time. Cross-parameter rules (400 otherwise): end_date is not before start_date, and the range from start_date ' +
+        'to end_date is at most 30 days; a parameter left out is the current UTC day, so start_date alone must lie within the last 30 days ' +
+        "and end_date alone must not be in the past. Days older than the organization's history (default 183 days) are not served.",
       parameters: [
-        { name: 'org_id', in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'uid', in: 'path', required: true, schema: { type: 'string' } },
-        { name: 'start_date', in: 'query', schema: { type: 'string', format: 'date' }, description: 'YYYY-MM-DD; default the current UTC day' },
-        { name: 'end_date', in: 'query', schema: { type: 'string', format: 'date' }, description: 'YYYY-MM-DD; default the current UTC day' },
-        { name: 'source', in: 'query', schema: { type: 'string' }, description: `One source type or a comma list (${SOURCE_TYPES.join(', ')})` },
+        { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } },
+        { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1 } },
+        { name: 'start_date', in: 'query', schema: date, description: 'YYYY-MM-DD (a calendar date); default the current UTC day' },
+        { name: 'end_date', in: 'query', schema: date, description: 'YYYY-MM-DD (a calendar date); default the current UTC day' },
+        {
+          name: 'source',
+          in: 'query',
+          schema: { type: 'string', maxLength: 1000 },
+          description: `One source type or a comma list (${SOURCE_TYPES.join(', ')}); an unknown one is a 422; empty = all`,
+        },
       ],
       responses: {
-        200: { description: 'The records', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: ref('Record') } } } } } },
-        400: errorBody('Bad date or range, e.g. {"errors":{"start_date":["…"]}}'),
-        401: errorBody('Token missing, unknown, or not allowed for the organization'),
-        404: errorBody('Unknown user'),
-        422: errorBody('Unknown source, {"errors":{"type":["…"]}}'),
+        200: jsonResponse('The records', recordList),
+        400: errorResponse(400, 'Bad date or range, e.g. {"errors":{"start_date":["…"]}}'),
+        404: errorResponse(404, 'Unknown user'),
+        422: errorResponse(422, 'Unknown source, {"errors":{"type":["…"]}}'),
       },
     },
   };
@@ -39,19 +52,20 @@ export function recordsOpenApi() {
   const paths: Record<string, unknown> = {
     '/mobile/records': {
       post: {
+        operationId: 'ingestMobileRecords',
         tags: ['Records'],
         summary: 'Ingest records (mobile solution and source connectors)',
         description:
           'Authenticated by the user\'s mobile token (`token` query parameter), not a developer token. All-or-nothing: one invalid record rejects the request. ' +
           '(user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it.',
         security: [],
-        parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' }, description: "The user's mobile.token" }],
+        parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', minLength: 1 }, description: "The user's mobile.token" }],
         requestBody: { required: true, content: { 'application/json': { schema: ref('IngestRequest') } } },
         responses: {
-          200: { description: 'Stored records', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: ref('Record') } } } } } },
-          400: errorBody('Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}'),
-          401: errorBody('Unknown mobile token (or the user was deleted)'),
-          422: errorBody('The user is suspended: {"errors":{"user":["user is suspended"]}}'),
+          200: jsonResponse('Stored records', recordList),
+          400: errorResponse(400, 'Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}; per-type rules are in the records README.'),
+          401: errorResponse(401, 'Unknown mobile token (or the user was deleted)', ['Message']),
+          422: errorResponse(422, 'The user is suspended: {"errors":{"user":["user is suspended"]}}'),
         },
       },
     },
@@ -62,7 +76,7 @@ export function recordsOpenApi() {
     paths,
     components: {
       schemas: {
-        RecordsError: { type: 'object', properties: { errors: {}, message: { type: 'string' } } },
+        ...errorSchemas,
         Metric: {
           type: 'object',
           required: ['type', 'unit', 'value'],
@@ -116,6 +130,7 @@ export function recordsOpenApi() {
         },
         Record: {
           type: 'object',
+          required: ['id', 'type', 'version', 'checksum', 'log_id', 'start_time', 'end_time', 'utc_offset', 'offset_origin', 'user', 'source', 'metrics', 'created_at', 'deleted_at'],
           properties: {
             id: { type: 'string' },
             type: { type: 'string' },

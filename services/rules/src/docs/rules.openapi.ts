@@ -3,29 +3,38 @@
  * /v2/openapi.json). Paths are relative to /v2.
  */
 import { METRIC_ORIGINS, METRIC_TYPES } from '@wellstream/catalog';
+import { errorResponse, errorSchemas } from '@wellstream/http';
 import { COMPARATORS, RULE_TYPES } from '../rules/rule';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
-const err = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string' } };
-const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string' } };
-const ruleIdParam = { name: 'rule_id', in: 'path', required: true, schema: { type: 'string' } };
+const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+const ruleIdParam = { name: 'rule_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
 
-const disabled = err('The rules feature is disabled for the organization ({"errors":["the rules feature is disabled"]}), the user is suspended, or a field is invalid ({"errors":{"<field>":[...]}})');
-const common = { '401': err('Missing/unknown token, or organization not allowed'), '404': err('Unknown user or rule'), '422': disabled };
+const disabled = errorResponse(
+  422,
+  'The rules feature is disabled for the organization ({"errors":["the rules feature is disabled"]}), the user is suspended, or a field is invalid ({"errors":{"<field>":[...]}})',
+);
+const common = { '404': errorResponse(404, 'Unknown user or rule'), '422': disabled };
+const ruleLinks = {
+  getRule: { operationId: 'getRule', parameters: { org_id: '$request.path.org_id', uid: '$request.path.uid', rule_id: '$response.body#/id' } },
+  updateRule: { operationId: 'updateRule', parameters: { org_id: '$request.path.org_id', uid: '$request.path.uid', rule_id: '$response.body#/id' } },
+  deleteRule: { operationId: 'deleteRule', parameters: { org_id: '$request.path.org_id', uid: '$request.path.uid', rule_id: '$response.body#/id' } },
+};
 
 export const rulesOpenApi = {
   tags: [{ name: 'rules', description: 'Adherence rules (feature disabled unless the operator enables it)' }],
   components: {
     schemas: {
+      ...errorSchemas,
       RuleInput: {
         type: 'object',
         required: ['type', 'window', 'message', 'metric', 'threshold'],
         properties: {
           type: { type: 'string', enum: [...RULE_TYPES] },
-          window: { type: 'string', description: 'ISO 8601 duration (sliding window), 1 s to 1 year, e.g. P3D, PT12H, P1W', example: 'P3D' },
+          window: { type: 'string', description: 'ISO 8601 duration (sliding window), 1 s to 1 year, e.g. P3D, PT12H, P1W (others: 422)', example: 'P3D' },
           message: { type: 'string', description: 'Returned in the rule event; any length' },
           metric: {
             type: 'object',
@@ -49,6 +58,7 @@ export const rulesOpenApi = {
           ref('RuleInput'),
           {
             type: 'object',
+            required: ['id', 'created_at', 'updated_at'],
             properties: {
               id: { type: 'string' },
               created_at: { type: 'string', format: 'date-time' },
@@ -77,27 +87,31 @@ export const rulesOpenApi = {
     '/organizations/{org_id}/users/{uid}/rules': {
       parameters: [orgParam, uidParam],
       get: {
+        operationId: 'listRules',
         tags: ['rules'],
         summary: "List a user's rules",
-        responses: { '200': { description: 'Rules', ...json({ type: 'object', properties: { data: { type: 'array', items: ref('Rule') } } }) }, ...common },
+        responses: { '200': { description: 'Rules', ...json({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Rule') } } }) }, ...common },
       },
       post: {
+        operationId: 'createRule',
         tags: ['rules'],
         summary: 'Create a rule',
+        description: 'Every invalid field (wrong type included) is a 422 naming it; only malformed JSON is a 400.',
         requestBody: { required: true, ...json(ref('RuleInput')) },
-        responses: { '201': { description: 'Rule with id', ...json(ref('Rule')) }, '400': err('Malformed JSON'), ...common },
+        responses: { '201': { description: 'Rule with id', ...json(ref('Rule')), links: ruleLinks }, '400': errorResponse(400, 'Malformed JSON', ['ErrorList']), ...common },
       },
     },
     '/organizations/{org_id}/users/{uid}/rules/{rule_id}': {
       parameters: [orgParam, uidParam, ruleIdParam],
-      get: { tags: ['rules'], summary: 'Read a rule', responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, ...common } },
+      get: { operationId: 'getRule', tags: ['rules'], summary: 'Read a rule', responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, ...common } },
       put: {
+        operationId: 'updateRule',
         tags: ['rules'],
         summary: 'Replace a rule’s fields (a criteria change restarts its observation window)',
         requestBody: { required: true, ...json(ref('RuleInput')) },
-        responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, '400': err('Malformed JSON'), ...common },
+        responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, '400': errorResponse(400, 'Malformed JSON', ['ErrorList']), ...common },
       },
-      delete: { tags: ['rules'], summary: 'Delete a rule', responses: { '200': { description: 'The deleted rule', ...json(ref('Rule')) }, ...common } },
+      delete: { operationId: 'deleteRule', tags: ['rules'], summary: 'Delete a rule', responses: { '200': { description: 'The deleted rule', ...json(ref('Rule')) }, ...common } },
     },
   },
 };

@@ -38,4 +38,6 @@ export class OrganizationProjectionRepository {
   }
 
   find = (id: string) => this.organizations.findOne({ _id: id });
+
+  customerOf = async (id: string): Promise<string | undefined> => (await this.find(id))?.customer_id;
 }

@@ -4,7 +4,7 @@
  * filter to leave those out. Likewise `start_date` applies to events that carry a start time.
  */
 import type { EventType, ResourceType } from '@wellstream/catalog';
-import type { CustomerEvent } from '@wellstream/contracts';
+import { acceptsSchemaVersion, CustomerEvent, customerEventsTopic } from '@wellstream/contracts';
 
 export interface EventFilter {
   customerId: string;
@@ -36,6 +36,8 @@ export function parseCustomerEvent(value: string): CustomerEvent | undefined {
     const e = JSON.parse(value) as CustomerEvent;
     if (!e || typeof e !== 'object' || typeof e.customer_id !== 'string' || typeof e.event_type !== 'string') return undefined;
     if (!e.payload || typeof e.payload !== 'object') return undefined;
+    // A version this release cannot read is skipped like any other non-envelope (deploy order: README).
+    if (!acceptsSchemaVersion(customerEventsTopic, e as unknown as Record<string, unknown>)) return undefined;
     return e;
   } catch {
     return undefined;

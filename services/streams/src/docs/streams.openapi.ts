@@ -3,11 +3,36 @@
  * /v2/openapi.json and /docs.
  */
 import { EVENT_TYPES, RESOURCE_TYPES } from '@wellstream/catalog';
+import { errorResponse, errorSchemas } from '@wellstream/http';
+import { MAX_STREAM_NAME_LENGTH } from '../streams/stream';
+import { SORTS } from '../streams/list-streams/list-streams.schema';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
-const err = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
-const sse = (description: string) => ({ description, content: { 'text/event-stream': { schema: { type: 'string' } } } });
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const err = errorResponse;
+/** One server-sent event as a client parses it; `data` is the JSON payload (the record for `data` events). */
+const sseEvent = {
+  type: 'object',
+  required: ['event', 'data'],
+  properties: {
+    event: { type: 'string', enum: ['poke', ...EVENT_TYPES] },
+    data: { type: 'string', contentMediaType: 'application/json' },
+    id: { type: 'string', pattern: '^\\d+-\\d+$', description: '<partition>-<offset>, usable as Last-Event-ID (not on pokes)' },
+  },
+};
+const sse = (description: string) => ({ description, content: { 'text/event-stream': { schema: sseEvent } } });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+const name = {
+  type: 'string',
+  maxLength: MAX_STREAM_NAME_LENGTH,
+  pattern: '\\S',
+  description: `1–${MAX_STREAM_NAME_LENGTH} characters after trimming, unique among the customer's streams (blank, too long or taken: 422)`,
+};
+const streamLinks = {
+  getStream: { operationId: 'getStream', parameters: { id: '$response.body#/id' } },
+  renameStream: { operationId: 'renameStream', parameters: { id: '$response.body#/id' } },
+  deleteStream: { operationId: 'deleteStream', parameters: { id: '$response.body#/id' } },
+  connectStream: { operationId: 'connectStream', parameters: { id: '$response.body#/id' } },
+};
 const streamRef = { $ref: '#/components/schemas/Stream' };
 const resourceList = { type: 'array', items: { type: 'string', enum: [...RESOURCE_TYPES] } };
 const eventTypeList = { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } };
@@ -16,6 +41,7 @@ export const streamsOpenApi = {
   tags: [{ name: 'streams', description: 'Event streams (SSE) and replay' }],
   components: {
     schemas: {
+      ...errorSchemas,
       Stream: {
         type: 'object',
         required: ['id', 'name', 'group', 'members', 'start_date', 'resource_filter', 'event_type_filter', 'created_at', 'updated_at'],
@@ -34,10 +60,12 @@ export const streamsOpenApi = {
       },
       StreamList: {
         type: 'object',
+        required: ['streams', 'meta'],
         properties: {
           streams: { type: 'array', items: streamRef },
           meta: {
             type: 'object',
+            required: ['total', 'sort', 'offset', 'limit'],
             properties: { total: { type: 'integer' }, sort: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } },
           },
         },
@@ -47,57 +75,74 @@ export const streamsOpenApi = {
   paths: {
     '/streams': {
       post: {
+        operationId: 'createStream',
         tags: ['streams'],
         summary: 'Create a stream (at most 5 per customer; filters are fixed at creation)',
+        description: 'Unknown fields are ignored. Wrong JSON types are a 400; values not accepted (blank or taken name, unknown filter values, a non-calendar start_date, a sixth stream) a 422.',
         requestBody: {
           required: true,
           ...json({
             type: 'object',
             required: ['name'],
             properties: {
-              name: { type: 'string' },
-              start_date: { type: 'string', format: 'date' },
-              resource_filter: resourceList,
-              event_type_filter: eventTypeList,
+              name,
+              start_date: { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' },
+              resource_filter: { ...resourceList, type: ['array', 'null'] },
+              event_type_filter: { ...eventTypeList, type: ['array', 'null'] },
             },
           }),
         },
         responses: {
-          '201': { description: 'Stream', ...json(streamRef) },
-          '400': err('Malformed body'),
-          '422': err('Invalid values, duplicate name, or more than 5 streams'),
+          '201': { description: 'Stream', ...json(streamRef), links: streamLinks },
+          '400': err(400, 'Malformed body'),
+          '422': err(422, 'Invalid values, duplicate name, or more than 5 streams'),
         },
       },
       get: {
+        operationId: 'listStreams',
         tags: ['streams'],
         summary: 'List streams (most recent first)',
         parameters: [
-          { name: 'q', in: 'query', schema: { type: 'string' }, description: '`name=<term>` exact or `name~<term>` case-insensitive contains' },
-          { name: 'sort', in: 'query', schema: { type: 'string', enum: ['-created_at', 'created_at', '-updated_at', 'updated_at'], default: '-created_at' } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          { name: 'q', in: 'query', schema: { type: 'string', pattern: '^name[=~]' , minLength: 6 }, description: '`name=<term>` exact or `name~<term>` case-insensitive contains' },
+          { name: 'sort', in: 'query', schema: { type: 'string', enum: [...SORTS], default: '-created_at' } },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 } },
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
         ],
-        responses: { '200': { description: 'Streams', ...json({ $ref: '#/components/schemas/StreamList' }) }, '400': err('Bad query') },
+        responses: { '200': { description: 'Streams', ...json({ $ref: '#/components/schemas/StreamList' }) }, '400': err(400, 'Bad query') },
       },
     },
     '/streams/{id}': {
-      get: { tags: ['streams'], summary: 'Get a stream', parameters: [idParam], responses: { '200': { description: 'Stream', ...json(streamRef) }, '404': err('Unknown stream') } },
-      put: {
+      get: {
+        operationId: 'getStream',
         tags: ['streams'],
-        summary: 'Rename a stream (only `name` changes)',
+        summary: 'Get a stream',
         parameters: [idParam],
-        requestBody: { required: true, ...json({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) },
-        responses: { '200': { description: 'Stream', ...json(streamRef) }, '400': err('Malformed body'), '404': err('Unknown stream'), '422': err('Empty or duplicate name') },
+        responses: { '200': { description: 'Stream', ...json(streamRef) }, '404': err(404, 'Unknown stream') },
+      },
+      put: {
+        operationId: 'renameStream',
+        tags: ['streams'],
+        summary: 'Rename a stream (only `name` changes; other fields are ignored)',
+        parameters: [idParam],
+        requestBody: { required: true, ...json({ type: 'object', required: ['name'], properties: { name } }) },
+        responses: {
+          '200': { description: 'Stream', ...json(streamRef) },
+          '400': err(400, 'Malformed body'),
+          '404': err(404, 'Unknown stream'),
+          '422': err(422, 'Empty or duplicate name'),
+        },
       },
       delete: {
+        operationId: 'deleteStream',
         tags: ['streams'],
         summary: 'Delete a stream for good',
         parameters: [idParam],
-        responses: { '200': { description: 'Stream with deleted_at', ...json(streamRef) }, '404': err('Unknown stream'), '409': err('Clients are connected') },
+        responses: { '200': { description: 'Stream with deleted_at', ...json(streamRef) }, '404': err(404, 'Unknown stream'), '409': err(409, 'Clients are connected') },
       },
     },
     '/streams/{id}/connect': {
       get: {
+        operationId: 'connectStream',
         tags: ['streams'],
         summary: 'Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)',
         description:
@@ -109,15 +154,16 @@ export const streamsOpenApi = {
         ],
         responses: {
           '200': sse('Event stream'),
-          '400': err('Malformed Last-Event-ID'),
-          '404': err('Unknown stream'),
-          '422': err('Member limit reached (Retry-After)'),
-          '429': err("The customer's stream-connection quota is reached (WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER; Retry-After)"),
+          '400': err(400, 'Malformed Last-Event-ID'),
+          '404': err(404, 'Unknown stream'),
+          '422': err(422, 'Member limit reached (Retry-After)'),
+          '429': err(429, "The token's hourly limit, or the customer's stream-connection quota (WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER; Retry-After)"),
         },
       },
     },
     '/replay': {
       get: {
+        operationId: 'replay',
         tags: ['streams'],
         summary: "Replay the customer's events of the last 30 days, then stay live (SSE; no load balancing)",
         description: 'The end of the historical part is marked by the comment `: replay caught up` followed by a `poke`. `resources` filters `data` events only.',
@@ -128,8 +174,8 @@ export const streamsOpenApi = {
         ],
         responses: {
           '200': sse('Event stream'),
-          '400': err('Bad query'),
-          '429': err("The customer's replay quota is reached (WELLSTREAM_REPLAY_MAX_PER_CUSTOMER; Retry-After)"),
+          '400': err(400, 'Bad query'),
+          '429': err(429, "The token's hourly limit, or the customer's replay quota (WELLSTREAM_REPLAY_MAX_PER_CUSTOMER; Retry-After)"),
         },
       },
     },

@@ -1,26 +1,62 @@
 /**
  * This service's part of the OpenAPI document (paths relative to /v2); the gateway merges it into
- * /v2/openapi.json and /docs.
+ * /v2/openapi.json and /docs, and adds the answers the gateway itself gives (401, 429, 5xx).
+ * Constraints follow the joi schemas and policies of the routes; links lead from a created user
+ * to everything that takes its uid or marketplace token.
  */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string' }, description: 'Organization id.' };
-const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string' }, description: 'The customer-defined user id.' };
-const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The marketplace token.' };
-const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string' }, description: 'Source type (see the marketplace JSON).' };
-const errors = {
-  400: json(ref('FieldErrors'), 'Malformed request (wrong types, bad paging values).'),
-  401: json({ oneOf: [ref('Message'), ref('ErrorList')] }, 'Missing/unknown token ({"message"}) or organization not allowed ({"errors":[...]}).'),
-  404: json(ref('ErrorList'), 'No such user in this organization (or deleted).'),
+import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
+import { USER_SORTS } from '../users/list-users/list-users.schema';
+
+const ref = schemaRef;
+const time = { type: 'string', format: 'date-time' };
+const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'Organization id.' };
+const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The customer-defined user id.' };
+const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The marketplace token.' };
+const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: `Source type: ${SOURCE_TYPES.join(', ')} (others: 404).` };
+const html = { 'text/html': { schema: { type: 'string' } } };
+
+/** Marketplace answers are HTML for browsers and JSON for API clients (Accept, or a JSON body). */
+const marketplaceError = (status: number, description: string) => {
+  const e = errorResponse(status, `${description} An HTML page unless the client asked for JSON.`);
+  return { ...e, content: { ...e.content, ...html } };
 };
-const marketplaceErrors = { 404: json(ref('ErrorList'), 'Unknown or outdated marketplace token, or the user is deleted or suspended (HTML for browsers).') };
+const notFoundUser = errorResponse(404, 'No such user in this organization (or deleted).');
+const marketplaceGone = marketplaceError(404, 'Unknown or replaced marketplace token, or the user is deleted or suspended; or an unknown source type.');
 
 const locationSchema = {
   type: 'object',
+  additionalProperties: false,
   properties: {
-    timezone: { type: ['string', 'null'], description: 'Olson time zone name, e.g. Europe/Berlin (400+ supported).', example: 'Europe/Berlin' },
-    country_code: { type: ['string', 'null'], description: 'ISO 3166-1 alpha-2 code.', example: 'DE' },
+    timezone: { type: ['string', 'null'], maxLength: 64, description: 'Olson time zone name (every name Intl knows, aliases included), e.g. Europe/Berlin; others: 422. null clears it.', example: 'Europe/Berlin' },
+    country_code: { type: ['string', 'null'], maxLength: 8, description: 'ISO 3166-1 alpha-2 code, any case (stored upper case); others: 422. null clears it.', example: 'DE' },
   },
+};
+const uidSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^[A-Za-z0-9._~-]+$',
+  description: 'Unique in the organization (taken, or once used by a deleted user: 422); must not be or contain an e-mail address, a phone number or an SSN (422).',
+  example: 'user-0001',
+};
+
+const userLinks = {
+  getUser: { operationId: 'getUser', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  updateUser: { operationId: 'updateUser', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  deleteUser: { operationId: 'deleteUser', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  refreshMarketplace: { operationId: 'refreshMarketplace', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  openMarketplace: { operationId: 'openMarketplace', parameters: { token: '$response.body#/marketplace/token' } },
+  chooseTimezone: { operationId: 'chooseTimezone', parameters: { token: '$response.body#/marketplace/token' } },
+  // Other services' operations on the same user (the merged document holds them all).
+  listRules: { operationId: 'listRules', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  createRule: { operationId: 'createRule', parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } },
+  ...Object.fromEntries(
+    Object.keys(RESOURCE_PATHS).map((plural) => {
+      const operationId = `list${plural[0].toUpperCase()}${plural.slice(1)}`;
+      return [operationId, { operationId, parameters: { org_id: '$request.path.org_id', uid: '$response.body#/uid' } }];
+    }),
+  ),
 };
 
 export const usersOpenApi = {
@@ -32,170 +68,271 @@ export const usersOpenApi = {
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
       post: {
+        operationId: 'createUser',
         tags: ['Users'],
         summary: 'Create a user',
-        description:
-          'The uid must be unique in the organization, 1–128 characters of [A-Za-z0-9._~-], and must not contain an e-mail address, phone number or social security number (422).',
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['uid'], properties: { uid: { type: 'string', example: 'user-0001' }, location: locationSchema } } } },
+          content: { 'application/json': { schema: { type: 'object', required: ['uid'], additionalProperties: false, properties: { uid: uidSchema, location: locationSchema } } } },
         },
-        responses: { 201: json(ref('User'), 'Created.'), ...errors, 422: json(ref('FieldErrors'), 'uid taken or identifying; bad time zone or country code.') },
+        responses: {
+          201: { ...jsonResponse('Created.', ref('User')), links: userLinks },
+          400: errorResponse(400, 'Malformed JSON, or a field of the wrong type.'),
+          422: errorResponse(422, 'uid taken, malformed or identifying; unsupported time zone or country code.'),
+        },
       },
       get: {
+        operationId: 'listUsers',
         tags: ['Users'],
         summary: 'List the users of an organization',
         parameters: [
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 } },
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
-          { name: 'sort', in: 'query', schema: { type: 'string', enum: ['created_at', '-created_at'], default: 'created_at' } },
+          { name: 'sort', in: 'query', schema: { type: 'string', enum: [...USER_SORTS], default: 'created_at' } },
         ],
         responses: {
-          200: json(
-            {
-              type: 'object',
-              properties: {
-                data: { type: 'array', items: ref('UserListItem') },
-                meta: { type: 'object', properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, sort: { type: 'string' } } },
+          200: jsonResponse('One page of users (deleted users excluded).', {
+            type: 'object',
+            required: ['data', 'meta'],
+            properties: {
+              data: { type: 'array', items: ref('UserListItem') },
+              meta: {
+                type: 'object',
+                required: ['offset', 'limit', 'total', 'sort'],
+                properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, sort: { type: 'string', enum: [...USER_SORTS] } },
               },
             },
-            'One page of users (deleted users excluded).',
-          ),
-          ...errors,
+          }),
+          400: errorResponse(400, 'Bad paging values.'),
         },
       },
     },
     '/organizations/{org_id}/users/{uid}': {
       parameters: [orgParam, uidParam],
-      get: { tags: ['Users'], summary: 'Get a user', responses: { 200: json(ref('UserDetail'), 'The user.'), ...errors } },
+      get: { operationId: 'getUser', tags: ['Users'], summary: 'Get a user', responses: { 200: jsonResponse('The user.', ref('UserDetail')), 404: notFoundUser } },
       put: {
+        operationId: 'updateUser',
         tags: ['Users'],
         summary: "Update a user's location",
         description: 'Keys left out of `location` keep their value; null clears one.',
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['location'], properties: { location: locationSchema } } } } },
-        responses: { 200: json(ref('User'), 'The updated user.'), ...errors, 422: json(ref('FieldErrors'), 'Bad time zone or country code.') },
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['location'], additionalProperties: false, properties: { location: locationSchema } } } } },
+        responses: {
+          200: jsonResponse('The updated user.', ref('User')),
+          400: errorResponse(400, 'Malformed JSON, or a field of the wrong type.'),
+          404: notFoundUser,
+          422: errorResponse(422, 'Unsupported time zone or country code.'),
+        },
       },
       delete: {
+        operationId: 'deleteUser',
         tags: ['Users'],
         summary: 'Delete a user',
         description: 'Access ends at once and for good; the data is kept (7 years, on special request). The uid stays reserved.',
-        responses: { 200: json({ allOf: [ref('User'), { type: 'object', properties: { deleted_at: { type: 'string', format: 'date-time' } } }] }, 'The deleted user.'), ...errors },
+        responses: { 200: jsonResponse('The deleted user.', ref('DeletedUser')), 404: notFoundUser },
       },
     },
     '/organizations/{org_id}/users/{uid}/marketplace': {
       parameters: [orgParam, uidParam],
       post: {
+        operationId: 'refreshMarketplace',
         tags: ['Users'],
         summary: 'Issue a new marketplace token and URL',
         description: 'Earlier tokens and URLs stop working at once; connected sources are unaffected.',
-        responses: { 200: json({ type: 'object', properties: { marketplace: ref('Marketplace') } }, 'The new marketplace.'), ...errors },
+        responses: {
+          200: {
+            ...jsonResponse('The new marketplace.', { type: 'object', required: ['marketplace'], properties: { marketplace: ref('Marketplace') } }),
+            links: { openMarketplace: { operationId: 'openMarketplace', parameters: { token: '$response.body#/marketplace/token' } } },
+          },
+          404: notFoundUser,
+        },
       },
     },
     '/admin/organizations/{org_id}/users/{uid}/suspend': {
       parameters: [orgParam, uidParam],
-      post: { tags: ['operator'], summary: 'Suspend a user (operator token)', description: 'Closes the marketplace; the rules service deletes the user\'s rules.', responses: { 200: json(ref('AdminUser'), 'The suspended user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
+      post: {
+        operationId: 'suspendUser',
+        tags: ['operator'],
+        summary: 'Suspend a user (operator token)',
+        description: "Closes the marketplace; the rules service deletes the user's rules.",
+        responses: { 200: jsonResponse('The suspended user.', ref('AdminUser')), 404: notFoundUser },
+      },
     },
     '/admin/organizations/{org_id}/users/{uid}/unsuspend': {
       parameters: [orgParam, uidParam],
-      post: { tags: ['operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: json(ref('AdminUser'), 'The active user.'), 401: json(ref('Message'), 'Not the operator token.'), 404: errors[404] } },
+      post: { operationId: 'unsuspendUser', tags: ['operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: jsonResponse('The active user.', ref('AdminUser')), 404: notFoundUser } },
     },
     '/marketplace/{token}': {
       parameters: [tokenParam],
       get: {
+        operationId: 'openMarketplace',
         tags: ['Marketplace'],
         summary: 'The marketplace (HTML page, or JSON with Accept: application/json)',
         security: [],
-        responses: {
-          200: { description: 'The marketplace.', content: { 'application/json': { schema: ref('MarketplaceView') }, 'text/html': { schema: { type: 'string' } } } },
-          ...marketplaceErrors,
-        },
+        parameters: [
+          { name: 'fragment', in: 'query', schema: { type: 'string' }, description: '`sources`: only the source cards (HTML), for the page\'s script.' },
+          { name: 'notice', in: 'query', schema: { type: 'string' }, description: 'A status line to show after a plain form post (HTML).' },
+        ],
+        responses: { 200: { description: 'The marketplace.', content: { 'application/json': { schema: ref('MarketplaceView') }, ...html } }, 404: marketplaceGone },
+      },
+    },
+    '/marketplace/{token}/sources/{type}/consent': {
+      parameters: [tokenParam, typeParam],
+      get: {
+        operationId: 'consentPage',
+        tags: ['Marketplace'],
+        summary: "The (simulated) provider's consent page for a source (HTML, for browsers without scripts)",
+        security: [],
+        responses: { 200: { description: 'The consent page.', content: html }, 404: marketplaceGone },
       },
     },
     '/marketplace/{token}/sources/{type}/connect': {
       parameters: [tokenParam, typeParam],
       post: {
+        operationId: 'connectSource',
         tags: ['Marketplace'],
         summary: 'Connect a source',
-        description: 'Cloud and mobile sources need the (simulated) provider consent: {"consent": true}. Emits a `connection` event.',
+        description: 'Cloud and mobile sources need the (simulated) provider consent: {"consent": true} (or the form field consent=allow); the demo source does not. Emits a `connection` event.',
         security: [],
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { consent: { type: 'boolean' } } } } } },
-        responses: { 200: json(ref('MarketplaceView'), 'The marketplace after the change (303 to the page for form posts).'), 422: json(ref('FieldErrors'), 'Consent missing.'), ...marketplaceErrors },
+        requestBody: {
+          content: {
+            'application/json': { schema: { type: 'object', properties: { consent: { oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['allow', 'deny'] }] } } } },
+            'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { consent: { type: 'string', enum: ['allow', 'deny'] } } } },
+          },
+        },
+        responses: {
+          200: jsonResponse('The marketplace after the change (JSON requests).', ref('MarketplaceView')),
+          303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+          400: marketplaceError(400, 'consent of the wrong type, or malformed JSON.'),
+          404: marketplaceGone,
+          422: marketplaceError(422, 'Consent missing.'),
+        },
       },
     },
     '/marketplace/{token}/sources/{type}/disconnect': {
       parameters: [tokenParam, typeParam],
-      post: { tags: ['Marketplace'], summary: 'Disconnect a source', security: [], responses: { 200: json(ref('MarketplaceView'), 'The marketplace after the change.'), ...marketplaceErrors } },
+      post: {
+        operationId: 'disconnectSource',
+        tags: ['Marketplace'],
+        summary: 'Disconnect a source',
+        security: [],
+        responses: {
+          200: jsonResponse('The marketplace after the change (JSON requests).', ref('MarketplaceView')),
+          303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+          404: marketplaceGone,
+        },
+      },
     },
     '/marketplace/{token}/timezone': {
       parameters: [tokenParam],
       post: {
+        operationId: 'chooseTimezone',
         tags: ['Marketplace'],
         summary: 'The user chooses their time zone',
         description: 'Sets location.timezone with origin `user_defined` (records then reports offset_origin `user_defined`).',
         security: [],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string' } } } } } },
-        responses: { 200: json(ref('MarketplaceView'), 'The marketplace after the change.'), 422: json(ref('FieldErrors'), 'Unsupported time zone.'), ...marketplaceErrors },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', maxLength: 64 } } } },
+            'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', maxLength: 64 } } } },
+          },
+        },
+        responses: {
+          200: jsonResponse('The marketplace after the change (JSON requests).', ref('MarketplaceView')),
+          303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+          400: marketplaceError(400, '`timezone` missing, not a string or over 64 characters; or malformed JSON.'),
+          404: marketplaceGone,
+          422: marketplaceError(422, 'Unsupported time zone.'),
+        },
       },
     },
   },
   components: {
     schemas: {
-      Marketplace: { type: 'object', properties: { token: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
-      Location: locationSchema,
-      ConnectedSource: { type: 'object', properties: { type: { type: 'string' }, connected_at: { type: 'string', format: 'date-time' } } },
+      ...errorSchemas,
+      Marketplace: { type: 'object', required: ['token', 'url'], properties: { token: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
+      Location: {
+        type: 'object',
+        required: ['timezone', 'country_code'],
+        properties: { timezone: { type: ['string', 'null'] }, country_code: { type: ['string', 'null'], pattern: '^[A-Z]{2}$' } },
+      },
+      ConnectedSource: { type: 'object', required: ['type', 'connected_at'], properties: { type: { type: 'string' }, connected_at: time } },
       User: {
         type: 'object',
+        required: ['id', 'uid', 'marketplace', 'location', 'sources', 'created_at', 'updated_at'],
         properties: {
           id: { type: 'string' },
           uid: { type: 'string' },
           marketplace: ref('Marketplace'),
           location: ref('Location'),
           sources: { type: 'array', items: ref('ConnectedSource') },
-          created_at: { type: 'string', format: 'date-time' },
-          updated_at: { type: 'string', format: 'date-time' },
+          created_at: time,
+          updated_at: time,
         },
       },
-      UserDetail: { allOf: [ref('User'), { type: 'object', properties: { mobile: { type: 'object', properties: { token: { type: 'string' } } } } }] },
-      AdminUser: { allOf: [ref('UserDetail'), { type: 'object', properties: { status: { type: 'string', enum: ['active', 'suspended'] } } }] },
+      UserDetail: {
+        allOf: [ref('User'), { type: 'object', required: ['mobile'], properties: { mobile: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } } } }],
+      },
+      DeletedUser: { allOf: [ref('User'), { type: 'object', required: ['deleted_at'], properties: { deleted_at: time } }] },
+      AdminUser: { allOf: [ref('UserDetail'), { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['active', 'suspended'] } } }] },
       UserListItem: {
         type: 'object',
+        required: ['id', 'uid', 'marketplace', 'mobile', 'location', 'status', 'created_at', 'updated_at'],
         properties: {
           id: { type: 'string' },
           uid: { type: 'string' },
           marketplace: ref('Marketplace'),
-          mobile: { type: 'object', properties: { token: { type: 'string' } } },
+          mobile: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
           location: ref('Location'),
           status: { type: 'string', enum: ['active', 'suspended'] },
-          created_at: { type: 'string', format: 'date-time' },
-          updated_at: { type: 'string', format: 'date-time' },
+          created_at: time,
+          updated_at: time,
         },
       },
       MarketplaceView: {
         type: 'object',
+        required: ['user', 'marketplace', 'sources', 'actions'],
         properties: {
-          user: { type: 'object', properties: { uid: { type: 'string' }, status: { type: 'string' }, location: { type: 'object' } } },
-          marketplace: { type: 'object', properties: { url: { type: 'string' } } },
+          user: {
+            type: 'object',
+            required: ['uid', 'status', 'location'],
+            properties: {
+              uid: { type: 'string' },
+              status: { type: 'string', enum: ['active', 'suspended'] },
+              location: {
+                type: 'object',
+                required: ['timezone', 'timezone_origin', 'country_code'],
+                properties: { timezone: { type: ['string', 'null'] }, timezone_origin: { type: ['string', 'null'] }, country_code: { type: ['string', 'null'] } },
+              },
+            },
+          },
+          marketplace: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } },
           sources: {
             type: 'array',
             items: {
               type: 'object',
+              required: ['type', 'name', 'kind', 'connected', 'connected_at', 'consent_required', 'actions'],
               properties: {
-                type: { type: 'string' },
+                type: { type: 'string', enum: SOURCE_TYPES },
                 name: { type: 'string' },
                 kind: { type: 'string', enum: ['cloud', 'mobile', 'demo'] },
+                resources: { type: 'array', items: { type: 'string' } },
+                initials: { type: 'string' },
+                color: { type: 'string' },
                 connected: { type: 'boolean' },
-                connected_at: { type: ['string', 'null'] },
+                connected_at: { type: ['string', 'null'], format: 'date-time' },
                 consent_required: { type: 'boolean' },
-                actions: { type: 'object', properties: { connect: { type: 'string' }, disconnect: { type: 'string' }, consent: { type: 'string' } } },
+                actions: {
+                  type: 'object',
+                  required: ['connect', 'disconnect'],
+                  properties: { connect: { type: 'string', format: 'uri' }, disconnect: { type: 'string', format: 'uri' }, consent: { type: 'string', format: 'uri' } },
+                },
               },
             },
           },
-          actions: { type: 'object', properties: { timezone: { type: 'string' } } },
+          actions: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', format: 'uri' } } },
         },
       },
-      Message: { type: 'object', properties: { message: { type: 'string' } } },
-      ErrorList: { type: 'object', properties: { errors: { type: 'array', items: { type: 'string' } } } },
-      FieldErrors: { type: 'object', properties: { errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } } },
     },
   },
 };

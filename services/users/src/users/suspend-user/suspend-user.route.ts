@@ -1,17 +1,16 @@
 /**
  * POST /v2/admin/organizations/:orgId/users/:uid/suspend and /unsuspend (operator only: the
- * gateway forwards them with `x-wellstream-admin: 1` after checking the admin token, and strips
- * that header from every other request).
+ * gateway vouches for the operator in its signed caller assertion after checking the admin token).
  */
 import type { Request, RequestHandler } from 'express';
-import { route } from '@wellstream/http';
+import { isOperatorCall, route } from '@wellstream/http';
 import type { UsersDeps } from '../users.deps';
 import { adminOnly } from '../user.errors';
 import { adminUserView } from '../user.views';
 import { setSuspended } from './suspend-user.usecase';
 
 function requireOperator(req: Request): void {
-  if (req.header('x-wellstream-admin') !== '1') throw adminOnly();
+  if (!isOperatorCall(req)) throw adminOnly();
 }
 
 export const suspendUserRoute = (deps: UsersDeps, suspended: boolean): RequestHandler =>

@@ -1,0 +1,48 @@
+/**
+ * Defence in depth behind the gateway: a service checks for itself that the organization in the
+ * path belongs to the customer the gateway vouched for, using its own projection of the
+ * `organizations` topic. The projection may lag the gateway by a moment (an organization created
+ * just now), so an unknown organization is looked up again for a bounded time before refusing.
+ */
+import type { RequestHandler } from 'express';
+import { forbidden } from '@wellstream/errors';
+import { Caller, callerOf } from './caller';
+import { route } from './create-service-app';
+
+export interface OrganizationOwners {
+  /** The customer owning the organization, or undefined when the projection does not know it. */
+  customerOf(organizationId: string): Promise<string | undefined>;
+}
+
+export const organizationNotAllowed = () => forbidden('ORGANIZATION_NOT_ALLOWED', 'The token is not authorized to access this organization.');
+
+export async function assertCallerOwnsOrganization(
+  owners: OrganizationOwners,
+  caller: Caller,
+  organizationId: string,
+  options: { catchUpMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  // The gateway signed the organization it authorized; a path naming another one was not authorized.
+  if (caller.organizationId !== organizationId) throw organizationNotAllowed();
+  const deadline = Date.now() + (options.catchUpMs ?? 5_000);
+  for (;;) {
+    const owner = await owners.customerOf(organizationId);
+    if (owner !== undefined) {
+      if (owner !== caller.customerId) throw organizationNotAllowed();
+      return;
+    }
+    if (Date.now() >= deadline) throw organizationNotAllowed();
+    await new Promise((r) => setTimeout(r, options.everyMs ?? 25));
+  }
+}
+
+/**
+ * Mounted on `/v2/organizations/:orgId` before a service's routes: every request naming an
+ * organization is refused (401 {"errors"}) unless the vouched-for caller's customer owns it.
+ */
+export function organizationOwnerCheck(owners: OrganizationOwners, options?: { catchUpMs?: number }): RequestHandler {
+  return route(async (req, _res, next) => {
+    await assertCallerOwnsOrganization(owners, callerOf(req), req.params.orgId, options);
+    next();
+  });
+}
