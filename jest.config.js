@@ -4,6 +4,8 @@
  * - unit: no servers.
  * - integration (*.int.test.ts): real Kafka, MongoDB API (FerretDB) and Redis, started once per
  *   run by deploy/servers (the run fails, never skips, when one cannot start).
+ * - faults (*.faults.test.ts): servers of their own that the tests kill and restart; `npm test`
+ *   runs this project alone, after the others, so its load does not slow their timings.
  */
 const shared = {
   transform: {
@@ -30,7 +32,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$'],
     },
     {
       ...shared,
@@ -38,6 +40,11 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.int.test.ts'],
       globalSetup: '<rootDir>/deploy/servers/jest-global-setup.js',
       globalTeardown: '<rootDir>/deploy/servers/jest-global-teardown.js',
+    },
+    {
+      ...shared,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.faults.test.ts'],
     },
   ],
 };

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test`: install and build, type-check, then run every jest project (unit and integration,
- * real servers included; deploy/servers starts them). Extra arguments go to jest.
+ * `npm test`: install and build, type-check, then run every jest project: unit and integration
+ * (real servers included; deploy/servers starts them), then the fault tests alone (they kill and
+ * restart servers of their own; alone, their load does not slow the other suites' timings).
+ * Extra arguments go to jest.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,4 +20,11 @@ const step = (label, cmd, args) => {
 };
 step('install and build', process.execPath, [path.join(root, 'scripts', 'bootstrap.mjs')]);
 step('type-check tests', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
-step('jest', process.execPath, [path.join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--maxWorkers=2', ...process.argv.slice(2)]);
+const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const extra = process.argv.slice(2);
+if (extra.includes('--selectProjects')) {
+  step('jest', process.execPath, [jest, '--maxWorkers=2', ...extra]);
+} else {
+  step('jest', process.execPath, [jest, '--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'integration']);
+  step('jest (faults)', process.execPath, [jest, '--maxWorkers=1', '--passWithNoTests', ...extra, '--selectProjects', 'faults']);
+}

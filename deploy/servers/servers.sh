@@ -8,7 +8,9 @@
 #   servers.sh install [redis|kafka|mongo ...]          install/build what is missing (cached)
 #   servers.sh start <state-dir> [redis|kafka|mongo ...] start (default: all), write servers.env
 #   servers.sh stop <state-dir> [redis|kafka|mongo ...]  stop by recorded pids (default: all)
-#   servers.sh restart-kafka <state-dir>                 restart Kafka on the same port + log dir
+#   servers.sh restart <state-dir> redis|kafka|mongo     (re)start one on the same port(s) and data
+#   servers.sh restart-kafka <state-dir>                 the same as: restart <state-dir> kafka
+#   servers.sh kill <state-dir> redis|kafka|mongo        SIGKILL one (a crash); data stays for restart
 #   servers.sh status <state-dir>                        show what runs
 #
 # Downloads and builds are cached under ${WELLSTREAM_CACHE_DIR:-$HOME/.cache/wellstream}.
@@ -512,26 +514,50 @@ cmd_stop() {
   if [ $# -eq 0 ]; then rm -f "$state/servers.env"; else write_env "$state"; fi
 }
 
-cmd_restart_kafka() {
-  local state; state="$(abs_state_dir "${1:-}")"
-  [ -f "$state/kafka/server.properties" ] && [ -f "$state/kafka/ports" ] \
-    || die "kafka was never started in $state (run: servers.sh start $state kafka)"
-  rm -f "$state/start-failed"
-  FAIL_FILE="$state/start-failed"; CURRENT=kafka
-  with_install_lock install_some kafka
-  CURRENT=kafka
-  local t0; t0="$(now)"
-  stop_one "$state" kafka
-  local port _c; read -r port _c < "$state/kafka/ports"
-  # The port may linger for a moment after the old JVM exits.
-  local i; for ((i = 0; i < 100; i++)); do port_open "$port" || break; sleep 0.1; done
-  launch_kafka "$state"
-  if ! wait_ready "$state" kafka; then
-    stop_one "$state" kafka
-    write_env "$state"
-    die "could not restart kafka (state dir $state)"
+# kill <state> <name>: SIGKILL, as a crash would (data stays; tests restart it on the same port).
+cmd_kill() {
+  local state; state="$(abs_state_dir "${1:-}")"; local name="${2:-}"
+  valid_servers "$name"
+  local pid i
+  if pid="$(live_pid "$state" "$name")"; then
+    log "$name: killing pid $pid (SIGKILL)"
+    kill -KILL "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do alive "$pid" || break; sleep 0.1; done
   fi
-  log "kafka: restarted on 127.0.0.1:$port in $(( $(now) - t0 ))s"
+  rm -f "$(pid_file "$state" "$name")"
+}
+
+# restart <state> <name>: stop it if it runs, start it again on the same port(s) and data.
+cmd_restart() {
+  local state; state="$(abs_state_dir "${1:-}")"; local name="${2:-}"
+  valid_servers "$name"
+  local port _x
+  case "$name" in
+    kafka) [ -f "$state/kafka/server.properties" ] && [ -f "$state/kafka/ports" ] && read -r port _x < "$state/kafka/ports" ;;
+    mongo) [ -f "$state/mongo/ports" ] && read -r port _x < "$state/mongo/ports" ;;
+    redis) [ -f "$state/redis/port" ] && port="$(cat "$state/redis/port")" ;;
+  esac
+  [ -n "${port:-}" ] || die "$name was never started in $state (run: servers.sh start $state $name)"
+  rm -f "$state/start-failed"
+  FAIL_FILE="$state/start-failed"; CURRENT="$name"
+  with_install_lock install_some "$name"
+  CURRENT="$name"
+  local t0; t0="$(now)"
+  stop_one "$state" "$name"
+  # The port may linger for a moment after the old process exits.
+  local i; for ((i = 0; i < 100; i++)); do port_open "$port" || break; sleep 0.1; done
+  case "$name" in
+    kafka) launch_kafka "$state" ;;
+    mongo) read -r port _x < "$state/mongo/ports"; launch_mongo "$state" "$port" "$_x" ;;
+    redis) launch_redis "$state" "$port" ;;
+  esac
+  if ! wait_ready "$state" "$name"; then
+    stop_one "$state" "$name"
+    write_env "$state"
+    die "could not restart $name (state dir $state)"
+  fi
+  write_env "$state"
+  log "$name: restarted on 127.0.0.1:$port in $(( $(now) - t0 ))s"
 }
 
 cmd_status() {
@@ -544,7 +570,7 @@ cmd_status() {
   return 0
 }
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 main() {
   local cmd="${1:-}"; [ $# -gt 0 ] && shift
@@ -552,7 +578,9 @@ main() {
     install) cmd_install "$@" ;;
     start) [ $# -ge 1 ] || usage; cmd_start "$@" ;;
     stop) [ $# -ge 1 ] || usage; cmd_stop "$@" ;;
-    restart-kafka) [ $# -eq 1 ] || usage; cmd_restart_kafka "$@" ;;
+    restart-kafka) [ $# -eq 1 ] || usage; cmd_restart "$1" kafka ;;
+    restart) [ $# -eq 2 ] || usage; cmd_restart "$@" ;;
+    kill) [ $# -eq 2 ] || usage; cmd_kill "$@" ;;
     status) [ $# -eq 1 ] || usage; cmd_status "$@" ;;
     -h|--help|help) usage ;;
     *) usage ;;

@@ -6,8 +6,9 @@ import express from 'express';
 import type { EventLog } from '@wellstream/bus';
 import { asyncApiDocument } from '@wellstream/contracts';
 import { unauthenticated } from '@wellstream/errors';
-import { errorHandler, notFoundHandler, requestContext, route } from '@wellstream/http';
+import { errorHandler, HealthChecks, healthReport, notFoundHandler, requestContext, route, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
+import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
 import { adminRoutes } from './accounts/admin.routes';
@@ -27,6 +28,8 @@ export interface GatewayAppDeps {
   /** The cached token and organization lookups of the request path. */
   accounts: AccountLookups;
   revocations: TokenRevocations;
+  /** Organization changes are written with their events through it. */
+  outbox: Outbox;
   eventLog: EventLog;
   rateLimits: RateLimitStore;
   adminToken: string;
@@ -36,22 +39,28 @@ export interface GatewayAppDeps {
   directory: ServiceDirectory;
   /** Services running in this process (embedded): requests go to their handler without a hop. */
   inProcess: InProcessServices;
-  ownHealth: () => Promise<boolean>;
+  /** The gateway's own dependencies; those in `optionalHealth` only degrade it (it keeps serving). */
+  ownHealth: HealthChecks;
+  optionalHealth?: string[];
+  metrics?: ServiceMetrics;
   /** Caller assertions are signed with the first. */
   gatewayKeys: readonly string[];
 }
 
-async function servicesHealthy(directory: ServiceDirectory): Promise<boolean> {
-  const urls = Object.values(directory);
-  if (urls.length === 0) return false;
-  const results = await Promise.all(
-    urls.map((u) =>
-      fetch(`${u}/health`, { signal: AbortSignal.timeout(2000) })
-        .then((r) => r.ok)
-        .catch(() => false),
-    ),
+/** One check per expected service: registered, and its own /health answers 200 in time. */
+function serviceChecks(directory: ServiceDirectory): HealthChecks {
+  return Object.fromEntries(
+    EXPECTED_SERVICES.map((s) => [
+      s,
+      async () => {
+        const url = directory[s];
+        if (!url) return false;
+        return fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
+          .then((r) => r.ok)
+          .catch(() => false);
+      },
+    ]),
   );
-  return results.every(Boolean);
 }
 
 export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
@@ -64,14 +73,14 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
   // The gateway reads only `token` (tokenFromRequest); the query goes on as sent, and an
   // in-process service must parse it with its own settings, so nothing parses it here.
   app.set('query parser', false);
+  deps.metrics?.mount(app);
   app.use(requestContext(deps.logger));
 
   app.get(
     '/health',
     route(async (_req, res) => {
-      const complete = EXPECTED_SERVICES.every((s) => deps.directory[s]);
-      const ok = complete && (await deps.ownHealth()) && (await servicesHealthy(deps.directory));
-      res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'unavailable' });
+      const report = await healthReport({ ...deps.ownHealth, ...serviceChecks(deps.directory) }, { optional: deps.optionalHealth });
+      res.status(report.status).json(report.body);
     }),
   );
   app.get(

@@ -4,6 +4,8 @@
 import type { Collection, DocumentStore } from '@wellstream/store';
 import type { Customer, DeveloperToken, Organization } from './account';
 
+export const ORGANIZATIONS_COLLECTION = 'organizations';
+
 export class AccountRepository {
   private constructor(
     readonly customers: Collection<Customer>,
@@ -14,7 +16,7 @@ export class AccountRepository {
   static async open(store: DocumentStore): Promise<AccountRepository> {
     return new AccountRepository(
       await store.collection<Customer>({ name: 'customers', indexes: [{ fields: { created_at: 1 } }] }),
-      await store.collection<Organization>({ name: 'organizations', indexes: [{ fields: { customer_id: 1, created_at: 1 } }] }),
+      await store.collection<Organization>({ name: ORGANIZATIONS_COLLECTION, indexes: [{ fields: { customer_id: 1, created_at: 1 } }] }),
       await store.collection<DeveloperToken>({ name: 'tokens', indexes: [{ fields: { customer_id: 1 } }] }),
     );
   }

@@ -19,6 +19,8 @@ export interface Organization {
   settings: OrganizationSettings;
   created_at: string;
   updated_at: string;
+  /** The id of the last write, so the outbox can tell whether that very write was stored. */
+  write_id?: string;
 }
 
 export interface DeveloperToken {

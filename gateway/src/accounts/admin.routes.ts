@@ -7,6 +7,7 @@ import type { EventLog } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 import { route, validate } from '@wellstream/http';
 import type { TokenRevocations } from '../auth/token-revocations';
+import type { Outbox } from '@wellstream/outbox';
 import type { AccountRepository } from './account.repository';
 import { createCustomer } from './create-customer.usecase';
 import { deleteCustomer } from './delete-customer.usecase';
@@ -19,6 +20,7 @@ const nameBody = Joi.object({ name: Joi.string().trim().min(1).max(200).required
 
 export function adminRoutes(deps: {
   repo: AccountRepository;
+  outbox: Outbox;
   eventLog: EventLog;
   logger: Logger;
   defaultRateLimit: number;

@@ -1,13 +1,13 @@
-import type { EventLog } from '@wellstream/bus';
 import { DEFAULT_HISTORY_DAYS } from '@wellstream/contracts';
 import { notFound } from '@wellstream/errors';
+import type { Outbox } from '@wellstream/outbox';
 import type { AccountRepository } from './account.repository';
 import { Organization, organizationView } from './account';
 import { newId } from './token-secret';
-import { publishOrganization } from './organization-published';
+import { writeOrganization } from './organization-events';
 
 export async function createOrganization(
-  deps: { repo: AccountRepository; eventLog: EventLog },
+  deps: { repo: AccountRepository; outbox: Outbox },
   input: { customerId: string; name: string },
   now = new Date(),
 ) {
@@ -21,9 +21,6 @@ export async function createOrganization(
     created_at: at,
     updated_at: at,
   };
-  await deps.repo.organizations.insertOne(org);
-  // Published after the insert: a crash in between leaves an organization services learn about on
-  // its next update; the gateway itself (which authorizes by it) already has it.
-  await publishOrganization(deps.eventLog, 'organization.created', org);
+  await writeOrganization(deps.outbox, 'organization.created', org, () => deps.repo.organizations.insertOne(org));
   return organizationView(org);
 }

@@ -3,8 +3,8 @@
  * every answer, 429 with Retry-After past the limit.
  */
 import type { RequestHandler } from 'express';
-import { rateLimited } from '@wellstream/errors';
-import type { RateLimitStore } from '@wellstream/ratelimit';
+import { AppError, rateLimited } from '@wellstream/errors';
+import { RateLimitStore, RateLimitStoreUnavailableError } from '@wellstream/ratelimit';
 import type { DeveloperIdentity } from '../accounts/authenticate.usecase';
 
 export const HOUR_MS = 3600_000;
@@ -26,6 +26,13 @@ export function rateLimit(store: RateLimitStore, identityOf: (res: Parameters<Re
         }
         next();
       })
-      .catch(next);
+      .catch((err) => {
+        // Fail-closed during a store outage: an honest 503 the client may retry, never a 500.
+        if (err instanceof RateLimitStoreUnavailableError) {
+          next(new AppError('unavailable', 'RATE_LIMIT_UNAVAILABLE', 'Rate limiting is temporarily unavailable; retry shortly.', { retryAfterSeconds: err.retryAfterSeconds }));
+          return;
+        }
+        next(err);
+      });
   };
 }

@@ -17,6 +17,10 @@ export interface InfraSettings {
   WELLSTREAM_DB_PREFIX: string;
   WELLSTREAM_REDIS_URL?: string;
   WELLSTREAM_LOG_LEVEL: string;
+  /** How often a producer's outbox relay retries on its own (every write starts it at once). */
+  WELLSTREAM_OUTBOX_DRAIN_MS: number;
+  /** Age after which a half-written outbox entry (process died mid-request) is resolved. */
+  WELLSTREAM_OUTBOX_STALE_MS: number;
 }
 
 const requiredWhenDistributed = (schema: Joi.StringSchema) =>
@@ -35,6 +39,8 @@ export const infraSettingsSchema = {
   WELLSTREAM_DB_PREFIX: Joi.string().pattern(/^[a-zA-Z0-9_-]+$/).default('wellstream'),
   WELLSTREAM_REDIS_URL: requiredWhenDistributed(Joi.string().uri({ scheme: ['redis', 'rediss'] })),
   WELLSTREAM_LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'debug', 'silent').default('info'),
+  WELLSTREAM_OUTBOX_DRAIN_MS: Joi.number().integer().min(50).default(2_000),
+  WELLSTREAM_OUTBOX_STALE_MS: Joi.number().integer().min(0).default(30_000),
 };
 
 export interface ServiceSettings extends InfraSettings {

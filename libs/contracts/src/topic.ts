@@ -102,6 +102,31 @@ export async function publishEvents<T>(log: EventLog, topic: TopicDefinition<T>,
   await log.publish(topic.spec.name, messages);
 }
 
+/** Per consumer group in this process: how far behind the last handled message was, and counts. */
+export interface ConsumerStats {
+  /** Time from the message's append to the end of its handling, ms (the group's time lag). */
+  lagMs: number;
+  handled: number;
+  failed: number;
+}
+
+const consumerStats = new Map<string, ConsumerStats>();
+
+/** The stats of this process's groups whose id starts with `prefix` (metrics read them). */
+export function consumerStatsOf(prefix: string): [string, ConsumerStats][] {
+  return [...consumerStats].filter(([group]) => group.startsWith(prefix));
+}
+
+/** Gauges for a metrics registry: the time lag and counts of this service's consumer groups. */
+export function consumerGauges(prefix: string): { name: string; help: string; labels: string[]; read: () => { labels: Record<string, string>; value: number }[] }[] {
+  const per = (pick: (s: ConsumerStats) => number) => () => consumerStatsOf(prefix).map(([group, s]) => ({ labels: { group }, value: pick(s) }));
+  return [
+    { name: 'consumer_lag_seconds', help: 'Time from append to handled, of the last message each consumer group handled', labels: ['group'], read: per((s) => s.lagMs / 1000) },
+    { name: 'consumer_handled_messages', help: 'Messages each consumer group handled since start', labels: ['group'], read: per((s) => s.handled) },
+    { name: 'consumer_failed_messages', help: 'Handler failures (retried) of each consumer group since start', labels: ['group'], read: per((s) => s.failed) },
+  ];
+}
+
 export interface EventContext {
   message: LogMessage;
 }
@@ -128,7 +153,15 @@ export async function consumeEvents<T>(
         options.logger.error('skipping an invalid event', { topic: message.topic, partition: message.partition, offset: message.offset, error: err });
         return;
       }
-      await options.handle(event, { message });
+      const stats = consumerStats.get(options.groupId) ?? consumerStats.set(options.groupId, { lagMs: 0, handled: 0, failed: 0 }).get(options.groupId)!;
+      try {
+        await options.handle(event, { message });
+      } catch (err) {
+        stats.failed++;
+        throw err;
+      }
+      stats.handled++;
+      stats.lagMs = Math.max(0, Date.now() - message.timestamp);
     },
   });
 }

@@ -7,13 +7,17 @@ import { isAppError } from '@wellstream/errors';
 import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
 import { toHttpError } from './error-response';
 import { gatewayTrust } from './gateway-trust.middleware';
+import { healthReport, HealthOption } from './health';
+import { ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
   logger: Logger;
   /** Registers the service's routes. */
   routes: (app: express.Express) => void;
-  /** Answers GET /health; the service is ready when it resolves true. */
-  health?: () => Promise<boolean> | boolean;
+  /** Answers GET /health (see health.ts): the service is ready when every check passes. */
+  health?: HealthOption;
+  /** Served at GET /metrics; request counts and latencies are recorded into it. */
+  metrics?: ServiceMetrics;
   bodyLimit?: string;
   /** Keys the gateway signs its assertions with (the first signs; all verify). */
   gatewayKeys: readonly string[];
@@ -91,12 +95,13 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  options.metrics?.mount(app);
   app.use(requestContext(options.logger));
   app.get(
     '/health',
     route(async (_req, res) => {
-      const ok = options.health ? await options.health() : true;
-      res.status(ok ? 200 : 503).json(ok ? { status: 'ok' } : { status: 'starting' });
+      const report = await healthReport(options.health);
+      res.status(report.status).json(report.body);
     }),
   );
   app.use(gatewayTrust({ keys: options.gatewayKeys, logger: options.logger }));

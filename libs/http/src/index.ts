@@ -7,3 +7,5 @@ export * from './http-server';
 export * from './openapi-parts';
 export * from './organization-ownership';
 export * from './validate';
+export * from './health';
+export * from './metrics';

@@ -31,6 +31,8 @@ export interface RedisRateLimitStoreOptions {
   /** Put in front of every key, e.g. `wellstream:rl:`. */
   keyPrefix: string;
   logger?: { warn(message: string, meta?: Record<string, unknown>): unknown };
+  /** A command not answered in this time fails (default 1000 ms). */
+  commandTimeoutMs?: number;
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -38,8 +40,32 @@ export class RedisRateLimitStore implements RateLimitStore {
   private closed = false;
 
   constructor(private readonly options: RedisRateLimitStoreOptions) {
-    this.redis = new Redis(options.url, { maxRetriesPerRequest: 3, enableReadyCheck: true, lazyConnect: false });
-    this.redis.on('error', (err) => options.logger?.warn('redis connection error', { error: err }));
+    // Fail fast while Redis is away (a command timeout, and no offline queue once connected):
+    // callers have a fallback, and a request must not wait seconds for a limit. Commands sent
+    // while the very first connection is being made are queued (bounded by the timeout).
+    // ioredis keeps reconnecting on its own.
+    this.redis = new Redis(options.url, {
+      maxRetriesPerRequest: 1,
+      enableReadyCheck: true,
+      enableOfflineQueue: true,
+      commandTimeout: options.commandTimeoutMs ?? 1_000,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+      lazyConnect: false,
+    });
+    this.redis.once('ready', () => {
+      this.redis.options.enableOfflineQueue = false;
+    });
+    this.redis.on('error', (err) => this.warnThrottled(err));
+  }
+
+  private lastWarnAt = 0;
+
+  /** A down server errors on every reconnect attempt; one line per 10 s is enough. */
+  private warnThrottled(err: unknown): void {
+    if (Date.now() - this.lastWarnAt < 10_000) return;
+    this.lastWarnAt = Date.now();
+    this.options.logger?.warn('redis connection error', { error: err });
   }
 
   /** The Redis key of a counter (exposed for tests that inspect TTLs). */

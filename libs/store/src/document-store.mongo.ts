@@ -326,6 +326,7 @@ export class MongoDocumentStore implements DocumentStore {
   private closed = false;
   private serialiseWrites?: Promise<boolean>;
   private readonly queues = new Map<string, WriteQueue>();
+  private readonly specs = new Map<string, CollectionSpec>();
 
   constructor(private readonly options: MongoDocumentStoreOptions) {
     this.conn = mongoose.createConnection(options.url, {
@@ -338,7 +339,12 @@ export class MongoDocumentStore implements DocumentStore {
     this.conn.on('error', (err) => options.logger.warn('mongodb connection error', { db: options.dbName, error: err }));
   }
 
-  async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
+  async collection<T extends Doc>(asked: CollectionSpec): Promise<Collection<T>> {
+    // A collection opened again by name only (e.g. the outbox checking a record) keeps the layout
+    // it was first opened with: a partitioned collection's documents are not in its main table.
+    const first = this.specs.get(asked.name);
+    const spec: CollectionSpec = first ? { ...asked, partitionKey: asked.partitionKey ?? first.partitionKey, backlog: asked.backlog ?? first.backlog } : asked;
+    this.specs.set(spec.name, spec);
     if (!/^[A-Za-z0-9_]+$/.test(spec.name) || spec.name.includes('__')) throw new Error(`invalid collection name ${spec.name}`);
     if (spec.partitionKey !== undefined) assertFieldPath(spec.partitionKey);
     await this.conn.asPromise();

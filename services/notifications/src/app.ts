@@ -3,7 +3,7 @@
  * the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { AddressPolicy } from './targets/address-policy';
 import type { TargetRepository } from './targets/target.repository';
@@ -18,7 +18,8 @@ import { notificationsOpenApi } from './notifications.openapi';
 
 export interface NotificationsAppDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
   gatewayKeys: readonly string[];
   /** Who owns each organization (this service's own projection), checked on every organization path. */
@@ -34,6 +35,7 @@ export function createNotificationsApp(deps: NotificationsAppDeps): express.Expr
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));

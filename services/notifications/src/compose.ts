@@ -4,11 +4,11 @@
  * (pending items → batches → delivery tries).
  */
 import { parseGatewayKeys } from '@wellstream/config';
-import { startHttpServer } from '@wellstream/http';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
-import { customerEventsTopic } from '@wellstream/contracts';
+import { consumerGauges, customerEventsTopic } from '@wellstream/contracts';
 import { createNotificationsApp } from './app';
 import { NotificationsConfig, pushSettings } from './config';
 import { TargetRepository } from './targets/target.repository';
@@ -20,6 +20,7 @@ import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
 import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
 import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
+import { countingSender } from './delivery/push-sender.metrics';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('notifications');
@@ -40,6 +41,8 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
+  const metrics = new ServiceMetrics('notifications');
+  for (const g of consumerGauges('notifications.')) metrics.gauge(g.name, g.help, g.read, g.labels);
   try {
     const [targets, batches, pendingItems, organizations] = await Promise.all([
       TargetRepository.open(store),
@@ -52,7 +55,7 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       batches,
       pendingItems,
       organizations,
-      sender: new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }),
+      sender: countingSender(new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }), metrics),
       settings,
       logger,
     });
@@ -63,7 +66,8 @@ export async function composeNotifications(config: NotificationsConfig, shared: 
       gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
       organizationOwners,
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
       targets,
       batches,
       policy,

@@ -4,21 +4,21 @@
  */
 import { parseGatewayKeys } from '@wellstream/config';
 import type { Subscription } from '@wellstream/bus';
-import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
-import { startHttpServer } from '@wellstream/http';
+import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
+import { ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createRecordsApp } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
 import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
-import { OutboxRepository } from './outbox/outbox.repository';
-import { OutboxRelay } from './outbox/outbox-relay';
 import { ingestRecords, IngestDeps } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
 import { SerialByKey } from './records/serial-by-key';
 import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
+import { mobileUserFinder } from './users/mobile-user-finder';
 
 export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const logger = createLogger('records');
@@ -26,12 +26,12 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
   const store = createDocumentStore(config, 'records', logger, shared);
   const clock = () => new Date();
   const subscriptions: Subscription[] = [];
-  let relay: OutboxRelay | undefined;
+  let outbox: Outbox | undefined;
   let demo: DemoSource | undefined;
   const stopAll = async () => {
     await demo?.stop();
     for (const s of subscriptions) await s.stop();
-    await relay?.stop();
+    await outbox?.stop();
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
@@ -39,12 +39,18 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     await eventLog.ensureTopic(customerEventsTopic.spec);
     await eventLog.ensureTopic(sourceDetectionsTopic.spec);
     const records = await RecordRepository.open(store);
-    const outbox = await OutboxRepository.open(store);
     const users = await UserProjectionRepository.open(store);
     const organizations = await OrganizationProjectionRepository.open(store);
-    relay = new OutboxRelay({ outbox, records, eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS });
-    const r = relay;
-    const ingest: IngestDeps = { records, outbox, users, publishNow: () => r.tryDrain(), serial: new SerialByKey(), clock };
+    outbox = await Outbox.open(store, {
+      eventLog,
+      logger,
+      clock,
+      staleMs: config.WELLSTREAM_OUTBOX_STALE_MS,
+      drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS,
+    });
+    const metrics = new ServiceMetrics('records');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
+    const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
     demo = new DemoSource({
       users,
       ingest: (user, body) => ingestRecords(ingest, user, body),
@@ -55,15 +61,17 @@ export async function composeRecords(config: RecordsConfig, shared: SharedInfra 
     });
     const d = demo;
     // Publish what a previous run stored but did not get onto the log, before taking new writes.
-    await relay.start(config.WELLSTREAM_OUTBOX_DRAIN_MS);
+    await outbox.start();
     subscriptions.push(...(await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => d.reconcile(u) })));
     await demo.start();
     const app = createRecordsApp({
       gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
       organizationOwners: organizations,
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
       ingest,
+      mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
       list: { records, users, organizations, clock },
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });

@@ -129,12 +129,15 @@ describe('outbox: store, then publish', () => {
     // add one whose record never got written (crash before the record write).
     const store = new SqliteDocumentStore(path.join(dataDir, 'records.db'));
     const outbox = await store.collection<any>({ name: 'outbox' });
-    const entry = await outbox.findOne({ record_id: stored.id, state: 'ready' });
-    expect(entry).not.toBeNull();
+    const entry = (await outbox.find({ state: 'ready' })).find((e) => JSON.parse(e.message).key === stored.id);
+    expect(entry).toBeDefined();
     await outbox.updateMany({ _id: entry._id }, { $set: { state: 'prepared' } });
-    const ghostValue = JSON.parse(entry.value);
-    ghostValue.key = 'never-stored';
-    await outbox.insertOne({ ...entry, _id: `${entry._id}-ghost`, state: 'prepared', key: 'never-stored', record_id: 'never-stored', value: JSON.stringify(ghostValue) });
+    const ghost = JSON.parse(entry.message);
+    ghost.key = 'never-stored';
+    ghost.value = JSON.stringify({ ...JSON.parse(ghost.value), key: 'never-stored' });
+    const check = JSON.parse(entry.confirmed_by);
+    check.filter._id = 'never-stored';
+    await outbox.insertOne({ ...entry, _id: `${entry._id}-ghost`, state: 'prepared', message: JSON.stringify(ghost), confirmed_by: JSON.stringify(check) });
     await store.close();
 
     svc = await start(log);

@@ -4,7 +4,7 @@
  * (records-api.test.ts) and on the real servers (records-api.int.test.ts).
  */
 import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
-import { createUser, EventRecorder, isoDay, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
+import { createUser, EventRecorder, isoDay, newUid, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
 
 const RECORD_KEYS = [
   'checksum', 'created_at', 'deleted_at', 'end_time', 'id', 'log_id', 'metrics', 'offset_origin', 'source', 'start_time', 'tags', 'type',
@@ -136,6 +136,14 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(stored.body.data).toEqual([]);
       await sleep(300);
       expect(dataEventsOf(u.id)).toEqual([]);
+    });
+
+    it("accepts a new user's mobile token in the very next request (read-your-writes)", async () => {
+      const uid = newUid();
+      expect((await a.api.post(`/organizations/${a.organizationId}/users`, { uid })).status).toBe(201);
+      const got = await a.api.get(`/organizations/${a.organizationId}/users/${uid}`);
+      const res = await new ApiClient(platform.baseUrl, got.body.mobile.token).post('/mobile/records', { records: [sampleRecord('measurement', day)] });
+      expect(res.status).toBe(200);
     });
 
     it('refuses an unknown mobile token with 401 {"message"}', async () => {
@@ -319,19 +327,19 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       const admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
       const u = await createUser(platform.baseUrl, a);
       expect((await admin.post(`/admin/organizations/${a.organizationId}/users/${u.uid}/suspend`)).status).toBe(200);
-      const suspended = await eventually(async () => {
-        const res = await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] });
-        return res.status === 422 ? res : undefined;
-      });
+      // The suspension reaches records through the users topic (published after the answer): wait
+      // for it with requests that could store nothing, then check a real one is refused.
+      await eventually(async () => (await u.mobile.post('/mobile/records', { records: [] })).status === 422);
+      const suspended = await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] });
+      expect(suspended.status).toBe(422);
       expect(suspended.body).toEqual({ errors: { user: ['user is suspended'] } });
       expect((await list(a, u, 'measurements', `?start_date=${day}&end_date=${day}`)).body.data).toEqual([]);
       expect((await admin.post(`/admin/organizations/${a.organizationId}/users/${u.uid}/unsuspend`)).status).toBe(200);
       await eventually(async () => (await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] })).status === 200);
       expect((await a.api.delete(`/organizations/${a.organizationId}/users/${u.uid}`)).status).toBe(200);
-      const deleted = await eventually(async () => {
-        const res = await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] });
-        return res.status === 401 ? res : undefined;
-      });
+      await eventually(async () => (await u.mobile.post('/mobile/records', { records: [] })).status === 401);
+      const deleted = await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] });
+      expect(deleted.status).toBe(401);
       expect(deleted.body).toEqual({ message: expect.any(String) });
       expect((await list(a, u, 'measurements', `?start_date=${day}&end_date=${day}`)).status).toBe(404);
     });

@@ -41,8 +41,10 @@ export async function createUser(baseUrl: string, t: Tenant, opts: { uid?: strin
   if (created.status !== 201) throw new Error(`create user: ${created.status} ${created.text}`);
   const got = await t.api.get(`/organizations/${t.organizationId}/users/${uid}`);
   const mobile = new ApiClient(baseUrl, got.body.mobile.token);
-  // Records learns users from the users topic: wait until the token is known there.
-  await eventually(async () => (await mobile.post('/mobile/records', {})).status !== 401, 15_000);
+  // Read-your-writes: the token works as soon as the user was answered (records waits for its
+  // projection of the users topic). Every suite that creates users checks it this way.
+  const first = await mobile.post('/mobile/records', {});
+  if (first.status === 401) throw new Error(`the new user's mobile token was refused: ${first.text}`);
   return { id: got.body.id, uid, mobileToken: got.body.mobile.token, marketplaceToken: got.body.marketplace.token, mobile };
 }
 

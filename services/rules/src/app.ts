@@ -2,7 +2,7 @@
  * The rules service's express app: its routes on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { rulesOpenApi } from './docs/rules.openapi';
 import { createRuleRoute } from './rules/create-rule/create-rule.route';
@@ -14,7 +14,8 @@ import { updateRuleRoute } from './rules/update-rule/update-rule.route';
 
 export interface RulesAppDeps extends RuleUseCaseDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
   gatewayKeys: readonly string[];
   /** Who owns each organization (this service's own projection), checked on every organization path. */
@@ -25,6 +26,7 @@ export function createRulesApp(deps: RulesAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));

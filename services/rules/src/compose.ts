@@ -3,9 +3,10 @@
  * the topics it consumes (organizations, users, events) and to the evaluation schedule.
  */
 import { parseGatewayKeys } from '@wellstream/config';
-import { customerEventsTopic, consumeEvents, organizationEventsTopic, publishEvents, userEventsTopic } from '@wellstream/contracts';
-import { startHttpServer } from '@wellstream/http';
+import { customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic, consumerGauges } from '@wellstream/contracts';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
 import { createRulesApp } from './app';
@@ -32,21 +33,26 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
   const store = createDocumentStore(config, 'rules', logger, shared);
   const subscriptions: Subscription[] = [];
   const now = () => new Date();
+  let outbox: Outbox | undefined;
   try {
     const rules = await RuleRepository.open(store);
     const points = await DataPointRepository.open(store);
     const users = await UserProjectionRepository.open(store);
     const organizations = await OrganizationProjectionRepository.open(store);
     const feature = rulesFeature(organizations, config.WELLSTREAM_RULES_ENABLED);
+    outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
+    const metrics = new ServiceMetrics('rules');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('rules.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
     const evaluation: EvaluationDeps = {
       rules,
       points,
       feature,
-      publish: (events) => publishEvents(eventLog, customerEventsTopic, events),
+      outbox,
       logger,
     };
 
     for (const topic of [organizationEventsTopic, userEventsTopic, customerEventsTopic]) await eventLog.ensureTopic(topic.spec);
+    await outbox.start();
     // One group per projection: replicas share the service's database, so each message needs
     // handling by one replica only.
     subscriptions.push(
@@ -81,7 +87,8 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
       feature,
       users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }),
       now,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     const scheduler = startScheduler({
@@ -103,12 +110,14 @@ export async function composeRules(config: RulesConfig, shared: SharedInfra = {}
         await scheduler.stop();
         await http.close();
         for (const s of subscriptions) await s.stop();
+        await outbox?.stop();
         await store.close();
         if (!shared.eventLog) await eventLog.close();
       },
     };
   } catch (err) {
     for (const s of subscriptions) await s.stop().catch(() => undefined);
+    await outbox?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     if (!shared.eventLog) await eventLog.close().catch(() => undefined);
     throw err;

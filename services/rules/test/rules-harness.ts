@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventLog, LogMessage } from '@wellstream/bus';
-import { CustomerEvent, customerEventsTopic, publishEvents, UserEvent, UserSnapshot } from '@wellstream/contracts';
+import { CustomerEvent, customerEventsTopic, UserEvent, UserSnapshot } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { SqliteDocumentStore } from '@wellstream/store';
 import { DataPointRepository } from '../src/data-points/data-point.repository';
 import type { EvaluationDeps } from '../src/evaluation/evaluate-rules/evaluate-rules.usecase';
@@ -47,6 +48,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
   const users = await UserProjectionRepository.open(store);
   const organizations = await OrganizationProjectionRepository.open(store);
   const feature = rulesFeature(organizations, options.globallyEnabled ?? true);
+  const outbox = await Outbox.open(store, { eventLog, logger, drainMs: 60_000 });
   const clock = {
     now: new Date('2025-03-01T08:00:00.000Z'),
     advance(ms: number) {
@@ -67,8 +69,9 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
     users,
     organizations,
     ruleDeps: { rules, points, feature, users: userDirectory(users, { waitMs: 0 }), now: () => clock.now },
-    evaluation: { rules, points, feature, publish: (events) => publishEvents(eventLog, customerEventsTopic, events) },
+    evaluation: { rules, points, feature, outbox },
     async publishedRuleEvents() {
+      await outbox.drain();
       const seen: LogMessage[] = [];
       await new Promise<void>((resolve) => {
         void eventLog
@@ -78,6 +81,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
       return seen.map((m) => JSON.parse(m.value) as CustomerEvent).filter((e) => e.event_type === 'rule');
     },
     async close() {
+      await outbox.stop();
       await eventLog.close();
       await store.close();
       fs.rmSync(dir, { recursive: true, force: true });

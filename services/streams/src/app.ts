@@ -3,7 +3,7 @@
  * and the OpenAPI part, on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp } from '@wellstream/http';
+import { createServiceApp, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import { ConnectDeps } from './delivery/connect-stream/connect-stream.usecase';
 import { connectStreamRoute } from './delivery/connect-stream/connect-stream.route';
@@ -20,7 +20,8 @@ import type { StreamDeps } from './streams/stream-deps';
 
 export interface StreamsAppDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
   gatewayKeys: readonly string[];
   streams: StreamDeps;
@@ -33,6 +34,7 @@ export function createStreamsApp(deps: StreamsAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.get('/openapi.json', (_req, res) => {

@@ -3,7 +3,7 @@
  */
 import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic } from '@wellstream/contracts';
-import { HttpServerHandle, startHttpServer } from '@wellstream/http';
+import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createStreamsApp } from './app';
@@ -29,7 +29,8 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
   const app = createStreamsApp({
     gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
     logger,
-    health: async () => (await store.healthy()) && (await eventLog.healthy()),
+    health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+    metrics: new ServiceMetrics('streams'),
     streams: { repo, eventLog, members },
     connect: {
       repo,

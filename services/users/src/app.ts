@@ -3,7 +3,7 @@
  * marketplace and this service's OpenAPI part, on the shared app factory.
  */
 import type express from 'express';
-import { createServiceApp, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
+import { createServiceApp, organizationOwnerCheck, OrganizationOwners, HealthOption, ServiceMetrics } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { UsersDeps } from './users/users.deps';
 import { createUserRoute } from './users/create-user/create-user.route';
@@ -18,7 +18,8 @@ import { usersOpenApi } from './openapi/users.openapi';
 
 export interface UsersAppDeps extends UsersDeps {
   logger: Logger;
-  health: () => Promise<boolean>;
+  health: HealthOption;
+  metrics?: ServiceMetrics;
   /** Verify the gateway's caller assertions (WELLSTREAM_GATEWAY_KEYS). */
   gatewayKeys: readonly string[];
   /** Who owns each organization (this service's own projection), checked on every organization path. */
@@ -29,6 +30,7 @@ export function createUsersApp(deps: UsersAppDeps): express.Express {
   return createServiceApp({
     logger: deps.logger,
     health: deps.health,
+    metrics: deps.metrics,
     gatewayKeys: deps.gatewayKeys,
     routes: (app) => {
       app.use('/v2/organizations/:orgId', organizationOwnerCheck(deps.organizationOwners));

@@ -3,14 +3,15 @@
  * source-detection consumer and HTTP.
  */
 import { parseGatewayKeys } from '@wellstream/config';
-import { startHttpServer } from '@wellstream/http';
+import { startHttpServer, ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import { ALL_TOPICS } from '@wellstream/contracts';
+import { ALL_TOPICS, consumerGauges } from '@wellstream/contracts';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createUsersApp } from './app';
 import type { UsersConfig } from './config';
 import { UserRepository } from './users/user.repository';
-import { UserEventsPublisher } from './users/user-events.publisher';
+import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
 import { OrganizationOwnerRepository } from './organizations/organization-owner.repository';
@@ -20,7 +21,9 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
   const logger = createLogger('users');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'users', logger, shared);
+  let outbox: Outbox | undefined;
   const closeOwned = async () => {
+    await outbox?.stop();
     await store.close();
     if (!shared.eventLog) await eventLog.close();
   };
@@ -28,12 +31,16 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
     // Idempotent; lets the service start on its own (distributed) before or without the gateway.
     for (const topic of ALL_TOPICS) await eventLog.ensureTopic(topic.spec);
     const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
+    outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
+    const metrics = new ServiceMetrics('users');
+    for (const g of [...outboxGauges(outbox), ...consumerGauges('users.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
     const deps: UsersDeps = {
       repo: await UserRepository.open(store),
-      events: new UserEventsPublisher(eventLog),
+      events: new UserEvents(outbox),
       now: () => new Date().toISOString(),
       marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
     };
+    await outbox.start();
     const detections = await consumeSourceDetections(eventLog, deps, logger);
     const organizationOwners = await OrganizationOwnerRepository.open(store);
     const owners = await consumeOrganizationOwners(eventLog, organizationOwners, logger);
@@ -42,7 +49,8 @@ export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}
       organizationOwners,
       ...deps,
       logger,
-      health: async () => (await store.healthy()) && (await eventLog.healthy()),
+      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
+      metrics,
     });
     const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
     return {

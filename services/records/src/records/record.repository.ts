@@ -16,12 +16,14 @@ export interface RecordQuery {
   sources?: string[];
 }
 
+export const RECORDS_COLLECTION = 'records';
+
 export class RecordRepository {
   private constructor(private readonly records: Collection<RecordDoc>) {}
 
   static async open(store: DocumentStore): Promise<RecordRepository> {
     const records = await store.collection<RecordDoc>({
-      name: 'records',
+      name: RECORDS_COLLECTION,
       indexes: [{ fields: { user_id: 1, type: 1, local_date: 1 } }],
       partitionKey: 'user_id',
     });

@@ -6,7 +6,7 @@
  */
 import { Collection, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 import type { UserSnapshot } from '@wellstream/contracts';
-import { ProjectedUser, projectionFields } from './user-projection';
+import { ProjectedUser, projectionFields, withDefaults } from './user-projection';
 
 interface UserKey {
   _id: string;
@@ -33,23 +33,32 @@ export class UserProjectionRepository {
     return repo;
   }
 
-  /** Applies a snapshot unless a newer one is already there (snapshots may arrive twice). */
+  /**
+   * Applies a snapshot unless a newer one is already there (snapshots may arrive twice). Every
+   * write leaves a whole document: an update of the projected fields, or an insert of a complete
+   * one (never an upsert completed by a second write, which a reader could see half done).
+   */
   async apply(snapshot: UserSnapshot): Promise<ProjectedUser | null> {
     const before = await this.byId(snapshot.id);
-    let after: ProjectedUser | null;
-    try {
-      after = await this.users.findOneAndUpdate(
-        { _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } },
-        { $set: projectionFields(snapshot), $setOnInsert: { detected_sources: [] } },
-        { upsert: true },
-      );
-    } catch (err) {
-      // The filter missed because the stored snapshot is newer: the upsert collides on _id.
-      if (err instanceof DuplicateKeyError) return this.byId(snapshot.id);
-      throw err;
-    }
+    const after = await this.applySnapshot(snapshot);
     if (after) await this.syncKeys(before, after);
     return after;
+  }
+
+  private async applySnapshot(snapshot: UserSnapshot): Promise<ProjectedUser | null> {
+    const fields = projectionFields(snapshot);
+    const newer = () => this.users.findOneAndUpdate({ _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } }, { $set: fields });
+    const updated = await newer();
+    if (updated) return withDefaults(updated);
+    const doc: ProjectedUser = { _id: snapshot.id, ...fields, detected_sources: [] };
+    try {
+      await this.users.insertOne(doc);
+      return doc;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Inserted meanwhile (by a concurrent apply), or a newer snapshot is stored: try once more.
+      return withDefaults(await newer()) ?? this.byId(snapshot.id);
+    }
   }
 
   /** Points the user's current keys at it and drops the keys it no longer holds. */
@@ -67,8 +76,8 @@ export class UserProjectionRepository {
     for (const key of stale) await this.keys.deleteMany({ _id: key, user_id: after._id });
   }
 
-  byId(id: string): Promise<ProjectedUser | null> {
-    return this.users.findOne({ _id: id });
+  async byId(id: string): Promise<ProjectedUser | null> {
+    return withDefaults(await this.users.findOne({ _id: id }));
   }
 
   private async byKey(key: string): Promise<ProjectedUser | null> {
@@ -86,7 +95,7 @@ export class UserProjectionRepository {
     const user = await this.byKey(uidKey(organizationId, uid));
     if (user && user.organization_id === organizationId && user.uid === uid && user.status !== 'deleted') return user;
     // The key lagged a snapshot (a deletion and a reuse applied out of order): ask the collection.
-    return user ? this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } }) : null;
+    return user ? withDefaults(await this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } })) : null;
   }
 
   async markDetected(userId: string, detected: string[]): Promise<void> {
@@ -95,7 +104,7 @@ export class UserProjectionRepository {
 
   /** Users whose demo source should be running (start-up). */
   async withSource(sourceType: string): Promise<ProjectedUser[]> {
-    const active = await this.users.find({ status: 'active' });
+    const active = (await this.users.find({ status: 'active' })).map((u) => withDefaults(u)!);
     return active.filter((u) => u.sources.includes(sourceType));
   }
 }

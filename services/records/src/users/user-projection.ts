@@ -32,3 +32,12 @@ export function projectionFields(s: UserSnapshot): Omit<ProjectedUser, '_id' | '
     updated_at: s.updated_at,
   };
 }
+
+/**
+ * Reads tolerate documents written by older versions (or by hand): the lists default to empty,
+ * so a missing field is "nothing connected or detected yet", never a crash.
+ */
+export function withDefaults(u: ProjectedUser | null): ProjectedUser | null {
+  if (!u) return null;
+  return { ...u, sources: Array.isArray(u.sources) ? u.sources : [], detected_sources: Array.isArray(u.detected_sources) ? u.detected_sources : [] };
+}

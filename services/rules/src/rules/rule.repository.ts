@@ -4,13 +4,15 @@
 import type { Collection, DocumentStore, Filter } from '@wellstream/store';
 import type { RuleDoc } from './rule';
 
+export const RULES_COLLECTION = 'rules';
+
 export class RuleRepository {
   private constructor(readonly rules: Collection<RuleDoc>) {}
 
   static async open(store: DocumentStore): Promise<RuleRepository> {
     return new RuleRepository(
       await store.collection<RuleDoc>({
-        name: 'rules',
+        name: RULES_COLLECTION,
         indexes: [{ fields: { user_id: 1, created_at: 1 } }, { fields: { armed_at: 1 } }, { fields: { user_id: 1, 'metric.type': 1 } }],
       }),
     );
@@ -45,10 +47,6 @@ export class RuleRepository {
       { _id: ruleId, revision, triggered: false },
       { $set: { triggered: true, triggered_at: triggeredAt, last_event_id: eventId } },
     );
-
-  /** Undoes a claim whose event could not be published, so the next evaluation tries again. */
-  releaseTrigger = (ruleId: string, eventId: string) =>
-    this.rules.findOneAndUpdate({ _id: ruleId, last_event_id: eventId, triggered: true }, { $set: { triggered: false, triggered_at: null } });
 
   /** Re-arms a rule whose condition stopped holding. */
   rearm = (ruleId: string, revision: number) =>

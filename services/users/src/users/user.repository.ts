@@ -3,6 +3,8 @@
  * distributed). Unique indexes make uid-per-organization and both tokens unique even under races;
  * every update is conditional on `version` so two concurrent changes never overwrite each other.
  */
+import { randomUUID } from 'node:crypto';
+import type { StateCheck } from '@wellstream/outbox';
 import type { Collection, DocumentStore, Filter, SortSpec } from '@wellstream/store';
 import { DuplicateKeyError } from '@wellstream/store';
 import { uidTaken } from './user.errors';
@@ -20,12 +22,25 @@ export interface UserPage {
   total: number;
 }
 
+export const USERS_COLLECTION = 'users';
+
+/**
+ * A write not done yet: the user as it will be stored, the check that tells (even after a crash)
+ * whether it was, and the write itself. Events about the change are built from `next` and written
+ * through the outbox with `apply` (see user-events.ts).
+ */
+export interface UserChange {
+  next: User;
+  stored: StateCheck;
+  apply(): Promise<User>;
+}
+
 export class UserRepository {
   private constructor(private readonly users: Collection<User>) {}
 
   static async open(store: DocumentStore): Promise<UserRepository> {
     const users = await store.collection<User>({
-      name: 'users',
+      name: USERS_COLLECTION,
       indexes: [
         { fields: { organization_id: 1, uid: 1 }, unique: true },
         { fields: { marketplace_token: 1 }, unique: true },
@@ -34,6 +49,21 @@ export class UserRepository {
       ],
     });
     return new UserRepository(users);
+  }
+
+  creation(user: User): UserChange {
+    return { next: user, stored: { collection: USERS_COLLECTION, filter: { _id: user._id } }, apply: async () => (await this.insert(user), user) };
+  }
+
+  /** A conditional replace (see `replace`); `write_id` makes its state check unique to this write. */
+  change(current: User, changes: Partial<Omit<User, '_id' | 'id' | 'version'>>): UserChange {
+    const writeId = randomUUID();
+    const next: User = { ...current, ...changes, write_id: writeId, version: current.version + 1 };
+    return {
+      next,
+      stored: { collection: USERS_COLLECTION, filter: { _id: current._id, write_id: writeId } },
+      apply: () => this.replace(current, { ...changes, write_id: writeId }),
+    };
   }
 
   async insert(user: User): Promise<void> {

@@ -14,6 +14,8 @@ export interface User extends UserSnapshot {
   marketplace_token: string;
   /** Optimistic concurrency: every write checks and bumps it (the store has no transactions). */
   version: number;
+  /** The id of the last write, so the outbox can tell whether that very write was stored. */
+  write_id?: string;
 }
 
 export interface Location {

@@ -1,12 +1,12 @@
 /**
  * What the user and marketplace use cases need, handed in by the composition root.
  */
-import type { UserEventsPublisher } from './user-events.publisher';
+import type { UserEvents } from './user-events';
 import type { UserRepository } from './user.repository';
 
 export interface UsersDeps {
   repo: UserRepository;
-  events: UserEventsPublisher;
+  events: UserEvents;
   /** ISO timestamp of "now" (tests may pin it). */
   now: () => string;
   /** Absolute marketplace URL for a token, on the public gateway address. */

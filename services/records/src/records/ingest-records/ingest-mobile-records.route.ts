@@ -5,14 +5,15 @@
 import type express from 'express';
 import { route } from '@wellstream/http';
 import { invalidMobileToken } from '../record.errors';
+import type { MobileUserFinder } from '../../users/mobile-user-finder';
 import { ingestRecords, IngestDeps } from './ingest-records.usecase';
 
-export function ingestMobileRecordsRoute(app: express.Express, deps: IngestDeps): void {
+export function ingestMobileRecordsRoute(app: express.Express, deps: IngestDeps & { mobileUsers: MobileUserFinder }): void {
   app.post(
     '/v2/mobile/records',
     route(async (req, res) => {
       const token = typeof req.query.token === 'string' ? req.query.token : '';
-      const user = token ? await deps.users.byMobileToken(token) : null;
+      const user = token ? await deps.mobileUsers.find(token) : null;
       if (!user) throw invalidMobileToken();
       const data = await ingestRecords(deps, user, req.body);
       res.json({ data });

@@ -1,27 +1,25 @@
 /**
  * Ingestion: the one path by which records enter (mobile endpoint and source connectors such as
  * the demo generator). Validates all records (all-or-nothing), normalizes them, and for each new
- * or changed record writes the record and its `data` event through the outbox: outbox entries
- * (prepared) → records → entries ready → relay publishes. Identical content writes nothing.
+ * or changed record writes the record and its `data` event through the outbox (libs/outbox): the
+ * answer means both are stored; publishing happens after it. Identical content writes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic, TopicDefinition, eventMessage } from '@wellstream/contracts';
+import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic } from '@wellstream/contracts';
+import type { Outbox, PendingMessage, StateCheck } from '@wellstream/outbox';
 import { buildPayload, checksumOf, contentOf, NormalizedContent, RecordDoc, recordIdOf, RecordPayload } from '../record';
 import { invalidMobileToken, userSuspended } from '../record.errors';
-import type { RecordRepository } from '../record.repository';
+import { RECORDS_COLLECTION, RecordRepository } from '../record.repository';
 import type { SerialByKey } from '../serial-by-key';
 import { localDateOf } from '../utc-offset';
-import type { NewOutboxMessage, OutboxRepository } from '../../outbox/outbox.repository';
 import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
 
 export interface IngestDeps {
   records: RecordRepository;
-  outbox: OutboxRepository;
+  outbox: Outbox;
   users: UserProjectionRepository;
-  /** Publishes ready outbox entries now (best effort; the periodic drain retries). */
-  publishNow: () => Promise<void>;
   serial: SerialByKey;
   clock: () => Date;
 }
@@ -43,10 +41,9 @@ export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body:
   });
 }
 
-function outboxMessage<T>(topic: TopicDefinition<T>, event: T, recordId: string, checksum: string): NewOutboxMessage {
-  const m = eventMessage(topic, event);
-  return { topic: topic.spec.name, key: m.key, partition_key: m.partitionKey ?? m.key, value: m.value, ...(m.tenant ? { tenant: m.tenant } : {}), record_id: recordId, checksum };
-}
+/** An event may be published once this version of the record is stored. */
+// Pins the user too: records are partitioned by user (see RecordRepository).
+const storedVersion = (doc: RecordDoc): StateCheck => ({ collection: RECORDS_COLLECTION, filter: { user_id: doc.user_id, _id: doc._id, checksum: doc.checksum } });
 
 async function write(deps: IngestDeps, user: ProjectedUser, validated: ValidatedRecord[]): Promise<RecordPayload[]> {
   const now = deps.clock();
@@ -96,7 +93,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
   });
   if (changed.size === 0) return answer;
 
-  const messages: NewOutboxMessage[] = [];
+  const messages: PendingMessage[] = [];
   const detected = [...user.detected_sources];
   for (const doc of changed.values()) {
     const event: CustomerEvent = {
@@ -111,7 +108,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
       created_at: doc.payload.created_at,
       payload: doc.payload as unknown as Record<string, unknown>,
     };
-    messages.push(outboxMessage(customerEventsTopic, event, doc._id, doc.checksum));
+    messages.push(deps.outbox.message(customerEventsTopic, event, storedVersion(doc)));
     if (!doc.deleted_at && !hasSource({ ...user, detected_sources: detected }, doc.source_type)) {
       detected.push(doc.source_type);
       const detection: SourceDetection = {
@@ -121,18 +118,10 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
         source_type: doc.source_type,
         detected_at: nowIso,
       };
-      messages.push(outboxMessage(sourceDetectionsTopic, detection, doc._id, doc.checksum));
+      messages.push(deps.outbox.message(sourceDetectionsTopic, detection, storedVersion(doc)));
     }
   }
-  const batchId = randomUUID();
-  const entryIds = await deps.outbox.prepare(batchId, messages, now);
-  await deps.records.save([...changed.values()]);
-  if ((await deps.outbox.markReady(entryIds)) !== messages.length) {
-    // A recovery pass took this slow request for a crashed one and dropped its entries: write them
-    // again, ready (publishing twice is allowed; a stored record without its event is not).
-    await deps.outbox.prepare(randomUUID(), messages, now, 'ready');
-  }
+  await deps.outbox.write(messages, () => deps.records.save([...changed.values()]));
   if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
-  await deps.publishNow();
   return answer;
 }

@@ -2,6 +2,9 @@
  * Rule evaluation with a controllable clock: the use cases on the SQLite store (in memory) and an
  * embedded event log, no HTTP.
  */
+import type { EventLog } from '@wellstream/bus';
+import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { dataEvent, DAY, HOUR, Harness, openHarness, ORG, owner, userEvent, weightRule } from '../../../test/rules-harness';
 import { recordDataPoints } from '../../data-points/record-data-points/record-data-points.usecase';
 import { createRule } from '../../rules/create-rule/create-rule.usecase';
@@ -173,14 +176,26 @@ describe('state and lifecycle', () => {
     expect((await evaluateAllRules(h.evaluation, h.clock.now)).events).toHaveLength(0);
   });
 
-  it('releases a claimed trigger when the event cannot be published, so the next pass raises it', async () => {
+  it('keeps a claimed trigger while the event log is down and publishes its event once it is back', async () => {
     await createRule(h.ruleDeps, owner, weightRule());
     h.clock.advance(3 * DAY);
-    const publish = h.evaluation.publish;
-    const failing = { ...h.evaluation, publish: async () => Promise.reject(new Error('log down')) };
-    expect((await evaluateAllRules(failing, h.clock.now)).events).toHaveLength(0);
-    expect((await h.rules.listForUser('usr_1'))[0].triggered).toBe(false);
-    expect((await evaluateAllRules({ ...h.evaluation, publish }, h.clock.now)).events).toHaveLength(1);
+    const log = { down: true };
+    const flaky = new Proxy(h.eventLog, {
+      get: (target, prop) =>
+        prop === 'publish'
+          ? async (...args: Parameters<EventLog['publish']>) => (log.down ? Promise.reject(new Error('log down')) : target.publish(...args))
+          : Reflect.get(target, prop, target),
+    });
+    const outbox = await Outbox.open(h.store, { eventLog: flaky, logger: createLogger('rules-test'), drainMs: 60_000 });
+    expect((await evaluateAllRules({ ...h.evaluation, outbox }, h.clock.now)).events).toHaveLength(1);
+    await expect(outbox.drain()).rejects.toThrow('log down');
+    expect((await h.rules.listForUser('usr_1'))[0].triggered).toBe(true);
+    log.down = false;
+    await outbox.drain();
+    await outbox.stop();
+    expect(await h.publishedRuleEvents()).toHaveLength(1);
+    // The episode was announced once: the next pass raises nothing new.
+    expect((await evaluateAllRules(h.evaluation, h.clock.now)).events).toHaveLength(0);
   });
 
   it('two evaluations at the same time (two replicas) raise one event', async () => {

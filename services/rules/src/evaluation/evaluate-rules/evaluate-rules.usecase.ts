@@ -3,23 +3,26 @@
  * fake one). A rule is judged only once it has watched one full window since it was created (or
  * its criteria changed); then it counts the records with matching data in (now − window, now] and
  * compares the count with its threshold. It raises one `rule` event per episode: the trigger is
- * claimed atomically on the rule (so replicas evaluating at the same time raise it once) and
- * re-armed when the condition stops holding.
+ * claimed atomically on the rule (so replicas evaluating at the same time raise it once), the claim
+ * and its event are written together through the outbox (so a claimed trigger is always announced,
+ * also across a crash or an event-log outage), and the rule is re-armed when the condition stops
+ * holding.
  */
-import type { CustomerEvent } from '@wellstream/contracts';
+import { CustomerEvent, customerEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
+import type { Outbox } from '@wellstream/outbox';
 import type { DataPointRepository } from '../../data-points/data-point.repository';
 import type { RulesFeature } from '../../organizations/rules-feature';
 import { conditionHolds, RuleDoc } from '../../rules/rule';
-import type { RuleRepository } from '../../rules/rule.repository';
+import { RULES_COLLECTION, RuleRepository } from '../../rules/rule.repository';
 import { buildRuleEvent } from '../rule-event';
 
 export interface EvaluationDeps {
   rules: RuleRepository;
   points: DataPointRepository;
   feature: RulesFeature;
-  /** Publishes rule events durably (the `events` topic). */
-  publish(events: CustomerEvent[]): Promise<void>;
+  /** Rule events are written with the claim through it (the `events` topic). */
+  outbox: Outbox;
   logger?: Logger;
 }
 
@@ -27,6 +30,9 @@ export interface EvaluationResult {
   evaluated: number;
   events: CustomerEvent[];
 }
+
+/** Another replica claimed the trigger first (or the rule changed): the outbox drops our event. */
+class NotClaimed extends Error {}
 
 /** Judges one rule at `now`; resolves to the event it raised, if any. */
 export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Date): Promise<CustomerEvent | null> {
@@ -46,12 +52,13 @@ export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Dat
   }
   if (rule.triggered) return null;
   const event = buildRuleEvent(rule, count, now);
-  if (!(await deps.rules.claimTrigger(rule._id, rule.revision, nowIso, event.id))) return null;
+  const claimed = { collection: RULES_COLLECTION, filter: { _id: rule._id, last_event_id: event.id } };
   try {
-    await deps.publish([event]);
+    await deps.outbox.write([deps.outbox.message(customerEventsTopic, event, claimed)], async () => {
+      if (!(await deps.rules.claimTrigger(rule._id, rule.revision, nowIso, event.id))) throw new NotClaimed();
+    });
   } catch (err) {
-    // Not published: release the claim so the next evaluation raises it.
-    await deps.rules.releaseTrigger(rule._id, event.id);
+    if (err instanceof NotClaimed) return null;
     throw err;
   }
   deps.logger?.info('rule triggered', { rule_id: rule._id, user_id: rule.user_id, count, event_id: event.id });

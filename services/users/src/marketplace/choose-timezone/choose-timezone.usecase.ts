@@ -13,11 +13,9 @@ export async function chooseTimezone(deps: UsersDeps, userId: string, timezone: 
   if (!isSupportedTimeZone(timezone)) {
     throw unprocessable('INVALID_TIMEZONE', { timezone: [`"${timezone}" is not a supported Olson time zone (e.g. Europe/Berlin)`] });
   }
-  const user = await withRetry(async () => {
+  return withRetry(async () => {
     const current = await deps.repo.findById(userId);
     if (!current || current.status !== 'active') throw marketplaceNotFound();
-    return deps.repo.replace(current, { timezone, timezone_origin: 'user_defined', updated_at: deps.now() });
+    return deps.events.userChanged('user.updated', deps.repo.change(current, { timezone, timezone_origin: 'user_defined', updated_at: deps.now() }));
   });
-  await deps.events.userChanged('user.updated', user);
-  return user;
 }

@@ -20,32 +20,22 @@ export async function connectSource(deps: UsersDeps, userId: string, type: strin
   const source = sourceDefinition(type);
   if (!source) throw unknownSource(type);
   if (needsConsent(source) && !options.consent) throw consentRequired(source.name);
-  let connectedAt: string | undefined;
-  const user = await withRetry(async () => {
-    connectedAt = undefined;
+  return withRetry(async () => {
     const current = await activeUser(deps, userId);
     if (current.sources.some((s) => s.type === type)) return current;
     const now = deps.now();
-    connectedAt = now;
-    return deps.repo.replace(current, { sources: [...current.sources, { type, connected_at: now }], updated_at: now });
+    return deps.events.sourceChanged(deps.repo.change(current, { sources: [...current.sources, { type, connected_at: now }], updated_at: now }), type, 'connected', now);
   });
-  if (connectedAt) await deps.events.sourceChanged(user, type, 'connected', connectedAt);
-  return user;
 }
 
 export async function disconnectSource(deps: UsersDeps, userId: string, type: string): Promise<User> {
   if (!sourceDefinition(type)) throw unknownSource(type);
-  let disconnectedAt: string | undefined;
-  const user = await withRetry(async () => {
-    disconnectedAt = undefined;
+  return withRetry(async () => {
     const current = await activeUser(deps, userId);
     if (!current.sources.some((s) => s.type === type)) return current;
     const now = deps.now();
-    disconnectedAt = now;
-    return deps.repo.replace(current, { sources: current.sources.filter((s) => s.type !== type), updated_at: now });
+    return deps.events.sourceChanged(deps.repo.change(current, { sources: current.sources.filter((s) => s.type !== type), updated_at: now }), type, 'disconnected', now);
   });
-  if (disconnectedAt) await deps.events.sourceChanged(user, type, 'disconnected', disconnectedAt);
-  return user;
 }
 
 async function activeUser(deps: UsersDeps, userId: string): Promise<User> {

@@ -25,7 +25,5 @@ export async function createUser(
     location: { timezone: input.location?.timezone ?? null, country_code: input.location?.country_code ?? null },
     now: deps.now(),
   });
-  await deps.repo.insert(user);
-  await deps.events.userChanged('user.created', user);
-  return user;
+  return deps.events.userChanged('user.created', deps.repo.creation(user));
 }

@@ -9,11 +9,9 @@ import { findVisibleUser } from '../find-user';
 import { withRetry } from '../user.repository';
 
 export async function deleteUser(deps: UsersDeps, organizationId: string, uid: string): Promise<User> {
-  const deleted = await withRetry(async () => {
+  return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
     const now = deps.now();
-    return deps.repo.replace(user, { status: 'deleted', deleted_at: now, updated_at: now });
+    return deps.events.userChanged('user.deleted', deps.repo.change(user, { status: 'deleted', deleted_at: now, updated_at: now }));
   });
-  await deps.events.userChanged('user.deleted', deleted);
-  return deleted;
 }

@@ -8,10 +8,8 @@ import { findVisibleUser } from '../find-user';
 import { withRetry } from '../user.repository';
 
 export async function refreshMarketplace(deps: UsersDeps, organizationId: string, uid: string): Promise<User> {
-  const updated = await withRetry(async () => {
+  return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
-    return deps.repo.replace(user, { marketplace_token: newMarketplaceToken(), updated_at: deps.now() });
+    return deps.events.userChanged('marketplace.refreshed', deps.repo.change(user, { marketplace_token: newMarketplaceToken(), updated_at: deps.now() }));
   });
-  await deps.events.userChanged('marketplace.refreshed', updated);
-  return updated;
 }

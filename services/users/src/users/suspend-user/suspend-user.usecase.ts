@@ -10,13 +10,9 @@ import { withRetry } from '../user.repository';
 
 export async function setSuspended(deps: UsersDeps, organizationId: string, uid: string, suspended: boolean): Promise<User> {
   const target = suspended ? 'suspended' : 'active';
-  let changed = false;
-  const user = await withRetry(async () => {
+  return withRetry(async () => {
     const current = await findVisibleUser(deps.repo, organizationId, uid);
     if (current.status === target) return current;
-    changed = true;
-    return deps.repo.replace(current, { status: target, updated_at: deps.now() });
+    return deps.events.userChanged(suspended ? 'user.suspended' : 'user.unsuspended', deps.repo.change(current, { status: target, updated_at: deps.now() }));
   });
-  if (changed) await deps.events.userChanged(suspended ? 'user.suspended' : 'user.unsuspended', user);
-  return user;
 }

@@ -13,7 +13,7 @@ import type { UpdateUserBody } from './update-user.schema';
 export async function updateUserLocation(deps: UsersDeps, organizationId: string, uid: string, body: UpdateUserBody): Promise<User> {
   const errors = locationProblems(body.location);
   if (Object.keys(errors).length) throw unprocessable('INVALID_LOCATION', errors);
-  const updated = await withRetry(async () => {
+  return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
     const changes: Partial<User> = { updated_at: deps.now() };
     if (body.location.timezone !== undefined) {
@@ -21,8 +21,6 @@ export async function updateUserLocation(deps: UsersDeps, organizationId: string
       changes.timezone_origin = 'profile';
     }
     if (body.location.country_code !== undefined) changes.country_code = body.location.country_code;
-    return deps.repo.replace(user, changes);
+    return deps.events.userChanged('user.updated', deps.repo.change(user, changes));
   });
-  await deps.events.userChanged('user.updated', updated);
-  return updated;
 }

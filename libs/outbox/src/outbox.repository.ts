@@ -1,0 +1,66 @@
+/**
+ * The outbox collection over the DocumentStore port (the service's own database, so the entries
+ * live next to the state they announce).
+ */
+import type { Collection, DocumentStore } from '@wellstream/store';
+import { OutboxEntry, PendingMessage, StateCheck, toEntry } from './outbox-entry';
+
+export const OUTBOX_COLLECTION = 'outbox';
+
+export class OutboxRepository {
+  private readonly checked = new Map<string, Promise<Collection<{ _id: string }>>>();
+
+  private constructor(
+    private readonly entries: Collection<OutboxEntry>,
+    private readonly store: DocumentStore,
+  ) {}
+
+  static async open(store: DocumentStore): Promise<OutboxRepository> {
+    // Entries leave once published: the collection is a backlog, so scanning it costs what waits.
+    const entries = await store.collection<OutboxEntry>({ name: OUTBOX_COLLECTION, backlog: true, indexes: [{ fields: { batch_id: 1 } }] });
+    // Published entries of the earlier records outbox were kept a day; this outbox keeps none.
+    await entries.deleteMany({ state: 'published' });
+    return new OutboxRepository(entries, store);
+  }
+
+  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {
+    if (messages.length) await this.entries.bulkUpsert(messages.map((m) => toEntry(m, batchId, state, now)));
+  }
+
+  async removeBatch(batchId: string): Promise<void> {
+    await this.entries.deleteMany({ batch_id: batchId });
+  }
+
+  /** Resolves to how many entries of the batch became ready. */
+  markReady(batchId: string): Promise<number> {
+    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
+  }
+
+  /** The oldest entries, whatever their state (the relay publishes only a leading run of ready ones). */
+  oldest(limit: number): Promise<OutboxEntry[]> {
+    return this.entries.find({}, { sort: { _id: 1 }, limit });
+  }
+
+  async setReady(ids: string[]): Promise<void> {
+    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' } });
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length) await this.entries.deleteMany({ _id: { $in: ids } });
+  }
+
+  count(): Promise<number> {
+    return this.entries.count({});
+  }
+
+  /** Whether the state change a message announces is stored. */
+  async confirmed(check: StateCheck): Promise<boolean> {
+    let opening = this.checked.get(check.collection);
+    if (!opening) this.checked.set(check.collection, (opening = this.store.collection<{ _id: string }>({ name: check.collection })));
+    const collection = await opening.catch((err) => {
+      this.checked.delete(check.collection);
+      throw err;
+    });
+    return (await collection.count(check.filter)) > 0;
+  }
+}

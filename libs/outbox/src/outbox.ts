@@ -1,0 +1,123 @@
+/**
+ * The transactional outbox every producer writes its events through. The document store has no
+ * transactions, so a state change and its events are tied together by order and a check:
+ *   1. the entries are written `prepared` (not publishable),
+ *   2. the caller's state change runs,
+ *   3. the entries become `ready` and the relay is started, without waiting for it.
+ * If the writer dies between 1 and 3, the relay later resolves the stale entries by their state
+ * check (published if the change is stored, dropped if not). So nothing is published that was not
+ * stored, nothing stored stays unpublished, and no request waits for the event log: a failed
+ * publish is retried by the relay until the log takes it, even when the request is never retried.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventLog, OutgoingMessage } from '@wellstream/bus';
+import { REQUEST_ID_HEADER } from '@wellstream/bus';
+import { eventMessage, TopicDefinition } from '@wellstream/contracts';
+import { currentRequestId, Logger } from '@wellstream/logging';
+import type { DocumentStore } from '@wellstream/store';
+import type { PendingMessage, StateCheck } from './outbox-entry';
+import { OutboxRepository } from './outbox.repository';
+import { OutboxBacklog, OutboxRelay } from './outbox-relay';
+
+export interface OutboxOptions {
+  eventLog: EventLog;
+  logger: Logger;
+  clock?: () => Date;
+  /** A prepared entry older than this was left by a writer that crashed or failed. */
+  staleMs?: number;
+  /** How often the relay retries on its own (the request path starts it after every write). */
+  drainMs?: number;
+}
+
+export const DEFAULT_OUTBOX_STALE_MS = 30_000;
+export const DEFAULT_OUTBOX_DRAIN_MS = 2_000;
+
+export class Outbox {
+  private constructor(
+    private readonly entries: OutboxRepository,
+    private readonly relay: OutboxRelay,
+    private readonly options: OutboxOptions,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Opens the outbox in the service's own store; call start() once the service is ready to publish. */
+  static async open(store: DocumentStore, options: OutboxOptions): Promise<Outbox> {
+    const clock = options.clock ?? (() => new Date());
+    const entries = await OutboxRepository.open(store);
+    const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS });
+    return new Outbox(entries, relay, options, clock);
+  }
+
+  /**
+   * A catalog event as an outbox message: validated now, published as written (joi would rewrite
+   * times such as start_time into another ISO form), carrying the current request id.
+   */
+  message<T>(topic: TopicDefinition<T>, event: T, confirmedBy: StateCheck): PendingMessage {
+    const message: OutgoingMessage = eventMessage(topic, event);
+    const requestId = currentRequestId();
+    if (requestId) message.headers = { [REQUEST_ID_HEADER]: requestId, ...message.headers };
+    return { topic: topic.spec.name, message, confirmedBy };
+  }
+
+  /**
+   * Runs `change` with its messages: they are published after it succeeded (and only if its state
+   * check then holds, should this process die before marking them). Resolves once the change and
+   * the entries are stored; publishing happens afterwards.
+   */
+  async write<R>(messages: PendingMessage[], change: () => Promise<R>): Promise<R> {
+    if (messages.length === 0) return change();
+    const batchId = randomUUID();
+    await this.entries.add(batchId, messages, 'prepared', this.clock());
+    let result: R;
+    try {
+      result = await change();
+    } catch (err) {
+      await this.settleFailed(batchId, messages).catch(() => undefined);
+      throw err;
+    }
+    if ((await this.entries.markReady(batchId)) !== messages.length) {
+      // The relay took this slow writer for a crashed one and dropped its entries: write them
+      // again, ready (publishing twice is allowed; a stored change without its event is not).
+      await this.entries.add(randomUUID(), messages, 'ready', this.clock());
+    }
+    this.relay.kick();
+    return result;
+  }
+
+  /**
+   * A failed change usually changed nothing (a lost race, a refused write), and its prepared
+   * entries would hold the relay back until they go stale; a write that failed late may still have
+   * been stored. Decide now by the state checks; if even that fails, the relay decides later.
+   */
+  private async settleFailed(batchId: string, messages: PendingMessage[]): Promise<void> {
+    const stored = await Promise.all(messages.map((m) => this.entries.confirmed(m.confirmedBy)));
+    if (stored.every((s) => !s)) await this.entries.removeBatch(batchId);
+    else if (stored.every(Boolean)) await this.entries.markReady(batchId);
+    // Mixed: leave them to the relay's per-entry resolution once stale.
+  }
+
+  async start(): Promise<void> {
+    await this.relay.start(this.options.drainMs ?? DEFAULT_OUTBOX_DRAIN_MS);
+  }
+
+  /** Publishes what is ready now and waits for it (tests, shutdown). */
+  drain(): Promise<void> {
+    return this.relay.drain();
+  }
+
+  stop(): Promise<void> {
+    return this.relay.stop();
+  }
+
+  backlog(): Promise<OutboxBacklog> {
+    return this.relay.backlog();
+  }
+}
+
+/** Gauges for a metrics registry: what waits to be published, and for how long. */
+export function outboxGauges(outbox: Outbox): { name: string; help: string; read: () => Promise<{ value: number }[]> }[] {
+  return [
+    { name: 'outbox_backlog', help: 'Outbox entries not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
+    { name: 'outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox entry', read: async () => [{ value: (await outbox.backlog()).oldestAgeMs / 1000 }] },
+  ];
+}

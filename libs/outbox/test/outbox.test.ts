@@ -1,0 +1,167 @@
+/**
+ * The outbox on the embedded adapters (SQLite store, embedded log): a write answers without
+ * waiting for the log, publishes after, keeps nothing once published, survives a log outage and a
+ * crashed writer, and keeps write order.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EmbeddedEventLog, EventLog, LogMessage, OutgoingMessage } from '@wellstream/bus';
+import { createLogger } from '@wellstream/logging';
+import { Collection, SqliteDocumentStore } from '@wellstream/store';
+import { Outbox, PendingMessage } from '../src';
+
+const logger = createLogger('outbox-test');
+const TOPIC = 'outbox-test';
+
+interface Thing {
+  _id: string;
+  n: number;
+}
+
+describe('outbox', () => {
+  let dir: string;
+  let log: EmbeddedEventLog;
+  let store: SqliteDocumentStore;
+  let things: Collection<Thing>;
+  const gate = { down: false, hang: false };
+  /** Publishes held by `hang`; released (to fail) at the end of a test. */
+  const hung: (() => void)[] = [];
+  let flaky: EventLog;
+  const outboxes: Outbox[] = [];
+  const open = async (staleMs = 30_000) => {
+    const o = await Outbox.open(store, { eventLog: flaky, logger, staleMs, drainMs: 60_000 });
+    outboxes.push(o);
+    return o;
+  };
+  const msg = (id: string, n: number, extra: Record<string, unknown> = {}): PendingMessage => ({
+    topic: TOPIC,
+    message: { key: id, partitionKey: 'p', value: JSON.stringify({ id, n }), ...extra } as OutgoingMessage,
+    confirmedBy: { collection: 'things', filter: { _id: id, n } },
+  });
+  const published = async (): Promise<LogMessage[]> => {
+    const seen: LogMessage[] = [];
+    await new Promise<void>((resolve) => {
+      void log.tail({ topic: TOPIC, handle: async (m) => void seen.push(m), onCaughtUp: resolve }).then((s) => setTimeout(() => void s.stop(), 0));
+    });
+    return seen;
+  };
+  const rawEntries = async () => (await store.collection<{ _id: string; state: string }>({ name: 'outbox' })).find({});
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-test-'));
+    log = new EmbeddedEventLog({ file: path.join(dir, 'events.db'), logger });
+    flaky = new Proxy(log, {
+      get: (target, prop) =>
+        prop === 'publish'
+          ? async (topic: string, messages: OutgoingMessage[]) => {
+              if (gate.hang) await new Promise<void>((resolve) => hung.push(resolve));
+              if (gate.down) throw new Error('log down');
+              return target.publish(topic, messages);
+            }
+          : Reflect.get(target, prop, target),
+    });
+  });
+  beforeEach(async () => {
+    gate.down = false;
+    gate.hang = false;
+    await log.ensureTopic({ name: TOPIC, partitions: 1 });
+    store = new SqliteDocumentStore(path.join(dir, `store-${Date.now()}-${Math.random()}.db`));
+    things = await store.collection<Thing>({ name: 'things' });
+  });
+  afterEach(async () => {
+    gate.hang = false;
+    gate.down = true;
+    for (const release of hung.splice(0)) release();
+    for (const o of outboxes.splice(0)) await o.stop();
+    await store.close();
+  });
+  afterAll(async () => {
+    await log.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('publishes the whole message after the change, and keeps nothing once published', async () => {
+    const outbox = await open();
+    const before = (await published()).length;
+    await outbox.write([msg('a1', 1, { tenant: 'org-1', headers: { 'x-extra': 'yes' } })], () => things.insertOne({ _id: 'a1', n: 1 }));
+    await outbox.drain();
+    const seen = (await published()).slice(before);
+    expect(seen.map((m) => [m.key, m.value])).toEqual([['a1', JSON.stringify({ id: 'a1', n: 1 })]]);
+    expect(seen[0].headers['x-extra']).toBe('yes');
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('answers without waiting for the log; what the log refused is published once it is back, in order', async () => {
+    const outbox = await open();
+    const before = (await published()).length;
+    gate.hang = true;
+    const started = Date.now();
+    await outbox.write([msg('b1', 1)], () => things.insertOne({ _id: 'b1', n: 1 }));
+    expect(Date.now() - started).toBeLessThan(1000);
+    gate.hang = false;
+    gate.down = true;
+    // The hung publish holds the one running drain; a fresh relay over the same store takes over.
+    const relay = await open();
+    for (let i = 2; i <= 4; i++) await outbox.write([msg(`b${i}`, i)], () => things.insertOne({ _id: `b${i}`, n: i }));
+    await expect(relay.drain()).rejects.toThrow('log down');
+    expect(await rawEntries()).toHaveLength(4);
+    gate.down = false;
+    await relay.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(['b1', 'b2', 'b3', 'b4']);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('drops the messages of a change that failed', async () => {
+    const outbox = await open();
+    const before = (await published()).length;
+    await things.insertOne({ _id: 'c1', n: 1 });
+    await expect(outbox.write([msg('c1', 2)], () => things.insertOne({ _id: 'c1', n: 2 }))).rejects.toThrow();
+    await outbox.drain();
+    expect((await published()).slice(before)).toEqual([]);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('resolves what a crashed writer left: published if its change was stored, dropped if not; later entries wait', async () => {
+    const before = (await published()).length;
+    // A writer that died after storing d1 and one that died before storing d2 (entries still prepared).
+    const crashed = await open();
+    gate.down = true;
+    const dies = (stored: boolean, id: string) =>
+      crashed
+        .write([msg(id, 1)], async () => {
+          if (stored) await things.insertOne({ _id: id, n: 1 });
+          throw new Error('process died');
+        })
+        .catch(() => undefined);
+    const entries = await store.collection<{ _id: string; state: string }>({ name: 'outbox' });
+    await dies(true, 'd1');
+    await dies(false, 'd2');
+    // settleFailed already decided; rewind to the state a crash leaves: both prepared.
+    await things.insertOne({ _id: 'keep', n: 0 });
+    await entries.deleteMany({});
+    const fresh = await open(60_000);
+    await fresh.write([msg('d1', 1)], async () => undefined);
+    await fresh.write([msg('d2', 1)], async () => undefined);
+    await entries.updateMany({}, { $set: { state: 'prepared' } });
+    await fresh.write([msg('d3', 1)], () => things.insertOne({ _id: 'd3', n: 1 }));
+    gate.down = false;
+    // Not stale yet: the prepared head holds d3 back (it must not overtake them).
+    await fresh.drain();
+    expect((await published()).slice(before)).toEqual([]);
+    const relay = await open(0);
+    await relay.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(['d1', 'd3']);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('reports its backlog', async () => {
+    const outbox = await open();
+    gate.down = true;
+    await outbox.write([msg('e1', 1), msg('e2', 1)], () => things.insertOne({ _id: 'e1', n: 1 }).then(() => things.insertOne({ _id: 'e2', n: 1 })));
+    await new Promise((r) => setTimeout(r, 20));
+    const backlog = await outbox.backlog();
+    expect(backlog.count).toBe(2);
+    expect(backlog.oldestAgeMs).toBeGreaterThanOrEqual(15);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The distributed platform as separate Node processes (the built dist/main.js files, as in a
+ * container): the gateway and every service on loopback ports of their own, on the real servers
+ * named by the environment. A process can be killed (SIGKILL, as a crash) and started again on the
+ * same port. Every process is stopped by its own pid at the end.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { eventually } from './api-client';
+import { TEST_GATEWAY_KEY } from './signed-headers';
+import { TEST_ADMIN_TOKEN } from './test-platform';
+
+const ROOT = path.resolve(__dirname, '../../..');
+export const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
+export type ProcessName = (typeof SERVICE_NAMES)[number] | 'gateway';
+
+export interface PlatformProcess {
+  name: ProcessName;
+  child: ChildProcess;
+  output: string[];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function spawnMain(name: ProcessName, env: NodeJS.ProcessEnv): PlatformProcess {
+  const script = name === 'gateway' ? 'gateway/dist/main.js' : `services/${name}/dist/main.js`;
+  const main = path.join(ROOT, script);
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first (npm test builds; or tsc -b tsconfig.build.json)`);
+  const child = spawn(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return { name, child, output };
+}
+
+const exited = (p: PlatformProcess) => p.child.exitCode !== null || p.child.signalCode !== null;
+
+/** SIGTERM (graceful stop), then SIGKILL after a bound. */
+export async function stopProcess(p: PlatformProcess): Promise<void> {
+  if (exited(p)) return;
+  const done = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
+  await done;
+  clearTimeout(timer);
+}
+
+export interface ProcessPlatform {
+  gatewayUrl: string;
+  baseUrl: string;
+  processes: Map<ProcessName, PlatformProcess>;
+  /** The last output of every process, for failure messages. */
+  describe(): string;
+  /** SIGKILL, as a crash; resolves once the process is gone. */
+  kill(name: ProcessName): Promise<void>;
+  /** Starts a stopped or killed process again on its port and waits until it answers /health. */
+  restart(name: ProcessName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options: { readyMs?: number; serviceEnv?: NodeJS.ProcessEnv; gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessPlatform> {
+  const readyMs = options.readyMs ?? 90_000;
+  // Every process shares the key the gateway signs its caller assertions with.
+  const common: NodeJS.ProcessEnv = { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, ...settings };
+  const gatewayPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const ports = new Map<ProcessName, number>([['gateway', gatewayPort]]);
+  for (const name of SERVICE_NAMES) ports.set(name, await freePort());
+  const url = (name: ProcessName) => `http://127.0.0.1:${ports.get(name)}`;
+  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
+    name === 'gateway'
+      ? {
+          ...common,
+          WELLSTREAM_HOST: '127.0.0.1',
+          WELLSTREAM_PORT: String(gatewayPort),
+          WELLSTREAM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+          WELLSTREAM_USERS_URL: url('users'),
+          WELLSTREAM_RECORDS_URL: url('records'),
+          WELLSTREAM_STREAMS_URL: url('streams'),
+          WELLSTREAM_NOTIFICATIONS_URL: url('notifications'),
+          WELLSTREAM_RULES_URL: url('rules'),
+          ...options.gatewayEnv,
+        }
+      : {
+          ...common,
+          WELLSTREAM_SERVICE_HOST: '127.0.0.1',
+          WELLSTREAM_SERVICE_PORT: String(ports.get(name)),
+          WELLSTREAM_PUBLIC_URL: gatewayUrl,
+          WELLSTREAM_PUSH_ALLOW_PRIVATE_TARGETS: 'true',
+          ...options.serviceEnv,
+        };
+  const processes = new Map<ProcessName, PlatformProcess>();
+  const describe = () =>
+    [...processes.values()].map((p) => `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) ---\n${p.output.join('').slice(-3000)}`).join('\n');
+  const waitHealthy = (target: string, what: string) =>
+    eventually(
+      async () => {
+        const dead = [...processes.values()].find(exited);
+        if (dead) throw new Error(`${dead.name} exited with ${dead.child.exitCode ?? dead.child.signalCode}`);
+        const res = await fetch(`${target}/health`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+        return res?.status === 200;
+      },
+      readyMs,
+      250,
+    ).catch((err) => {
+      throw new Error(`${what} did not become healthy: ${String(err)}\n${describe()}`);
+    });
+  const stopAll = () => Promise.all([...processes.values()].map(stopProcess)).then(() => undefined);
+  try {
+    for (const name of [...SERVICE_NAMES, 'gateway' as const]) processes.set(name, spawnMain(name, envOf(name)));
+    await waitHealthy(gatewayUrl, 'the distributed platform');
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return {
+    gatewayUrl,
+    baseUrl: `${gatewayUrl}/v2`,
+    processes,
+    describe,
+    async kill(name) {
+      const p = processes.get(name)!;
+      if (exited(p)) return;
+      const done = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
+      p.child.kill('SIGKILL');
+      await done;
+    },
+    async restart(name) {
+      await stopProcess(processes.get(name)!);
+      processes.set(name, spawnMain(name, envOf(name)));
+      await waitHealthy(url(name), name);
+    },
+    stop: stopAll,
+  };
+}

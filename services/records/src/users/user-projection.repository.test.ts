@@ -1,0 +1,55 @@
+/**
+ * The user projection never exposes a half-written user: snapshots are applied as whole documents,
+ * older snapshots never overwrite newer ones, and reads tolerate documents missing fields.
+ */
+import type { UserSnapshot } from '@wellstream/contracts';
+import { SqliteDocumentStore } from '@wellstream/store';
+import { UserProjectionRepository } from './user-projection.repository';
+
+const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
+  id: 'usr-p1',
+  uid: 'p1',
+  organization_id: 'org-1',
+  customer_id: 'cus-1',
+  status: 'active',
+  timezone: 'UTC',
+  timezone_origin: 'profile',
+  country_code: null,
+  mobile_token: 'mob_projection_token_000000000000',
+  sources: [],
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+  deleted_at: null,
+  ...over,
+});
+
+describe('user projection', () => {
+  let store: SqliteDocumentStore;
+  let users: UserProjectionRepository;
+  beforeEach(async () => {
+    store = new SqliteDocumentStore(':memory:');
+    users = await UserProjectionRepository.open(store);
+  });
+  afterEach(() => store.close());
+
+  it('inserts a new user whole, applies newer snapshots and ignores older ones, keeping detections', async () => {
+    expect(await users.apply(snapshot())).toMatchObject({ _id: 'usr-p1', detected_sources: [], sources: [] });
+    await users.markDetected('usr-p1', ['apple_health']);
+    await users.apply(snapshot({ updated_at: '2025-01-02T00:00:00.000Z', sources: [{ type: 'demo', connected_at: '2025-01-02T00:00:00.000Z' }] }));
+    await users.apply(snapshot({ status: 'suspended' }));
+    expect(await users.byMobileToken('mob_projection_token_000000000000')).toMatchObject({ status: 'active', sources: ['demo'], detected_sources: ['apple_health'] });
+  });
+
+  it('two applies of a new user at once leave the newer snapshot', async () => {
+    await Promise.all([users.apply(snapshot({ updated_at: '2025-01-03T00:00:00.000Z', timezone: 'Europe/Berlin' })), users.apply(snapshot())]);
+    expect((await users.byId('usr-p1'))?.timezone).toBe('Europe/Berlin');
+  });
+
+  it('reads a document missing its lists as empty lists', async () => {
+    const raw = await store.collection<{ _id: string; mobile_token: string; status: string }>({ name: 'user_projection' });
+    await raw.insertOne({ _id: 'usr-old', mobile_token: 'mob_old_document_token_00000000', status: 'active' });
+    // Such documents come from an earlier release; the next start-up gives them their lookup keys.
+    users = await UserProjectionRepository.open(store);
+    expect(await users.byMobileToken('mob_old_document_token_00000000')).toMatchObject({ sources: [], detected_sources: [] });
+  });
+});

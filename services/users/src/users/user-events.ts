@@ -1,0 +1,54 @@
+/**
+ * What happened to a user, written with the change itself through the outbox (libs/outbox): a full
+ * snapshot on the `users` topic (other services keep projections from it) and, for source
+ * (dis)connections, a customer-facing `connection` event on the `events` topic. The answer to the
+ * caller means the change and its events are stored; publishing follows, retried until it works.
+ */
+import { randomUUID } from 'node:crypto';
+import { ConnectionPayload, CustomerEvent, customerEventsTopic, UserEventType, userEventsTopic } from '@wellstream/contracts';
+import type { Outbox, PendingMessage } from '@wellstream/outbox';
+import { toSnapshot } from './user';
+import type { User } from './user';
+import type { UserChange } from './user.repository';
+
+export class UserEvents {
+  constructor(private readonly outbox: Outbox) {}
+
+  /** Stores the change and its snapshot event together. */
+  userChanged(type: UserEventType, change: UserChange, sourceType?: string): Promise<User> {
+    return this.outbox.write([this.snapshot(type, change, sourceType)], change.apply);
+  }
+
+  /** The `users` snapshot first (records learns the source), then the customer's `connection` event. */
+  sourceChanged(change: UserChange, sourceType: string, action: 'connected' | 'disconnected', at: string): Promise<User> {
+    const user = change.next;
+    const id = randomUUID();
+    const payload: ConnectionPayload = {
+      user: { uid: user.uid, user_id: user.id, organization_id: user.organization_id },
+      source: { type: sourceType },
+      action,
+      created_at: at,
+    };
+    const event: CustomerEvent = {
+      id,
+      event_type: 'connection',
+      key: id,
+      customer_id: user.customer_id,
+      organization_id: user.organization_id,
+      user_id: user.id,
+      created_at: at,
+      payload: payload as unknown as Record<string, unknown>,
+    };
+    const snapshot = this.snapshot(action === 'connected' ? 'source.connected' : 'source.disconnected', change, sourceType);
+    return this.outbox.write([snapshot, this.outbox.message(customerEventsTopic, event, change.stored)], change.apply);
+  }
+
+  private snapshot(type: UserEventType, change: UserChange, sourceType?: string): PendingMessage {
+    const user = change.next;
+    return this.outbox.message(
+      userEventsTopic,
+      { type, occurred_at: user.updated_at, user: toSnapshot(user), ...(sourceType ? { source_type: sourceType } : {}) },
+      change.stored,
+    );
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * Faults, on servers of its own (deploy/servers on a temporary state dir, loopback only) and the
+ * platform as separate processes: while one user posts single records steadily, Kafka, the MongoDB
+ * API (FerretDB) and Redis are each killed with SIGKILL and restarted on the same port, then the
+ * records service process is killed mid-batch and restarted. A stream client (reconnecting with
+ * Last-Event-ID) and a push receiver listen throughout. Every acknowledged record must reach REST,
+ * replay, the stream and the push target; ingestion must stay fast while Kafka is down; REST must
+ * answer 2xx/4xx/503 (never 500) while Redis is down. Every loop is bounded in count and time.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectSse, createTenant, eventually, ProcessPlatform, SseConnection, startProcessPlatform, Tenant, uniqueTestName } from '@wellstream/testing';
+import { startPushReceiver, PushReceiver } from '../services/notifications/test/push-receiver';
+
+jest.setTimeout(600_000);
+
+const SCRIPT = path.resolve(__dirname, '../deploy/servers/servers.sh');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const DAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+/** Hard bounds: the ingestion loop stops by itself even if a test step hangs. */
+const INGEST_MAX_REQUESTS = 4_000;
+const INGEST_MAX_MS = 480_000;
+
+/** Runs servers.sh without blocking this process (ingestion and the clients keep going meanwhile). */
+function servers(...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [SCRIPT, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`servers.sh ${args.join(' ')} failed (${code ?? signal}): ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+interface Attempt {
+  started: number;
+  ms: number;
+  status: number | 'error';
+  ids: string[];
+  /** The answer's body when it was not a 200 (for failure messages). */
+  error?: string;
+}
+
+let seq = 0;
+function measurement(): Record<string, unknown> {
+  const n = seq++;
+  const at = new Date(Date.parse(`${DAY}T00:00:00Z`) + n * 7_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    type: 'measurement',
+    source: { type: 'withings' },
+    log_id: `fault-${n}`,
+    start_time: at,
+    end_time: at,
+    metrics: [{ type: 'body_weight', unit: 'kg', value: 70 + (n % 50) / 10, origin: 'device' }],
+  };
+}
+
+/** Posts records through the gateway and keeps what was acknowledged (200) and how long each took. */
+class Ingestion {
+  readonly attempts: Attempt[] = [];
+  readonly acked = new Set<string>();
+  private running = true;
+  private loop?: Promise<void>;
+
+  constructor(private readonly baseUrl: string, private readonly mobileToken: string) {}
+
+  async post(count: number): Promise<Attempt> {
+    const records = Array.from({ length: count }, measurement);
+    const started = Date.now();
+    let status: Attempt['status'] = 'error';
+    let ids: string[] = [];
+    let error: string | undefined;
+    try {
+      const res = await fetch(`${this.baseUrl}/mobile/records?token=${this.mobileToken}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ records }),
+        signal: AbortSignal.timeout(8_000),
+      });
+      status = res.status;
+      const text = await res.text();
+      if (res.status === 200) ids = ((JSON.parse(text) as { data: { id: string }[] }).data ?? []).map((r) => r.id);
+      else error = text.slice(0, 300);
+    } catch (err) {
+      status = 'error';
+      error = String(err);
+    }
+    const attempt: Attempt = { started, ms: Date.now() - started, status, ids, error };
+    this.attempts.push(attempt);
+    for (const id of ids) this.acked.add(id);
+    return attempt;
+  }
+
+  /** One record per request, back to back, until stopped (or the hard bounds). */
+  start(): void {
+    const t0 = Date.now();
+    this.loop = (async () => {
+      while (this.running && this.attempts.length < INGEST_MAX_REQUESTS && Date.now() - t0 < INGEST_MAX_MS) {
+        const a = await this.post(1);
+        await sleep(a.status === 200 ? 40 : 200);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  between(from: number, to: number): Attempt[] {
+    return this.attempts.filter((a) => a.started >= from && a.started <= to);
+  }
+}
+
+/** A stream client that reconnects with Last-Event-ID whenever its connection ends. */
+class ReconnectingStream {
+  readonly ids = new Set<string>();
+  reconnects = 0;
+  private lastId?: string;
+  private current?: SseConnection;
+  private running = true;
+  private loop?: Promise<void>;
+
+  constructor(private readonly url: string) {}
+
+  private absorb(conn: SseConnection, from: number): number {
+    for (const e of conn.events.slice(from)) {
+      if (e.id) this.lastId = e.id;
+      if (e.event === 'data') this.ids.add(e.json().id);
+    }
+    return conn.events.length;
+  }
+
+  start(): void {
+    this.loop = (async () => {
+      const t0 = Date.now();
+      for (let i = 0; this.running && i < 2_000 && Date.now() - t0 < INGEST_MAX_MS; i++) {
+        const conn = await connectSse(this.url, { headers: this.lastId ? { 'last-event-id': this.lastId } : {} }).catch(() => undefined);
+        if (conn?.status === 200) {
+          this.current = conn;
+          let seen = 0;
+          let ended = false;
+          void conn.closed.then(() => (ended = true));
+          while (this.running && !ended) {
+            seen = this.absorb(conn, seen);
+            await sleep(100);
+          }
+          this.absorb(conn, seen);
+          conn.close();
+        } else conn?.close();
+        if (this.running) {
+          this.reconnects++;
+          await sleep(500);
+        }
+      }
+    })();
+  }
+
+  /** Ends the current connection from the client side; the loop reconnects with Last-Event-ID. */
+  drop(): void {
+    this.current?.close();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.current?.close();
+    await this.loop;
+  }
+}
+
+describe('faults: kill -9 and restart of Kafka, the MongoDB API, Redis and a service during steady ingestion', () => {
+  let stateDir = '';
+  let platform: ProcessPlatform | undefined;
+  let tenant: Tenant;
+  let uid = '';
+  let receiver: PushReceiver;
+  let ingestion: Ingestion;
+  let stream: ReconnectingStream;
+
+  beforeAll(async () => {
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-faults-'));
+    await servers('start', stateDir);
+    const env = Object.fromEntries(
+      fs
+        .readFileSync(path.join(stateDir, 'servers.env'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
+    const prefix = uniqueTestName('faults');
+    platform = await startProcessPlatform({
+      WELLSTREAM_MODE: 'distributed',
+      WELLSTREAM_KAFKA_BROKERS: env.WELLSTREAM_TEST_KAFKA_BROKERS,
+      WELLSTREAM_MONGO_URL: env.WELLSTREAM_TEST_MONGO_URL,
+      WELLSTREAM_REDIS_URL: env.WELLSTREAM_TEST_REDIS_URL,
+      WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
+      WELLSTREAM_DB_PREFIX: prefix,
+      WELLSTREAM_LOG_LEVEL: process.env.WELLSTREAM_FAULTS_LOG_LEVEL ?? 'warn',
+      WELLSTREAM_DATA_DIR: path.join(stateDir, 'data'),
+      WELLSTREAM_PUSH_FLUSH_MS: '300',
+      WELLSTREAM_PUSH_RETRY_DELAYS_MS: '500,1000,2000,4000,8000',
+      WELLSTREAM_OUTBOX_DRAIN_MS: '500',
+      WELLSTREAM_OUTBOX_STALE_MS: '5000',
+    });
+    tenant = await createTenant(platform.baseUrl, { rateLimitPerHour: 100_000 });
+    receiver = await startPushReceiver();
+    expect((await tenant.api.put(`/organizations/${tenant.organizationId}/notification_target`, { url: receiver.url, secret: 'fault-test-secret-0123456789' })).status).toBe(200);
+    uid = `faults-${Date.now().toString(36)}`;
+    expect((await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid })).status).toBe(201);
+    const user = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`);
+    const created = await tenant.api.post('/streams', { name: 'faults' });
+    expect(created.status).toBe(201);
+    stream = new ReconnectingStream(`${platform.baseUrl}/streams/${created.body.id}/connect?token=${tenant.token}`);
+    stream.start();
+    ingestion = new Ingestion(platform.baseUrl, user.body.mobile.token);
+    // The new user's token works at once (read-your-writes), also on this freshly started platform.
+    const first = await ingestion.post(1);
+    expect([first.status, first.error]).toEqual([200, undefined]);
+    ingestion.start();
+    await sleep(2_000);
+  }, 400_000);
+
+  afterAll(async () => {
+    await ingestion?.stop();
+    await stream?.stop();
+    await receiver?.close();
+    await platform?.stop();
+    if (stateDir) {
+      await servers('stop', stateDir);
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('Kafka down: ingestion keeps answering 200 at its normal speed', async () => {
+    const before = ingestion.between(0, Date.now()).filter((a) => a.status === 200);
+    const killedAt = Date.now();
+    await servers('kill', stateDir, 'kafka');
+    // The client drops its connection meanwhile and resumes with Last-Event-ID.
+    await sleep(2_000);
+    stream.drop();
+    await sleep(4_000);
+    const restartAt = Date.now();
+    const during = ingestion.between(killedAt + 500, restartAt);
+    await servers('restart', stateDir, 'kafka');
+    expect(during.length).toBeGreaterThan(5);
+    expect(during.filter((a) => a.status !== 200)).toEqual([]);
+    const sorted = during.map((a) => a.ms).sort((x, y) => x - y);
+    const p95 = sorted[Math.floor(sorted.length * 0.95)];
+    const normal = before.map((a) => a.ms).sort((x, y) => x - y)[Math.floor(before.length / 2)];
+    process.stdout.write(`[faults] kafka down: ${during.length} requests, p95 ${p95} ms (median before ${normal} ms)\n`);
+    expect(p95).toBeLessThan(1_500);
+  });
+
+  it('Redis down: REST answers 2xx/4xx/503, never 500; /health says degraded; limits come back', async () => {
+    await servers('kill', stateDir, 'redis');
+    const statuses: number[] = [];
+    const t0 = Date.now();
+    for (let i = 0; i < 40 && Date.now() - t0 < 20_000; i++) {
+      const res = await fetch(`${platform!.baseUrl}/organizations/${tenant.organizationId}/users/${uid}/measurements?start_date=${DAY}&end_date=${DAY}&token=${tenant.token}`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    const health = await fetch(`${platform!.gatewayUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+    const healthBody = await health.json();
+    await servers('restart', stateDir, 'redis');
+    expect(statuses.filter((s) => s >= 500 && s !== 503)).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(health.status).toBe(200);
+    expect(healthBody).toMatchObject({ status: 'degraded', checks: { rate_limit_store: expect.stringMatching(/down|timeout/) } });
+    // Reconnected without a restart: counted in Redis again.
+    await eventually(async () => {
+      const res = await tenant.api.get('/streams');
+      return res.status === 200 && (await fetch(`${platform!.gatewayUrl}/health`).then((r) => r.json() as Promise<{ status: string }>)).status === 'ok';
+    }, 30_000, 250);
+  });
+
+  it('MongoDB API down: /health names the store instead of hanging, and recovers', async () => {
+    await servers('kill', stateDir, 'mongo');
+    await sleep(1_000);
+    const t0 = Date.now();
+    const health = await fetch(`${platform!.gatewayUrl}/health`, { signal: AbortSignal.timeout(15_000) });
+    const elapsed = Date.now() - t0;
+    const body = (await health.json()) as { status: string };
+    await sleep(3_000);
+    await servers('restart', stateDir, 'mongo');
+    expect(health.status).toBe(503);
+    expect(body.status).toBe('unavailable');
+    expect(elapsed).toBeLessThan(8_000);
+    await eventually(async () => (await fetch(`${platform!.gatewayUrl}/health`).then((r) => r.status)) === 200, 60_000, 500);
+    await eventually(async () => ingestion.attempts.slice(-3).every((a) => a.status === 200) && ingestion.attempts.length > 3, 60_000, 500);
+  });
+
+  it('records killed with SIGKILL mid-batch: nothing acknowledged is lost', async () => {
+    // Three writers post 20-record batches back to back; the kill lands while batches are in flight.
+    const t0 = Date.now();
+    let killed = false;
+    const writer = async () => {
+      const mine: Attempt[] = [];
+      while (!killed || mine.length === 0) mine.push(await ingestion.post(20));
+      return mine;
+    };
+    const writers = Promise.all([writer(), writer(), writer()]);
+    await eventually(async () => ingestion.between(t0, Date.now()).filter((a) => a.status === 200 && a.ids.length === 20).length >= 3, 20_000, 50);
+    await platform!.kill('records');
+    killed = true;
+    const answered = (await writers).flat();
+    await platform!.restart('records');
+    const acked = answered.filter((a) => a.status === 200).length;
+    process.stdout.write(`[faults] records killed mid-batch: ${acked} of ${answered.length} batches acknowledged\n`);
+    expect(acked).toBeGreaterThanOrEqual(3);
+    expect(answered.some((a) => a.status !== 200)).toBe(true);
+    await eventually(async () => (await ingestion.post(1)).status === 200, 30_000, 500);
+  });
+
+  it('every acknowledged record reaches REST, replay, the stream and the push target', async () => {
+    await sleep(2_000);
+    await ingestion.stop();
+    const acked = [...ingestion.acked];
+    expect(acked.length).toBeGreaterThan(50);
+    const missing = (have: Set<string>) => acked.filter((id) => !have.has(id));
+
+    const rest = await eventually(async () => {
+      const res = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/measurements?start_date=${DAY}&end_date=${DAY}`);
+      const have = new Set<string>((res.body.data ?? []).map((r: { id: string }) => r.id));
+      return missing(have).length === 0 ? have : undefined;
+    }, 60_000, 1_000).catch(() => new Set<string>());
+    expect(missing(rest)).toEqual([]);
+
+    const pushed = () => new Set(receiver.received.flatMap((r) => r.body.items.map((i) => String(i.id))));
+    await eventually(async () => missing(pushed()).length === 0 && missing(stream.ids).length === 0, 180_000, 1_000).catch(() => undefined);
+    expect(missing(stream.ids)).toEqual([]);
+    expect(missing(pushed())).toEqual([]);
+
+    const replay = await connectSse(`${platform!.baseUrl}/replay?token=${tenant.token}&event_types=data`);
+    try {
+      expect(replay.status).toBe(200);
+      const replayed = () => new Set(replay.events.filter((e) => e.event === 'data').map((e) => String(e.json().id)));
+      await eventually(async () => missing(replayed()).length === 0, 60_000, 500).catch(() => undefined);
+      expect(missing(replayed())).toEqual([]);
+    } finally {
+      replay.close();
+    }
+    process.stdout.write(`[faults] ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${stream.reconnects}\n`);
+  });
+});
