@@ -163,7 +163,7 @@ export async function startEmbedded(env = {}) {
     [],
     120_000,
   );
-  return { base, pid: p.pid, streamsPid: p.pid, dataDir, stop: async () => (await p.stop(), fs.rmSync(dataDir, { recursive: true, force: true })) };
+  return { base, pid: p.pid, streamsPid: p.pid, dataDir, metricsUrl: `http://127.0.0.1:${port}/metrics`, stop: async () => (await p.stop(), fs.rmSync(dataDir, { recursive: true, force: true })) };
 }
 
 /** Real Kafka, MongoDB API and Redis from the project's own script, on loopback. */
@@ -208,6 +208,7 @@ export async function startDistributed(serverEnv, env = {}) {
     base,
     pid: streams.pid,
     streamsPid: streams.pid,
+    metricsUrl: `${streamsUrl}/metrics`,
     log,
     stop: async () => {
       await log.close();
@@ -234,6 +235,16 @@ export async function publishRecords(log, tenant, count, { users = 10, batch = 5
     await publishEvents(log, customerEventsTopic, events);
     done += n;
   }
+}
+
+/**
+ * The process's event-loop delay p99 (ms) since the previous call: prom-client's default collector
+ * resets its histogram on every scrape.
+ */
+export async function eventLoopP99(metricsUrl) {
+  const text = await (await fetch(metricsUrl)).text();
+  const m = /^nodejs_eventloop_lag_p99_seconds(?:{[^}]*})?\s+([\d.e+-]+)/m.exec(text);
+  return m ? Number((Number(m[1]) * 1000).toFixed(1)) : null;
 }
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

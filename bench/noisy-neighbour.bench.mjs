@@ -2,12 +2,13 @@
 /**
  * Noisy neighbours: does one customer replaying a large history slow another customer down?
  *
- *   node bench/noisy-neighbour.bench.mjs [--mode embedded|distributed|both] [--records 20000] [--seconds 8] [--root DIR]
+ *   node bench/noisy-neighbour.bench.mjs [--mode embedded|distributed|both] [--records 20000] [--parallel 2] [--seconds 8] [--root DIR]
  *
  * Customer A holds `--records` records of its own; customer B has a connected stream client. For
  * `--seconds` B probes the platform every 50 ms while nothing else happens (the reference), then
- * for as long again while A replays its whole history over and over (two replays at a time). The
- * figures are B's latencies, p50 and p99, and each busy p99 as a ratio to the idle one.
+ * for as long again while A replays its whole history over and over (`--parallel` at a time). The
+ * figures are B's latencies, p50 and p99, each busy p99 as a ratio to the idle one, and the event-loop
+ * delay p99 of the process serving the replays (prom-client's default collector, at /metrics).
  * - embedded (one process): B's single-record ingestion, B's GET user, and the delay from B's
  *   ingestion request to the record's arrival on B's stream.
  * - distributed (streams service its own process): B's GET /v2/streams through the gateway, and
@@ -15,11 +16,12 @@
  * Loopback only; every loop ends after its time.
  */
 import {
-  api, args, createTenant, createUser, ingest, measurement, openSse, pct, publishRecords, settle, sleep, startDistributed, startEmbedded,
+  api, args, eventLoopP99, createTenant, createUser, ingest, measurement, openSse, pct, publishRecords, settle, sleep, startDistributed, startEmbedded,
   startServers, until,
 } from './harness.mjs';
 
 const RECORDS = Number(args.records ?? 20_000);
+const PARALLEL = Number(args.parallel ?? 2);
 const SECONDS = Number(args.seconds ?? 8);
 const MODES = (args.mode ?? 'both') === 'both' ? ['embedded', 'distributed'] : [args.mode];
 
@@ -76,6 +78,7 @@ async function runMode(mode, servers) {
 
     const probe = async () => {
       const lat = { ingest: [], get: [], delivery: [] };
+      await eventLoopP99(platform.metricsUrl); // starts a new measuring window
       arrivals.length = 0;
       const end = performance.now() + SECONDS * 1000;
       while (performance.now() < end) {
@@ -95,12 +98,13 @@ async function runMode(mode, servers) {
         }
         await sleep(50);
       }
+      lat.loopP99 = await eventLoopP99(platform.metricsUrl);
       await sleep(2000);
       lat.delivery = [...arrivals];
       return lat;
     };
     const idle = await probe();
-    const replays = replayLoop(base, a, RECORDS, 2);
+    const replays = replayLoop(base, a, RECORDS, PARALLEL);
     await sleep(500);
     const busy = await probe();
     const completed = await replays.stop();
@@ -118,7 +122,10 @@ async function runMode(mode, servers) {
       mode,
       root: args.root ?? '.',
       records_of_A: RECORDS,
+      replays_of_A_at_once: PARALLEL,
       replays_of_A_completed: completed,
+      event_loop_delay_p99_ms_idle: idle.loopP99,
+      event_loop_delay_p99_ms_busy: busy.loopP99,
       ...row('b_ingest', idle.ingest, busy.ingest),
       ...row(mode === 'embedded' ? 'b_get_user' : 'b_get_streams', idle.get, busy.get),
       ...row('b_stream_delivery', idle.delivery, busy.delivery),

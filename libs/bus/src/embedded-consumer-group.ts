@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
 import { TimeSlice } from './time-slice';
 
-const BATCH = 200;
+const BATCH = 100;
 const RETRY_PAUSE_MS = 500;
 /**
  * Publishes in this process wake readers at once; the timer is only a safety net, so an idle

@@ -74,7 +74,7 @@ export const TENANT_READS = {
 };
 
 /** Rows one chunk of a bulk operation touches; small enough to keep each chunk in a few ms. */
-export const CHUNK_ROWS = 1000;
+export const CHUNK_ROWS = 200;
 
 export class EmbeddedLogStorage {
   private readonly db: Database.Database;

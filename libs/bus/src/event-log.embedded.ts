@@ -28,7 +28,7 @@ export interface EmbeddedEventLogOptions {
   cleanIntervalMs?: number;
 }
 
-const TAIL_BATCH = 200;
+const TAIL_BATCH = 100;
 
 export class EmbeddedEventLog implements EventLog {
   private readonly storage: EmbeddedLogStorage;
