@@ -163,7 +163,18 @@ export async function startEmbedded(env = {}) {
     [],
     120_000,
   );
-  return { base, pid: p.pid, streamsPid: p.pid, dataDir, metricsUrl: `http://127.0.0.1:${port}/metrics`, stop: async () => (await p.stop(), fs.rmSync(dataDir, { recursive: true, force: true })) };
+  return {
+    base,
+    pid: p.pid,
+    streamsPid: p.pid,
+    dataDir,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    /** Stops the platform; its data dir goes too unless `keepData` (then the caller removes it). */
+    stop: async ({ keepData = false } = {}) => {
+      await p.stop();
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Real Kafka, MongoDB API and Redis from the project's own script, on loopback. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Disk per stored record on the embedded runtime: ingests `--records` measurements (100 per
- * request), waits until the platform is quiet (outbox published, push batches formed), and prints
- * each database file's size (with its WAL) divided by the record count, and the total.
+ * request), waits until the platform is quiet (outbox published, push batches formed), stops it
+ * cleanly and prints each database file's size divided by the record count, and the total. A push
+ * target that never answers keeps every batch (with its records) in the push queue: the worst case.
  *
  *   node bench/storage.bench.mjs [--records 10000] [--root DIR]
  */
@@ -25,12 +26,15 @@ try {
   await Promise.all(users.map((u, i) => ingest(platform.base, u, N / users.length, { perRequest: 100, concurrency: 1, tag: `s${i}` })));
   await settle(platform.pid, 5);
   await sleep(2000);
+  // Measured after a clean shutdown: SQLite then folds its write-ahead logs into the databases.
+  await platform.stop({ keepData: true });
   const files = fs.readdirSync(platform.dataDir).filter((f) => f.endsWith('.db'));
   const sizeOf = (f) => ['', '-wal'].reduce((sum, ext) => sum + (fs.existsSync(path.join(platform.dataDir, f + ext)) ? fs.statSync(path.join(platform.dataDir, f + ext)).size : 0), 0);
   const perRecord = Object.fromEntries(files.map((f) => [f, Math.round(sizeOf(f) / N)]));
   const total = Object.values(perRecord).reduce((a, b) => a + b, 0);
   console.log(JSON.stringify({ root: args.root ?? '.', records: N, bytes_per_record: perRecord, total_bytes_per_record: total }, null, 2));
 } finally {
-  await platform.stop();
+  await platform.stop().catch(() => {});
+  fs.rmSync(platform.dataDir, { recursive: true, force: true });
 }
 process.exit(0);

@@ -3,8 +3,31 @@
  * replicas could race on is one conditional findOneAndUpdate: claims need an expired lease,
  * attempt records need the attempt count they were computed from (optimistic concurrency).
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Collection, DocumentStore, Filter } from '@wellstream/store';
 import type { Attempt, Batch, BatchState } from './batch';
+
+/**
+ * What is stored: a batch's records deflated into one base64 field. The push queue keeps its copy
+ * of each record compact (about a third of the JSON); only delivery and the detail view unpack it.
+ * Batches stored before (with a plain `items` list) read as they are.
+ */
+type StoredBatch = Omit<Batch, 'items'> & { items_packed?: string; items?: Batch['items'] };
+
+function pack(batch: Batch): StoredBatch {
+  const { items, ...rest } = batch;
+  return { ...rest, items_packed: deflateRawSync(JSON.stringify(items)).toString('base64') };
+}
+
+function unpack(doc: StoredBatch): Batch {
+  const { items_packed, items, ...rest } = doc;
+  return { ...rest, items: items_packed ? (JSON.parse(inflateRawSync(Buffer.from(items_packed, 'base64')).toString('utf8')) as Batch['items']) : (items ?? []) };
+}
+
+const unpackOrNull = (doc: StoredBatch | null): Batch | null => (doc ? unpack(doc) : null);
+
+/** A batch as the due-list gives it: everything but its records (the claim hands those over). */
+export type DueBatch = Omit<Batch, 'items'>;
 
 export interface BatchListQuery {
   organizationId: string;
@@ -17,11 +40,11 @@ export interface BatchListQuery {
 }
 
 export class BatchRepository {
-  private constructor(private readonly batches: Collection<Batch>) {}
+  private constructor(private readonly batches: Collection<StoredBatch>) {}
 
   static async open(store: DocumentStore): Promise<BatchRepository> {
     return new BatchRepository(
-      await store.collection<Batch>({
+      await store.collection<StoredBatch>({
         name: 'notification_batches',
         indexes: [
           { fields: { organization_id: 1, list_ms: -1 } },
@@ -43,15 +66,15 @@ export class BatchRepository {
 
   /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
   insert(batch: Batch): Promise<void> {
-    return this.batches.insertOne(batch);
+    return this.batches.insertOne(pack(batch));
   }
 
-  byId(id: string): Promise<Batch | null> {
-    return this.batches.findOne({ _id: id });
+  async byId(id: string): Promise<Batch | null> {
+    return unpackOrNull(await this.batches.findOne({ _id: id }));
   }
 
-  inOrganization(organizationId: string, id: string): Promise<Batch | null> {
-    return this.batches.findOne({ _id: id, organization_id: organizationId });
+  async inOrganization(organizationId: string, id: string): Promise<Batch | null> {
+    return unpackOrNull(await this.batches.findOne({ _id: id, organization_id: organizationId }));
   }
 
   async list(q: BatchListQuery): Promise<{ batches: Batch[]; total: number }> {
@@ -66,11 +89,11 @@ export class BatchRepository {
       this.batches.find(filter, { sort: { list_ms: -1, seq: -1 }, skip: q.offset, limit: q.limit }),
       this.batches.count(filter),
     ]);
-    return { batches, total };
+    return { batches: batches.map(unpack), total };
   }
 
   /** Batches whose next try is due and that nobody is sending, oldest due first. */
-  due(now: number, limit: number): Promise<Batch[]> {
+  due(now: number, limit: number): Promise<DueBatch[]> {
     return this.batches.find(
       { state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
       { sort: { next_attempt_ms: 1, seq: 1 }, limit },
@@ -83,10 +106,12 @@ export class BatchRepository {
   }
 
   /** Takes the right to send the next try, or null when another replica has it or it is no longer due. */
-  claim(id: string, now: number, leaseMs: number, owner: string): Promise<Batch | null> {
-    return this.batches.findOneAndUpdate(
-      { _id: id, state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
-      { $set: { lease_until_ms: now + leaseMs, lease_owner: owner } },
+  async claim(id: string, now: number, leaseMs: number, owner: string): Promise<Batch | null> {
+    return unpackOrNull(
+      await this.batches.findOneAndUpdate(
+        { _id: id, state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
+        { $set: { lease_until_ms: now + leaseMs, lease_owner: owner } },
+      ),
     );
   }
 
@@ -131,7 +156,7 @@ export class BatchRepository {
           },
         },
       );
-      if (updated) return updated;
+      if (updated) return unpack(updated);
     }
     throw new Error(`could not record an attempt of batch ${id}: too much contention`);
   }
@@ -144,9 +169,11 @@ export class BatchRepository {
   private async findAndRequeue(filter: Filter, now: number): Promise<Batch | null> {
     const doc = await this.batches.findOne(filter);
     if (!doc) return null;
-    return this.batches.findOneAndUpdate(
-      { ...filter, round: doc.round },
-      { $set: { state: 'PENDING', round: doc.round + 1, round_attempts: 0, next_attempt_ms: now } },
+    return unpackOrNull(
+      await this.batches.findOneAndUpdate(
+        { ...filter, round: doc.round },
+        { $set: { state: 'PENDING', round: doc.round + 1, round_attempts: 0, next_attempt_ms: now } },
+      ),
     );
   }
 }

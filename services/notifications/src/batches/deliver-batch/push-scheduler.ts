@@ -7,8 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@wellstream/logging';
-import type { Batch } from '../batch';
-import type { BatchRepository } from '../batch.repository';
+import type { BatchRepository, DueBatch } from '../batch.repository';
 import { formDueBatches, FormBatchesDeps } from '../form-batches/form-batches.usecase';
 import { deliverBatch, DeliverBatchDeps } from './deliver-batch.usecase';
 
@@ -94,7 +93,7 @@ export class PushScheduler {
     if (this.stopped) return;
     await this.purgeOld();
     const due = await this.deps.batches.due(this.now(), DUE_SCAN_LIMIT);
-    const byOrganization = new Map<string, Batch[]>();
+    const byOrganization = new Map<string, DueBatch[]>();
     for (const b of due) byOrganization.set(b.organization_id, [...(byOrganization.get(b.organization_id) ?? []), b]);
     for (const [organizationId, batches] of byOrganization) {
       if (this.workers.has(organizationId)) continue;
@@ -108,7 +107,7 @@ export class PushScheduler {
     }
   }
 
-  private async work(organizationId: string, batches: Batch[]): Promise<void> {
+  private async work(organizationId: string, batches: DueBatch[]): Promise<void> {
     const leaseMs = this.deps.settings.timeoutMs + 15_000;
     for (const b of batches) {
       if (this.stopped) return;
