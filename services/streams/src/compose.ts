@@ -10,6 +10,7 @@ import { createStreamsApp } from './app';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
 import { MemberCounter } from './delivery/member-counter';
+import { StreamLag } from './delivery/stream-lag';
 import { StreamRepository } from './streams/stream.repository';
 
 export async function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
@@ -25,18 +26,23 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
     replay: config.WELLSTREAM_REPLAY_MAX_PER_CUSTOMER,
     retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
   });
+  const lag = new StreamLag();
+  const metrics = new ServiceMetrics('streams');
+  metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
+  metrics.gauge('stream_delivered_events', 'Events each stream group delivered to clients here since its first client connected', () => lag.deliveredCounts(), ['group']);
   const late: { http?: HttpServerHandle } = {};
   const app = createStreamsApp({
     gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
     logger,
     health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
-    metrics: new ServiceMetrics('streams'),
+    metrics,
     streams: { repo, eventLog, members },
     connect: {
       repo,
       eventLog,
       members,
       quota,
+      lag,
       logger,
       maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS,
       pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS,

@@ -97,6 +97,10 @@ export function tenantIsolationSuite(
       await publish(platform.eventLog, late, [{ userId: user, mark: `late:${user}:0` }]);
       const got = await client.waitFor((e) => e.event === 'data', 30_000);
       expect(got.json().mark).toBe(`late:${user}:0`);
+      // The stream's consumer lag is exported by the streams service.
+      const streamsUrl = platform.services.find((s) => s.name === 'streams')!.url;
+      const metrics = await (await fetch(`${streamsUrl}/metrics`)).text();
+      expect(metrics).toMatch(new RegExp(`^stream_delivery_lag_seconds\\{[^}]*group="${stream.body.group}"[^}]*\\} \\d`, 'm'));
     });
 
     it("answers 429 with Retry-After past a customer's replay and stream-connection quotas, frees a replay's slot when it is cut off mid-way, and leaves other customers alone", async () => {

@@ -16,6 +16,7 @@ import { alreadySeen, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
 import type { CustomerQuota } from '../customer-quota';
 import type { MemberCounter } from '../member-counter';
+import type { StreamLag } from '../stream-lag';
 import { startPokeTimer } from '../poke-timer';
 
 export interface ConnectDeps {
@@ -23,6 +24,7 @@ export interface ConnectDeps {
   eventLog: EventLog;
   members: MemberCounter;
   quota: CustomerQuota;
+  lag: StreamLag;
   logger: Logger;
   maxMembers: number;
   pokeIntervalMs: number;
@@ -53,6 +55,7 @@ export async function prepareStreamConnection(
   const release = () => {
     releaseMember();
     releaseQuota();
+    if (deps.members.localCount(group) === 0) deps.lag.forget(group);
   };
   try {
     // The reservation already counts this client, hence ">".
@@ -102,6 +105,7 @@ export async function prepareStreamConnection(
         if (!event || !matchesFilter(filter, event)) return;
         if (alreadySeen(resumeAfter, m)) return;
         await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
+        deps.lag.delivered(group, m.timestamp);
       };
 
       deps.eventLog
