@@ -13,7 +13,7 @@
  */
 import net from 'node:net';
 import { spawn } from 'node:child_process';
-import { api, args, createTenant, procSample, sleep, startEmbedded, until } from './harness.mjs';
+import { api, args, createTenant, procSample, sleep, startEmbedded } from './harness.mjs';
 
 const N = Number(args.n ?? 5000);
 const KIND = args.kind ?? 'connect';
@@ -114,5 +114,4 @@ try {
 } finally {
   await platform.stop();
 }
-await until('exit', async () => true);
 process.exit(0);
