@@ -4,27 +4,60 @@
  * (real servers included; deploy/servers starts them), then the fault tests alone (they kill and
  * restart servers of their own; alone, their load does not slow the other suites' timings).
  * Extra arguments go to jest.
+ *
+ * It ends with one plain line, `tests: N passed, N failed`, summed over every jest run: jest's own
+ * summary ("Tests: 5 passed, 5 total") is split per run and is not a format CI tools read.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const artifacts = path.join(root, 'test-artifacts');
+const totals = { passed: 0, failed: 0 };
+
+const summary = () => console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 const step = (label, cmd, args) => {
   console.log(`\n[test] ${label}`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-  if (r.status !== 0) {
+  return r.status ?? 1;
+};
+const mustPass = (label, cmd, args) => {
+  const status = step(label, cmd, args);
+  if (status !== 0) {
     console.error(`[test] ${label} failed`);
-    process.exit(r.status ?? 1);
+    process.exit(status);
   }
 };
-step('install and build', process.execPath, [path.join(root, 'scripts', 'bootstrap.mjs')]);
-step('type-check tests', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+/** Runs jest with a JSON report beside the usual output and adds its counts to the totals. */
+const jestStep = (label, args) => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const report = path.join(artifacts, `jest-${label.replace(/\W+/g, '-')}.json`);
+  fs.rmSync(report, { force: true });
+  const status = step(label, process.execPath, [jest, ...args, '--json', `--outputFile=${report}`]);
+  if (fs.existsSync(report)) {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+  } else if (status !== 0) {
+    totals.failed += 1; // jest died before it could report: count the run itself as a failure
+  }
+  if (status !== 0) {
+    console.error(`[test] ${label} failed`);
+    summary();
+    process.exit(status);
+  }
+};
+
+mustPass('install and build', process.execPath, [path.join(root, 'scripts', 'bootstrap.mjs')]);
+mustPass('type-check tests', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
 if (extra.includes('--selectProjects')) {
-  step('jest', process.execPath, [jest, '--maxWorkers=2', ...extra]);
+  jestStep('jest', ['--maxWorkers=2', ...extra]);
 } else {
-  step('jest', process.execPath, [jest, '--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'integration']);
-  step('jest (faults)', process.execPath, [jest, '--maxWorkers=1', '--passWithNoTests', ...extra, '--selectProjects', 'faults']);
+  jestStep('jest', ['--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'integration']);
+  jestStep('jest (faults)', ['--maxWorkers=1', '--passWithNoTests', ...extra, '--selectProjects', 'faults']);
 }
+summary();
