@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { generateGatewayKey, parseGatewayKeys } from '@wellstream/config';
 import { ALL_TOPICS } from '@wellstream/contracts';
 import { ServiceMetrics, startHttpServer } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { FaultTolerantRateLimitStore } from '@wellstream/ratelimit';
 import { createDocumentStore, createEventLog, createRateLimitStore, RunningService, SharedInfra } from '@wellstream/runtime';
@@ -27,6 +27,7 @@ export interface RunningGateway extends RunningService {
 }
 
 export async function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, directory: ServiceDirectory = {}): Promise<RunningGateway> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('gateway');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   for (const t of ALL_TOPICS) await eventLog.ensureTopic(t.spec);

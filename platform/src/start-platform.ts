@@ -5,7 +5,7 @@
  */
 import type { EventLog } from '@wellstream/bus';
 import { generateGatewayKey } from '@wellstream/config';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { composeGateway, loadGatewayConfig, RunningGateway, ServiceName } from '@wellstream/gateway';
 import { composeUsers, loadUsersConfig } from '@wellstream/users-service';
@@ -34,8 +34,9 @@ export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env, hook
   const env: NodeJS.ProcessEnv = { ...envIn, WELLSTREAM_GATEWAY_KEYS: envIn.WELLSTREAM_GATEWAY_KEYS || generateGatewayKey() };
   // Validate settings before anything opens a file or a port. WELLSTREAM_MODE=distributed runs the
   // same single process on Kafka, MongoDB and Redis (tests use it to run one suite on both).
-  const mode = env.WELLSTREAM_MODE === 'distributed' ? 'distributed' : 'embedded';
-  const gatewayConfig = loadGatewayConfig({ ...env, WELLSTREAM_MODE: mode }, { servicesInProcess: true });
+  const gatewayConfig = loadGatewayConfig(env, { servicesInProcess: true });
+  const mode = gatewayConfig.WELLSTREAM_MODE;
+  setLogLevel(gatewayConfig.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('platform');
   const eventLog = createEventLog(gatewayConfig, logger);
   const shared: SharedInfra = { eventLog, ...hooks };

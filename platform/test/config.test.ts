@@ -1,6 +1,9 @@
 /**
  * Start-up configuration: bad values stop the process with a message naming the variable.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { ConfigError } from '@wellstream/config';
 import { loadGatewayConfig } from '@wellstream/gateway';
 import { startPlatform } from '@wellstream/platform';
@@ -50,5 +53,30 @@ describe('configuration', () => {
   it('makes the platform fail before it opens anything', async () => {
     await expect(startPlatform({ WELLSTREAM_PORT: '-1', WELLSTREAM_DATA_DIR: '/nonexistent/should-not-be-created' })).rejects.toBeInstanceOf(ConfigError);
     expect(require('node:fs').existsSync('/nonexistent/should-not-be-created')).toBe(false);
+  });
+
+  it('refuses a misspelled WELLSTREAM_MODE instead of falling back to embedded', async () => {
+    const err = await startPlatform({ WELLSTREAM_MODE: 'embeded', WELLSTREAM_DATA_DIR: '/nonexistent/should-not-be-created' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variables).toEqual(['WELLSTREAM_MODE']);
+    expect(require('node:fs').existsSync('/nonexistent/should-not-be-created')).toBe(false);
+  });
+
+  it('`npm start` with a bad WELLSTREAM_MODE exits 1 with a message naming it', async () => {
+    // The built entry point (npm test builds first), as `npm start` runs it.
+    const main = path.resolve(__dirname, '../dist/main.js');
+    const run = promisify(execFile);
+    const failure = await run(process.execPath, [main], {
+      env: { PATH: process.env.PATH, WELLSTREAM_MODE: 'cluster', WELLSTREAM_PORT: '0', WELLSTREAM_DATA_DIR: '/nonexistent/should-not-be-created' },
+      timeout: 30_000,
+    }).then(
+      () => undefined,
+      (e: { code?: number; stderr?: string }) => e,
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect(failure?.stderr).toMatch(/Invalid configuration:\n\s+WELLSTREAM_MODE: .*embedded.*distributed/);
   });
 });

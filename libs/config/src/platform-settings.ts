@@ -16,7 +16,7 @@ export interface InfraSettings {
   WELLSTREAM_MONGO_URL?: string;
   WELLSTREAM_DB_PREFIX: string;
   WELLSTREAM_REDIS_URL?: string;
-  WELLSTREAM_LOG_LEVEL: string;
+  WELLSTREAM_LOG_LEVEL: 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /** How often a producer's outbox relay retries on its own (every write starts it at once). */
   WELLSTREAM_OUTBOX_DRAIN_MS: number;
   /** Age after which a half-written outbox entry (process died mid-request) is resolved. */

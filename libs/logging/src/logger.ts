@@ -7,7 +7,22 @@ import Transport from 'winston-transport';
 import { currentRequestId } from './request-context';
 import { redactValue } from './redact';
 
-export type Logger = winston.Logger;
+export type LogFields = Record<string, unknown>;
+
+/**
+ * What every port and adapter logs through. Winston stays behind it, so a port's signature names
+ * only this interface and a test (or a bench) can pass any object with these methods.
+ */
+export interface Logger {
+  error(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  /** A logger whose every line also carries `fields`. */
+  child(fields: LogFields): Logger;
+}
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'silent';
 
 const addContext = winston.format((info) => {
   const requestId = currentRequestId();
@@ -23,11 +38,10 @@ let consoleTransport: winston.transports.ConsoleTransportInstance | undefined;
 
 function rootLogger(): winston.Logger {
   if (!root) {
-    const level = process.env.WELLSTREAM_LOG_LEVEL ?? 'info';
-    // 'silent' mutes the console only, so a capture (tests) still sees every line.
-    consoleTransport = new winston.transports.Console({ silent: level === 'silent' });
+    // 'info' until the validated configuration sets the level (setLogLevel at start-up).
+    consoleTransport = new winston.transports.Console();
     root = winston.createLogger({
-      level: level === 'silent' ? 'info' : level,
+      level: 'info',
       format: winston.format.combine(winston.format.timestamp(), addContext(), winston.format.json()),
       transports: [consoleTransport],
     });
@@ -39,7 +53,8 @@ export function createLogger(service: string): Logger {
   return rootLogger().child({ service });
 }
 
-export function setLogLevel(level: string): void {
+/** Applied from validated configuration. 'silent' mutes the console only, so a capture (tests) still sees every line. */
+export function setLogLevel(level: LogLevel): void {
   const logger = rootLogger();
   if (consoleTransport) consoleTransport.silent = level === 'silent';
   if (level !== 'silent') logger.level = level;

@@ -5,7 +5,7 @@
  */
 import { parseGatewayKeys } from '@wellstream/config';
 import { startHttpServer, ServiceMetrics } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
 import { consumerGauges, customerEventsTopic } from '@wellstream/contracts';
@@ -23,6 +23,7 @@ import { consumeOrganizationOwners } from './organizations/organization-events.c
 import { countingSender } from './delivery/push-sender.metrics';
 
 export async function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('notifications');
   const settings = pushSettings(config);
   const policy = { allowPrivate: settings.allowPrivateTargets };

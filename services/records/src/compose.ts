@@ -6,7 +6,7 @@ import { parseGatewayKeys } from '@wellstream/config';
 import type { Subscription } from '@wellstream/bus';
 import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { ServiceMetrics, startHttpServer } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createRecordsApp } from './app';
@@ -21,6 +21,7 @@ import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
 
 export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('records');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'records', logger, shared);

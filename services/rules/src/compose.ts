@@ -5,7 +5,7 @@
 import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic, consumeEvents, organizationEventsTopic, userEventsTopic, consumerGauges } from '@wellstream/contracts';
 import { startHttpServer, ServiceMetrics } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import type { Subscription } from '@wellstream/bus';
@@ -28,6 +28,7 @@ import { UserProjectionRepository } from './users/user-projection.repository';
 const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
 
 export async function composeRules(config: RulesConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('rules');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'rules', logger, shared);

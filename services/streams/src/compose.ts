@@ -4,7 +4,7 @@
 import { parseGatewayKeys } from '@wellstream/config';
 import { customerEventsTopic } from '@wellstream/contracts';
 import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
 import { createStreamsApp } from './app';
 import type { StreamsConfig } from './config';
@@ -14,6 +14,7 @@ import { StreamLag } from './delivery/stream-lag';
 import { StreamRepository } from './streams/stream.repository';
 
 export async function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('streams');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'streams', logger, shared);

@@ -4,7 +4,7 @@
  */
 import { parseGatewayKeys } from '@wellstream/config';
 import { startHttpServer, ServiceMetrics } from '@wellstream/http';
-import { createLogger } from '@wellstream/logging';
+import { createLogger, setLogLevel } from '@wellstream/logging';
 import { ALL_TOPICS, consumerGauges } from '@wellstream/contracts';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
@@ -18,6 +18,7 @@ import { OrganizationOwnerRepository } from './organizations/organization-owner.
 import { consumeOrganizationOwners } from './organizations/organization-events.consumer';
 
 export async function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
   const logger = createLogger('users');
   const eventLog = shared.eventLog ?? createEventLog(config, logger);
   const store = createDocumentStore(config, 'users', logger, shared);
