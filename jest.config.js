@@ -18,6 +18,7 @@ const shared = {
     '^@wellstream/gateway$': '<rootDir>/gateway/src',
     '^@wellstream/platform$': '<rootDir>/platform/src',
     '^@wellstream/(.+)-service$': '<rootDir>/services/$1/src',
+    '^@wellstream/(bus|store)/adapters$': '<rootDir>/libs/$1/src/adapters',
     '^@wellstream/(.+)$': '<rootDir>/libs/$1/src',
   },
   testEnvironment: 'node',

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ALL_TOPICS } from '@wellstream/contracts';
-import { kafkaTopicConfig as topicConfig } from '@wellstream/bus';
+import { kafkaTopicConfig as topicConfig } from '@wellstream/bus/adapters';
 
 interface TopicFile {
   topics: { name: string; partitions: number; config: Record<string, string> }[];

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@wellstream/logging';
-import { EmbeddedEventLog } from '../src';
+import { EmbeddedEventLog } from '../src/adapters';
 import { eventLogContract } from '../src/event-log.contract';
 
 eventLogContract('embedded', async () => {

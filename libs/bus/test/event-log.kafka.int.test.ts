@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@wellstream/logging';
 import { realServers, uniqueTestName } from '@wellstream/testing';
-import { KafkaEventLog, KafkaEventLogOptions, LogMessage } from '../src';
+import { LogMessage } from '../src';
+import { KafkaEventLog, KafkaEventLogOptions } from '../src/adapters';
 import { eventLogContract, until } from '../src/event-log.contract';
 
 jest.setTimeout(120_000);

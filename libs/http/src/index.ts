@@ -6,6 +6,7 @@ export * from './gateway-trust.middleware';
 export * from './http-server';
 export * from './openapi-parts';
 export * from './organization-ownership';
-export * from './validate';
+// Routes validate bodies and queries with the same helpers the use cases use.
+export { fieldPath, joiFieldErrors, validate } from '@wellstream/errors';
 export * from './health';
 export * from './metrics';

@@ -6,9 +6,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog, EventLog, LogMessage, OutgoingMessage } from '@wellstream/bus';
+import { EventLog, LogMessage, OutgoingMessage } from '@wellstream/bus';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { createLogger } from '@wellstream/logging';
-import { Collection, SqliteDocumentStore } from '@wellstream/store';
+import { Collection } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { Outbox, PendingMessage } from '../src';
 
 const logger = createLogger('outbox-test');

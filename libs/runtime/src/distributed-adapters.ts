@@ -5,8 +5,10 @@
  * start with `<WELLSTREAM_DB_PREFIX>:rl:`.
  */
 import type { InfraSettings } from '@wellstream/config';
-import { EventLog, KafkaEventLog } from '@wellstream/bus';
-import { DocumentStore, MongoDocumentStore } from '@wellstream/store';
+import { EventLog } from '@wellstream/bus';
+import { KafkaEventLog } from '@wellstream/bus/adapters';
+import { DocumentStore } from '@wellstream/store';
+import { MongoDocumentStore } from '@wellstream/store/adapters';
 import { RateLimitStore, RedisRateLimitStore } from '@wellstream/ratelimit';
 import type { Logger } from '@wellstream/logging';
 

@@ -5,8 +5,10 @@
  */
 import path from 'node:path';
 import type { InfraSettings } from '@wellstream/config';
-import { EmbeddedEventLog, EventLog } from '@wellstream/bus';
-import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
+import { EventLog } from '@wellstream/bus';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
+import { DocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { MemoryRateLimitStore, RateLimitStore } from '@wellstream/ratelimit';
 import type { Logger } from '@wellstream/logging';
 import type { SharedInfra } from './running-service';

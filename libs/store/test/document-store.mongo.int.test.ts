@@ -3,7 +3,7 @@
  */
 import { createLogger } from '@wellstream/logging';
 import { realServers, uniqueTestName } from '@wellstream/testing';
-import { MongoDocumentStore } from '../src';
+import { MongoDocumentStore } from '../src/adapters';
 import { documentStoreContract } from '../src/document-store.contract';
 
 jest.setTimeout(60_000);

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteDocumentStore } from '../src';
+import { SqliteDocumentStore } from '../src/adapters';
 import { documentStoreContract } from '../src/document-store.contract';
 
 documentStoreContract('sqlite', async () => {

@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog, EventLog } from '@wellstream/bus';
+import { EventLog } from '@wellstream/bus';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { ALL_TOPICS, publishEvents, UserEvent, userEventsTopic } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
 import type { RunningService } from '@wellstream/runtime';
-import { SqliteDocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { eventually, gatewayHeaders, TEST_GATEWAY_KEY } from '@wellstream/testing';
 import { composeRecords, loadRecordsConfig } from '../src';
 import { isoDay, recordTopic, sampleRecord, sleep } from './records-fixtures';

@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog, LogMessage } from '@wellstream/bus';
+import { LogMessage } from '@wellstream/bus';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { CustomerEvent, customerEventsTopic, UserEvent, UserSnapshot } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
 import { Outbox } from '@wellstream/outbox';
-import { SqliteDocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { DataPointRepository } from '../src/data-points/data-point.repository';
 import type { EvaluationDeps } from '../src/evaluation/evaluate-rules/evaluate-rules.usecase';
 import { OrganizationProjectionRepository } from '../src/organizations/organization-projection.repository';

@@ -1,4 +1,4 @@
-import type { EmbeddedEventLog } from '@wellstream/bus';
+import type { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { tenantIsolationSuite } from './tenant-isolation.suite';
 
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@
  * older snapshots never overwrite newer ones, and reads tolerate documents missing fields.
  */
 import type { UserSnapshot } from '@wellstream/contracts';
-import { SqliteDocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { UserProjectionRepository } from './user-projection.repository';
 
 const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({

@@ -6,7 +6,7 @@
 import Joi from 'joi';
 import { isValidMetricUnit, METRIC_ORIGINS, METRIC_TYPES, metricDefinition } from '@wellstream/catalog';
 import { unprocessable, FieldErrors } from '@wellstream/errors';
-import { joiFieldErrors } from '@wellstream/http';
+import { joiFieldErrors } from '@wellstream/errors';
 import { parseIsoDuration } from './iso-duration';
 import { COMPARATORS, MAX_WINDOW_MS, MIN_WINDOW_MS, RULE_TYPES, RuleInput } from './rule';
 

@@ -3,7 +3,8 @@
  * formation order per organization; a stopped scheduler's work is picked up by the other.
  */
 import { createLogger } from '@wellstream/logging';
-import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
+import { DocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { TargetRepository } from '../../targets/target.repository';
 import type { PushRequest, PushResponse, PushSender } from '../../delivery/push-sender';
 import { BatchRepository } from '../batch.repository';

@@ -1,5 +1,5 @@
 import { createLogger } from '@wellstream/logging';
-import { MongoDocumentStore } from '@wellstream/store';
+import { MongoDocumentStore } from '@wellstream/store/adapters';
 import { realServers, uniqueTestName } from '@wellstream/testing';
 import { formBatchesSuite } from './form-batches.test';
 

@@ -3,7 +3,8 @@
  * crash between storing a batch and removing its pending items.
  */
 import { createLogger } from '@wellstream/logging';
-import { DocumentStore, SqliteDocumentStore } from '@wellstream/store';
+import { DocumentStore } from '@wellstream/store';
+import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { TargetRepository } from '../../targets/target.repository';
 import { BatchRepository } from '../batch.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';

@@ -5,7 +5,7 @@
  */
 import Joi from 'joi';
 import type { ResourceType } from '@wellstream/catalog';
-import { fieldPath, validate } from '@wellstream/http';
+import { fieldPath, validate } from '@wellstream/errors';
 import type { FieldErrors } from '@wellstream/errors';
 import type { NormalizedContent, OffsetOrigin } from '../record';
 import { invalidRecords } from '../record.errors';

@@ -4,7 +4,7 @@
  * organization's history (history_days, default 183) are not served.
  */
 import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
-import { validate } from '@wellstream/http';
+import { validate } from '@wellstream/errors';
 import type { RecordPayload } from '../record';
 import { invalidQuery, unknownSource, userNotFound } from '../record.errors';
 import type { RecordRepository } from '../record.repository';

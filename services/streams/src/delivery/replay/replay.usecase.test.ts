@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedEventLog, EventLog, Subscription, TailOptions } from '@wellstream/bus';
+import { EventLog, Subscription, TailOptions } from '@wellstream/bus';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { customerEventsTopic, publishEvents } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
 import { eventually } from '@wellstream/testing';

@@ -1,8 +1,9 @@
 /**
  * joi validation that throws domain errors keyed by field path, e.g. `records[3].metrics[0].value`.
+ * Here rather than in libs/http so use cases validate without reaching express.
  */
 import Joi from 'joi';
-import { AppError, FieldErrors } from '@wellstream/errors';
+import { AppError, FieldErrors } from './app-error';
 
 export function fieldPath(path: (string | number)[]): string {
   return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
