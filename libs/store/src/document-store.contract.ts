@@ -4,13 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Collection, Doc, DocumentStore, Filter } from './document-store.port';
+import type { TestableDocumentStore } from './document-store.testing';
 import { DuplicateKeyError } from './document-store.port';
 
 export interface DocumentStoreHarness {
   /** A fresh store whose name says it is a test target. */
-  open(): Promise<DocumentStore>;
+  open(): Promise<TestableDocumentStore>;
   /** A store whose name does NOT say "test" (dropForTests must refuse it); omitted if the adapter cannot make one. */
-  openNonTest?(): Promise<DocumentStore>;
+  openNonTest?(): Promise<TestableDocumentStore>;
   cleanup?(): Promise<void>;
 }
 
@@ -21,6 +22,7 @@ interface Item extends Doc {
   flag?: boolean;
   nested?: { city?: string; zip?: number };
   list?: number[];
+  at?: string;
 }
 
 const rnd = () => randomBytes(4).toString('hex');
@@ -214,7 +216,7 @@ export function documentStoreContract(label: string, makeHarness: () => Promise<
     });
 
     it('rejects field paths that are not plain names', async () => {
-      await expect(items.find({ 'a;drop': 1 })).rejects.toThrow(/invalid field path/);
+      await expect(items.find({ 'a;drop': 1 } as Filter)).rejects.toThrow(/invalid field path/);
       await expect(items.find({ $where: 'x' } as Filter)).rejects.toThrow(/invalid field path/);
     });
 

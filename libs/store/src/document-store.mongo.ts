@@ -25,13 +25,13 @@ import {
   Collection,
   CollectionSpec,
   Doc,
-  DocumentStore,
   DuplicateKeyError,
   Filter,
   FindOptions,
   SortSpec,
   Update,
 } from './document-store.port';
+import type { TestableDocumentStore } from './document-store.testing';
 import { compareBySort, matchesFilter, pinnedIds, pinnedValue } from './filter-match';
 
 type Raw = Record<string, unknown>;
@@ -321,7 +321,7 @@ export interface MongoDocumentStoreOptions {
   logger: { warn(message: string, meta?: Record<string, unknown>): unknown };
 }
 
-export class MongoDocumentStore implements DocumentStore {
+export class MongoDocumentStore implements TestableDocumentStore {
   private readonly conn: Connection;
   private closed = false;
   private serialiseWrites?: Promise<boolean>;

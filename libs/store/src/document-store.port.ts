@@ -18,8 +18,19 @@ export interface Operators {
   $exists?: boolean;
 }
 
-/** Field paths (dotted for nested objects, never into arrays) → value or operators; all must hold. */
-export type Filter = Record<string, Scalar | Operators>;
+type Leaf = Scalar | undefined | Date | readonly unknown[];
+
+/**
+ * The field paths of a document type: its keys, and dotted paths into nested objects (never into
+ * arrays, which filters cannot address). A misspelled field is a compile error, not a query that
+ * silently matches nothing.
+ */
+export type FieldPath<T> = T extends Leaf
+  ? never
+  : { [K in keyof T & string]: NonNullable<T[K]> extends Leaf ? K : K | `${K}.${FieldPath<NonNullable<T[K]>>}` }[keyof T & string];
+
+/** Field paths of `T` → value or operators; all must hold. Without `T`, any plain field name. */
+export type Filter<T = Record<string, unknown>> = { [P in FieldPath<T>]?: Scalar | Operators };
 
 export interface Update {
   $set?: Record<string, unknown>;
@@ -67,23 +78,21 @@ export interface Doc {
 export interface Collection<T extends Doc> {
   /** Throws DuplicateKeyError when a unique index (or _id) is violated. */
   insertOne(doc: T): Promise<void>;
-  findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | null>;
-  find(filter: Filter, options?: FindOptions): Promise<T[]>;
-  count(filter: Filter): Promise<number>;
+  findOne(filter: Filter<T>, options?: { sort?: SortSpec }): Promise<T | null>;
+  find(filter: Filter<T>, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter<T>): Promise<number>;
   /** Updates the first match (or inserts with `upsert`); resolves to the document after the update, or null. */
-  findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;
-  updateMany(filter: Filter, update: Update): Promise<number>;
+  findOneAndUpdate(filter: Filter<T>, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;
+  updateMany(filter: Filter<T>, update: Update): Promise<number>;
   /** Replaces whole documents by _id, inserting missing ones; one round trip. */
   bulkUpsert(docs: T[]): Promise<void>;
-  deleteMany(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter<T>): Promise<number>;
 }
 
 export interface DocumentStore {
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
   healthy(): Promise<boolean>;
   close(): Promise<void>;
-  /** Deletes everything; refuses unless the store's name says it is a test target. */
-  dropForTests(): Promise<void>;
 }
 
 export class DuplicateKeyError extends Error {

@@ -12,7 +12,6 @@ import {
   Collection,
   CollectionSpec,
   Doc,
-  DocumentStore,
   DuplicateKeyError,
   Filter,
   FindOptions,
@@ -21,6 +20,7 @@ import {
   SortSpec,
   Update,
 } from './document-store.port';
+import type { TestableDocumentStore } from './document-store.testing';
 import { applyUpdate, seedFromFilter } from './apply-update';
 
 type SqlValue = string | number | null;
@@ -44,7 +44,7 @@ export function filterToSql(filter: Filter): { where: string; params: SqlValue[]
       params.push(sqlValue(v));
     }
   };
-  for (const [field, cond] of Object.entries(filter)) {
+  for (const [field, cond] of Object.entries(filter as Record<string, Scalar | Operators>)) {
     const e = expr(field);
     if (cond === null || typeof cond !== 'object') {
       eq(e, cond);
@@ -216,7 +216,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 }
 
-export class SqliteDocumentStore implements DocumentStore {
+export class SqliteDocumentStore implements TestableDocumentStore {
   private readonly db: Database.Database;
   private closed = false;
 

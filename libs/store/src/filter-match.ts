@@ -39,7 +39,7 @@ function holds(v: unknown, op: string, arg: unknown): boolean {
 }
 
 export function matchesFilter(doc: unknown, filter: Filter): boolean {
-  for (const [path, cond] of Object.entries(filter)) {
+  for (const [path, cond] of Object.entries(filter as Record<string, Scalar | Operators>)) {
     const v = getPath(doc, path);
     if (cond === null || typeof cond !== 'object') {
       if (!same(v, cond)) return false;

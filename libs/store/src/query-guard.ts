@@ -141,7 +141,4 @@ export class QueryRecorder implements DocumentStore {
   close() {
     return this.inner.close();
   }
-  dropForTests() {
-    return this.inner.dropForTests();
-  }
 }

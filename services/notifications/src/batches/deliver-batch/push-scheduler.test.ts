@@ -3,7 +3,7 @@
  * formation order per organization; a stopped scheduler's work is picked up by the other.
  */
 import { createLogger } from '@wellstream/logging';
-import { DocumentStore } from '@wellstream/store';
+import type { TestableDocumentStore } from '@wellstream/store';
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { TargetRepository } from '../../targets/target.repository';
 import type { PushRequest, PushResponse, PushSender } from '../../delivery/push-sender';
@@ -32,9 +32,9 @@ async function until(pred: () => Promise<boolean>, ms = 8000) {
 }
 
 // Exported so the integration project runs the same cases on MongoDB (push-scheduler.int.test.ts).
-export function pushSchedulerSuite(label: string, makeStore: () => DocumentStore): void {
+export function pushSchedulerSuite(label: string, makeStore: () => TestableDocumentStore): void {
 describe(`PushScheduler with two replicas (${label})`, () => {
-  let store: DocumentStore;
+  let store: TestableDocumentStore;
   let base: Omit<PushSchedulerDeps, 'sender'>;
   const ORGS = ['org-a', 'org-b', 'org-c'];
 

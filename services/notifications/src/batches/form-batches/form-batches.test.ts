@@ -3,7 +3,7 @@
  * crash between storing a batch and removing its pending items.
  */
 import { createLogger } from '@wellstream/logging';
-import { DocumentStore } from '@wellstream/store';
+import type { TestableDocumentStore } from '@wellstream/store';
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { TargetRepository } from '../../targets/target.repository';
 import { BatchRepository } from '../batch.repository';
@@ -12,9 +12,9 @@ import { PushOrganizationRepository } from '../push-organization.repository';
 import { formDueBatches, FormBatchesDeps } from './form-batches.usecase';
 
 // Exported so the integration project runs the same cases on MongoDB (form-batches.int.test.ts).
-export function formBatchesSuite(label: string, makeStore: () => DocumentStore): void {
+export function formBatchesSuite(label: string, makeStore: () => TestableDocumentStore): void {
 describe(`formDueBatches (${label})`, () => {
-  let store: DocumentStore;
+  let store: TestableDocumentStore;
   let deps: FormBatchesDeps;
   let now: number;
   const ORG = 'org-1';
