@@ -4,7 +4,7 @@
  * `organizations` topic. The projection may lag the gateway by a moment (an organization created
  * just now), so an unknown organization is looked up again for a bounded time before refusing.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { forbidden } from '@wellstream/errors';
 import { Caller, callerOf } from './caller';
 import { route } from './create-service-app';
@@ -36,6 +36,9 @@ export async function assertCallerOwnsOrganization(
   }
 }
 
+const CHECKED_ORGANIZATION = Symbol('wellstream.checkedOrganization');
+type WithOrganization = Request & { [CHECKED_ORGANIZATION]?: string };
+
 /**
  * Mounted on `/v2/organizations/:orgId` before a service's routes: every request naming an
  * organization is refused (401 {"errors"}) unless the vouched-for caller's customer owns it.
@@ -43,6 +46,18 @@ export async function assertCallerOwnsOrganization(
 export function organizationOwnerCheck(owners: OrganizationOwners, options?: { catchUpMs?: number }): RequestHandler {
   return route(async (req, _res, next) => {
     await assertCallerOwnsOrganization(owners, callerOf(req), req.params.orgId, options);
+    (req as WithOrganization)[CHECKED_ORGANIZATION] = req.params.orgId;
     next();
   });
+}
+
+/**
+ * The caller and the organization in the path, as the guard above checked them. A route reached
+ * without the guard (mounted wrongly) refuses rather than trusting the path.
+ */
+export function organizationCaller(req: Request): { customerId: string; organizationId: string } {
+  const caller = callerOf(req);
+  const organizationId = (req as WithOrganization)[CHECKED_ORGANIZATION];
+  if (organizationId === undefined) throw organizationNotAllowed();
+  return { customerId: caller.customerId, organizationId };
 }

@@ -1,17 +1,14 @@
 /**
- * The records service's composition root: picks adapters from config, wires use cases, starts the
- * projections, the outbox relay, the demo source and HTTP. Stops them in reverse order.
+ * The records service on the shared skeleton: its projections, the outbox its records leave by,
+ * the demo source and its routes.
  */
-import { parseGatewayKeys } from '@wellstream/config';
-import type { Subscription } from '@wellstream/bus';
 import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
-import { ServiceMetrics, startHttpServer } from '@wellstream/http';
-import { createLogger, setLogLevel } from '@wellstream/logging';
 import { Outbox, outboxGauges } from '@wellstream/outbox';
-import { createDocumentStore, createEventLog, RunningService, SharedInfra } from '@wellstream/runtime';
-import { createRecordsApp } from './app';
+import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
+import { recordsOpenApi } from './openapi/records.openapi';
 import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
 import { ingestRecords, IngestDeps } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
@@ -20,74 +17,41 @@ import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
 
-export async function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
-  setLogLevel(config.WELLSTREAM_LOG_LEVEL);
-  const logger = createLogger('records');
-  const eventLog = shared.eventLog ?? createEventLog(config, logger);
-  const store = createDocumentStore(config, 'records', logger, shared);
-  const clock = () => new Date();
-  const subscriptions: Subscription[] = [];
-  let outbox: Outbox | undefined;
-  let demo: DemoSource | undefined;
-  const stopAll = async () => {
-    await demo?.stop();
-    for (const s of subscriptions) await s.stop();
-    await outbox?.stop();
-    await store.close();
-    if (!shared.eventLog) await eventLog.close();
-  };
-  try {
-    await eventLog.ensureTopic(customerEventsTopic.spec);
-    await eventLog.ensureTopic(sourceDetectionsTopic.spec);
-    const records = await RecordRepository.open(store);
-    const users = await UserProjectionRepository.open(store);
-    const organizations = await OrganizationProjectionRepository.open(store);
-    outbox = await Outbox.open(store, {
-      eventLog,
-      logger,
-      clock,
-      staleMs: config.WELLSTREAM_OUTBOX_STALE_MS,
-      drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS,
-    });
-    const metrics = new ServiceMetrics('records');
-    for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
-    const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
-    demo = new DemoSource({
-      users,
-      ingest: (user, body) => ingestRecords(ingest, user, body),
-      logger,
-      clock,
-      tickMs: config.WELLSTREAM_DEMO_TICK_MS,
-      backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS,
-    });
-    const d = demo;
-    // Publish what a previous run stored but did not get onto the log, before taking new writes.
-    await outbox.start();
-    subscriptions.push(...(await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => d.reconcile(u) })));
-    await demo.start();
-    const app = createRecordsApp({
-      gatewayKeys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS),
-      organizationOwners: organizations,
-      logger,
-      health: { store: () => store.healthy(), event_log: () => eventLog.healthy() },
-      metrics,
-      ingest,
-      mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
-      list: { records, users, organizations, clock },
-    });
-    const http = await startHttpServer(app, { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT });
-    return {
-      name: 'records',
-      handler: app,
-      url: http.url,
-      port: http.port,
-      async stop() {
-        await http.close();
-        await stopAll();
-      },
-    };
-  } catch (err) {
-    await stopAll().catch(() => undefined);
-    throw err;
-  }
+export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  return startService({
+    name: 'records',
+    config,
+    shared,
+    topics: [customerEventsTopic, sourceDetectionsTopic],
+    async compose(ctx) {
+      const { store, eventLog, logger, metrics, lifecycle } = ctx;
+      const clock = () => new Date();
+      const records = await RecordRepository.open(store);
+      const users = await UserProjectionRepository.open(store);
+      const organizations = await OrganizationProjectionRepository.open(store);
+      const outbox = await Outbox.open(store, { eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
+      lifecycle.started('outbox', outbox);
+      for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
+      const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
+      const demo = new DemoSource({
+        users,
+        ingest: (user, body) => ingestRecords(ingest, user, body),
+        logger,
+        clock,
+        tickMs: config.WELLSTREAM_DEMO_TICK_MS,
+        backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS,
+      });
+      // Publish what a previous run stored but did not get onto the log, before taking new writes.
+      await outbox.start();
+      for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
+      lifecycle.started('demo source', demo);
+      await demo.start();
+      const routes = recordsRoutes({
+        ingest,
+        mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
+        list: { records, users, organizations, clock },
+      });
+      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: organizations, routes }) };
+    },
+  });
 }

@@ -2,13 +2,12 @@
  * The rule endpoints' paths (services receive the full /v2 path from the gateway) and how a
  * request names the rule's owner.
  */
-import type { Caller } from '@wellstream/http';
 import type { RuleOwnerRef } from './rule-owner';
 
 export const RULES_PATH = '/v2/organizations/:orgId/users/:uid/rules';
 export const RULE_PATH = `${RULES_PATH}/:ruleId`;
 
-export function ownerRef(caller: Caller, params: Record<string, string>): RuleOwnerRef {
-  // The gateway authorized the organization in the path for this customer.
-  return { customerId: caller.customerId, organizationId: params.orgId, uid: params.uid };
+/** The caller and organization as the organization guard checked them, and the user in the path. */
+export function ownerRef(caller: { customerId: string; organizationId: string }, uid: string): RuleOwnerRef {
+  return { customerId: caller.customerId, organizationId: caller.organizationId, uid };
 }

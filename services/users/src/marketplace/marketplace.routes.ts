@@ -2,7 +2,7 @@
  * The public marketplace endpoints under /v2/marketplace/:token (no developer token: the
  * marketplace token in the path is the credential).
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { validate } from '@wellstream/http';
 import { sourceDefinition } from '@wellstream/catalog';
 import type { UsersDeps } from '../users/users.deps';
@@ -19,7 +19,7 @@ import { connectSourceSchema, consentGiven } from './connect-source/connect-sour
 import { chooseTimezone } from './choose-timezone/choose-timezone.usecase';
 import { chooseTimezoneSchema } from './choose-timezone/choose-timezone.schema';
 
-export function registerMarketplaceRoutes(app: express.Express, deps: UsersDeps): void {
+export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
   const base = '/v2/marketplace/:token';
   const zones = supportedTimeZones();
 

@@ -12,9 +12,6 @@ export const marketplaceNotFound = (): AppError =>
 
 export const adminOnly = (): AppError => unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
 
-export const wrongOrganization = (): AppError =>
-  new AppError('forbidden', 'ORGANIZATION_NOT_ALLOWED', 'The token is not authorized to access this organization.');
-
 export const unknownSource = (type: string): AppError => notFound('SOURCE_NOT_FOUND', `No source of type "${type}".`);
 
 export const consentRequired = (name: string): AppError =>

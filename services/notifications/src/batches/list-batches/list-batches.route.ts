@@ -1,19 +1,18 @@
 /**
  * GET /v2/organizations/:org_id/notifications → {"data":[…], "meta":{…}}; bad filters → 400 by field.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { badRequest } from '@wellstream/errors';
-import { route, validate } from '@wellstream/http';
-import { callerOrganization } from '../../caller-organization';
+import { organizationCaller, route, validate } from '@wellstream/http';
 import type { BatchRepository } from '../batch.repository';
 import { listBatches } from './list-batches.usecase';
 import { listBatchesSchema } from './list-batches.schema';
 
-export function listBatchesRoute(app: express.Express, deps: { batches: BatchRepository }): void {
-  app.get(
+export function listBatchesRoute(router: IRouter, deps: { batches: BatchRepository }): void {
+  router.get(
     '/v2/organizations/:org_id/notifications',
     route(async (req, res) => {
-      const { organizationId } = callerOrganization(req);
+      const { organizationId } = organizationCaller(req);
       const q = validate(listBatchesSchema, req.query, { kind: 'bad_request', code: 'INVALID_FILTER' });
       // Same fixed-width format, so text order is time order.
       if (q.start_time && q.end_time && q.start_time > q.end_time) {

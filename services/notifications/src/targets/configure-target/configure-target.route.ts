@@ -1,20 +1,19 @@
 /**
  * PUT /v2/organizations/:org_id/notification_target → 200 target view (never the secret).
  */
-import type express from 'express';
-import { callerOrganization } from '../../caller-organization';
-import { route, validate } from '@wellstream/http';
+import type { IRouter } from 'express';
+import { organizationCaller, route, validate } from '@wellstream/http';
 import { badRequest } from '@wellstream/errors';
 import type { AddressPolicy } from '../address-policy';
 import type { TargetRepository } from '../target.repository';
 import { configureTarget } from './configure-target.usecase';
 import { configureTargetSchema } from './configure-target.schema';
 
-export function configureTargetRoute(app: express.Express, deps: { targets: TargetRepository; policy: AddressPolicy }): void {
-  app.put(
+export function configureTargetRoute(router: IRouter, deps: { targets: TargetRepository; policy: AddressPolicy }): void {
+  router.put(
     '/v2/organizations/:org_id/notification_target',
     route(async (req, res) => {
-      const caller = callerOrganization(req);
+      const caller = organizationCaller(req);
       if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
         throw badRequest('BODY_NOT_OBJECT', { body: ['the body must be a JSON object with url'] });
       }

@@ -1,20 +1,19 @@
 /**
  * DELETE /v2/organizations/:org_id/notification_target → 200 the removed target's view, or 404.
  */
-import type express from 'express';
-import { callerOrganization } from '../../caller-organization';
-import { route } from '@wellstream/http';
+import type { IRouter } from 'express';
+import { organizationCaller, route } from '@wellstream/http';
 import type { TargetRepository } from '../target.repository';
 import { deleteTarget } from './delete-target.usecase';
 
 export function deleteTargetRoute(
-  app: express.Express,
+  router: IRouter,
   deps: { targets: TargetRepository; dropPendingItems(organizationId: string): Promise<number> },
 ): void {
-  app.delete(
+  router.delete(
     '/v2/organizations/:org_id/notification_target',
     route(async (req, res) => {
-      const caller = callerOrganization(req);
+      const caller = organizationCaller(req);
       res.json(await deleteTarget(deps, caller.organizationId));
     }),
   );

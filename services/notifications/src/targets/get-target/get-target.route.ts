@@ -1,17 +1,16 @@
 /**
  * GET /v2/organizations/:org_id/notification_target → 200 target view, or 404.
  */
-import type express from 'express';
-import { callerOrganization } from '../../caller-organization';
-import { route } from '@wellstream/http';
+import type { IRouter } from 'express';
+import { organizationCaller, route } from '@wellstream/http';
 import type { TargetRepository } from '../target.repository';
 import { getTarget } from './get-target.usecase';
 
-export function getTargetRoute(app: express.Express, deps: { targets: TargetRepository }): void {
-  app.get(
+export function getTargetRoute(router: IRouter, deps: { targets: TargetRepository }): void {
+  router.get(
     '/v2/organizations/:org_id/notification_target',
     route(async (req, res) => {
-      const caller = callerOrganization(req);
+      const caller = organizationCaller(req);
       res.json(await getTarget(deps, caller.organizationId));
     }),
   );

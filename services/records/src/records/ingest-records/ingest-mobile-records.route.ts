@@ -2,14 +2,14 @@
  * POST /v2/mobile/records?token=<the user's mobile token> {"records":[...]} → 200 {"data":[stored records]}.
  * Public behind the gateway: the mobile token is the credential, checked here.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { route } from '@wellstream/http';
 import { invalidMobileToken } from '../record.errors';
 import type { MobileUserFinder } from '../../users/mobile-user-finder';
 import { ingestRecords, IngestDeps } from './ingest-records.usecase';
 
-export function ingestMobileRecordsRoute(app: express.Express, deps: IngestDeps & { mobileUsers: MobileUserFinder }): void {
-  app.post(
+export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { mobileUsers: MobileUserFinder }): void {
+  router.post(
     '/v2/mobile/records',
     route(async (req, res) => {
       const token = typeof req.query.token === 'string' ? req.query.token : '';

@@ -2,16 +2,16 @@
  * GET /v2/organizations/:orgId/users/:uid/rules/:ruleId → 200 rule.
  */
 import type { IRouter } from 'express';
-import { callerOf, route } from '@wellstream/http';
+import { organizationCaller, route } from '@wellstream/http';
 import type { RuleUseCaseDeps } from '../rule-deps';
 import { ownerRef, RULE_PATH } from '../rule-paths';
 import { getRule } from './get-rule.usecase';
 
-export function getRuleRoute(r: IRouter, deps: RuleUseCaseDeps): void {
-  r.get(
+export function getRuleRoute(router: IRouter, deps: RuleUseCaseDeps): void {
+  router.get(
     RULE_PATH,
     route(async (req, res) => {
-      res.status(200).json(await getRule(deps, ownerRef(callerOf(req), req.params), req.params.ruleId));
+      res.status(200).json(await getRule(deps, ownerRef(organizationCaller(req), req.params.uid), req.params.ruleId));
     }),
   );
 }

@@ -2,14 +2,14 @@
  * GET /v2/streams/:id/connect — HTTP in/out of connecting to a stream. Errors (404, 422 member
  * limit, 400 bad Last-Event-ID) are answered as JSON before the event stream opens.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { callerOf, route } from '@wellstream/http';
 import { parsePosition } from '../event-position';
 import { openSse, SseSettings } from '../sse-response';
 import { ConnectDeps, prepareStreamConnection } from './connect-stream.usecase';
 
-export function connectStreamRoute(app: express.Express, deps: ConnectDeps, sse: SseSettings): void {
-  app.get(
+export function connectStreamRoute(router: IRouter, deps: ConnectDeps, sse: SseSettings): void {
+  router.get(
     '/v2/streams/:id/connect',
     route(async (req, res) => {
       const { customerId } = callerOf(req);

@@ -2,14 +2,14 @@
  * GET /v2/replay — HTTP in/out of a replay connection; a bad query (400) or a customer at its replay
  * quota (429) is a JSON answer before the event stream opens.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { callerOf, route } from '@wellstream/http';
 import { openSse, SseSettings } from '../sse-response';
 import { parseReplayQuery } from './replay.schema';
 import { ReplayDeps, reserveReplay, startReplay } from './replay.usecase';
 
-export function replayRoute(app: express.Express, deps: ReplayDeps, sse: SseSettings): void {
-  app.get(
+export function replayRoute(router: IRouter, deps: ReplayDeps, sse: SseSettings): void {
+  router.get(
     '/v2/replay',
     route(async (req, res) => {
       const { customerId } = callerOf(req);

@@ -1,14 +1,14 @@
 /**
  * POST /v2/streams → 201 Stream.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { callerOf, route, validate } from '@wellstream/http';
 import type { StreamDeps } from '../stream-deps';
 import { createStreamRules, createStreamShape, CreateStreamInput } from './create-stream.schema';
 import { createStream } from './create-stream.usecase';
 
-export function createStreamRoute(app: express.Express, deps: StreamDeps): void {
-  app.post(
+export function createStreamRoute(router: IRouter, deps: StreamDeps): void {
+  router.post(
     '/v2/streams',
     route(async (req, res) => {
       const { customerId } = callerOf(req);

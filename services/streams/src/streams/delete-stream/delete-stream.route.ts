@@ -1,13 +1,13 @@
 /**
  * DELETE /v2/streams/:id → Stream with deleted_at; 409 while clients are connected.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { callerOf, route } from '@wellstream/http';
 import type { StreamDeps } from '../stream-deps';
 import { deleteStream } from './delete-stream.usecase';
 
-export function deleteStreamRoute(app: express.Express, deps: StreamDeps): void {
-  app.delete(
+export function deleteStreamRoute(router: IRouter, deps: StreamDeps): void {
+  router.delete(
     '/v2/streams/:id',
     route(async (req, res) => {
       res.json(await deleteStream(deps, callerOf(req).customerId, req.params.id));

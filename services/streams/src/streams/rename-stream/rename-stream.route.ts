@@ -1,14 +1,14 @@
 /**
  * PUT /v2/streams/:id → Stream with the new name.
  */
-import type express from 'express';
+import type { IRouter } from 'express';
 import { callerOf, route, validate } from '@wellstream/http';
 import type { StreamDeps } from '../stream-deps';
 import { renameStreamRules, renameStreamShape } from './rename-stream.schema';
 import { renameStream } from './rename-stream.usecase';
 
-export function renameStreamRoute(app: express.Express, deps: StreamDeps): void {
-  app.put(
+export function renameStreamRoute(router: IRouter, deps: StreamDeps): void {
+  router.put(
     '/v2/streams/:id',
     route(async (req, res) => {
       const { customerId } = callerOf(req);

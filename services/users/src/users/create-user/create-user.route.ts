@@ -1,18 +1,22 @@
 /**
  * POST /v2/organizations/:orgId/users → 201 with the created user.
  */
-import type { RequestHandler } from 'express';
-import { route, validate } from '@wellstream/http';
+import type { IRouter } from 'express';
+import { organizationCaller, route, validate } from '@wellstream/http';
 import type { UsersDeps } from '../users.deps';
-import { organizationCaller } from '../organization-caller';
+import { USERS_PATH } from '../user-paths';
 import { userView } from '../user.views';
 import { createUserSchema } from './create-user.schema';
 import { createUser } from './create-user.usecase';
 
-export const createUserRoute = (deps: UsersDeps): RequestHandler =>
-  route(async (req, res) => {
-    const caller = organizationCaller(req);
-    const body = validate(createUserSchema, req.body, { kind: 'bad_request' });
-    const user = await createUser(deps, { ...body, ...caller });
-    res.status(201).json(userView(user, deps.marketplaceUrl));
-  });
+export function createUserRoute(router: IRouter, deps: UsersDeps): void {
+  router.post(
+    USERS_PATH,
+    route(async (req, res) => {
+      const caller = organizationCaller(req);
+      const body = validate(createUserSchema, req.body, { kind: 'bad_request' });
+      const user = await createUser(deps, { ...body, ...caller });
+      res.status(201).json(userView(user, deps.marketplaceUrl));
+    }),
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The one start-up every deployable follows: validated config → adapters → what the service itself
+ * composes (repositories, outbox, consumers, schedulers) → HTTP. Everything started is registered
+ * with a Lifecycle, so stop runs in reverse and a start that fails halfway stops what had started.
+ */
+import type { RequestListener } from 'node:http';
+import type { EventLog, Subscription, TopicSpec } from '@wellstream/bus';
+import type { InfraSettings, ServiceSettings } from '@wellstream/config';
+import { consumeEvents, EventContext, TopicDefinition } from '@wellstream/contracts';
+import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
+import { createLogger, Logger, setLogLevel } from '@wellstream/logging';
+import type { DocumentStore } from '@wellstream/store';
+import { createDocumentStore, createEventLog } from './infra';
+import { Lifecycle } from './lifecycle';
+import type { RunningService, SharedInfra } from './running-service';
+
+export interface ServiceContext<C extends InfraSettings = InfraSettings> {
+  name: string;
+  config: C;
+  logger: Logger;
+  eventLog: EventLog;
+  store: DocumentStore;
+  metrics: ServiceMetrics;
+  lifecycle: Lifecycle;
+  /** For long-lived responses (SSE): registers with the HTTP server once it listens (no request comes before). */
+  trackLongLived(end: () => void): () => void;
+  /** Consumes a topic in a group, with the service's logger; the subscription stops with the service. */
+  consume<T>(topic: TopicDefinition<T>, options: { groupId: string; fromBeginning?: boolean; handle(event: T, ctx: EventContext): Promise<void> }): Promise<Subscription>;
+}
+
+export interface ComposedService<X> {
+  app: RequestListener & RunningService['handler'];
+  /** What the service adds to its RunningService once HTTP listens (the gateway: its public URL). */
+  listening?(http: HttpServerHandle): X;
+}
+
+export interface ServiceDefinition<C extends InfraSettings, X> {
+  name: string;
+  config: C;
+  /** Default: WELLSTREAM_SERVICE_HOST and WELLSTREAM_SERVICE_PORT (the gateway listens elsewhere). */
+  listen?: { host: string; port: number };
+  shared?: SharedInfra;
+  /** Ensured (idempotently) before anything consumes or publishes, so a process started alone works. */
+  topics?: readonly { spec: TopicSpec }[];
+  compose(ctx: ServiceContext<C>): Promise<ComposedService<X>>;
+}
+
+export async function startService<C extends InfraSettings, X = object>(def: ServiceDefinition<C, X>): Promise<RunningService & X> {
+  setLogLevel(def.config.WELLSTREAM_LOG_LEVEL);
+  const logger = createLogger(def.name);
+  const lifecycle = new Lifecycle(logger);
+  const shared = def.shared ?? {};
+  try {
+    const eventLog = shared.eventLog ?? createEventLog(def.config, logger);
+    // A log shared by the process belongs to whoever created it.
+    if (!shared.eventLog) lifecycle.onStop('event log', () => eventLog.close());
+    const store = createDocumentStore(def.config, def.name, logger, shared);
+    lifecycle.onStop('document store', () => store.close());
+    for (const topic of def.topics ?? []) await eventLog.ensureTopic(topic.spec);
+    const late: { http?: HttpServerHandle } = {};
+    const ctx: ServiceContext<C> = {
+      name: def.name,
+      config: def.config,
+      logger,
+      eventLog,
+      store,
+      metrics: new ServiceMetrics(def.name),
+      lifecycle,
+      trackLongLived: (end) => (late.http ? late.http.trackLongLived(end) : () => {}),
+      consume: async (topic, options) => lifecycle.started(`consumer ${options.groupId}`, await consumeEvents(eventLog, topic, { ...options, logger })),
+    };
+    const composed = await def.compose(ctx);
+    const server = await startHttpServer(composed.app, def.listen ?? serviceListen(def.config as InfraSettings & Partial<ServiceSettings>));
+    late.http = server;
+    lifecycle.onStop('http', () => server.close());
+    const extra = composed.listening?.(server) ?? ({} as X);
+    return {
+      ...extra,
+      name: def.name,
+      handler: composed.app,
+      url: server.url,
+      port: server.port,
+      stop: () => lifecycle.stopAll(),
+    };
+  } catch (err) {
+    await lifecycle.stopAll().catch(() => undefined);
+    throw err;
+  }
+}
+
+function serviceListen(config: Partial<ServiceSettings>): { host: string; port: number } {
+  if (config.WELLSTREAM_SERVICE_HOST === undefined || config.WELLSTREAM_SERVICE_PORT === undefined) throw new Error('a service needs WELLSTREAM_SERVICE_HOST and WELLSTREAM_SERVICE_PORT (or an explicit listen address)');
+  return { host: config.WELLSTREAM_SERVICE_HOST, port: config.WELLSTREAM_SERVICE_PORT };
+}
