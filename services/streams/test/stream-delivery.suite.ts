@@ -135,7 +135,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
         { userId: u, resource: 'summary', startTime: '2030-02-01T00:00:00Z', mark: 'end' },
       ]);
       await cd.waitFor((e) => e.event === 'data' && markOf(e) === 'end');
-      await ct.waitFor((e) => e.json?.().mark === 'connection' && e.event === 'connection');
+      await ct.waitFor((e) => markOf(e) === 'connection' && e.event === 'connection');
       await cr.waitFor((e) => e.event === 'rule');
       // Resource filters apply to data events; connection and rule events have no resource.
       expect(marksOf(cr)).toEqual(['sleep-before', 'cgm-after', 'connection', 'rule']);
@@ -217,7 +217,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       // Replay shows the same ids, which lets the test learn positions without consuming the stream.
       const r = await connectReplay(platform.baseUrl, tenant);
       open.push(r);
-      await r.waitFor((e) => e.json?.().mark === 'e4' && e.event === 'data');
+      await r.waitFor((e) => markOf(e) === 'e4' && e.event === 'data');
       const ids = r.events.filter((e) => e.event === 'data').map((e) => e.id as string);
       const c = await connect(stream.id, { 'Last-Event-ID': ids[1] });
       await c.waitFor((e) => e.event === 'data' && markOf(e) === 'e4');
