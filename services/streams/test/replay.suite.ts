@@ -95,7 +95,7 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       }
       await reader.cancel();
       expect(text).toContain(': replay caught up\n\n');
-      expect(text.indexOf('"mark":"end"')).toBeLessThan(text.indexOf(': replay caught up'));
+      expect(text.indexOf('"log_id":"end"')).toBeLessThan(text.indexOf(': replay caught up'));
     });
 
     it('delivers each customer only its own events', async () => {

@@ -266,7 +266,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
         let scanned = 0;
         let found = false;
         await eventually(async () => {
-          for (; scanned < next.events.length && !found; scanned++) found = next.events[scanned].data.includes('"mark":"last"');
+          for (; scanned < next.events.length && !found; scanned++) found = next.events[scanned].data.includes('"log_id":"last"');
           return found;
         }, 15_000);
         expect(next.events.filter((e) => e.event === 'data').length).toBeGreaterThan(1);
