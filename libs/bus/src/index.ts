@@ -1,2 +1,3 @@
 export * from './event-log.port';
 export * from './partitioner';
+export { TimeSlice } from './time-slice';

@@ -10,3 +10,4 @@ export * from './organization-ownership';
 export { fieldPath, joiFieldErrors, validate } from '@wellstream/errors';
 export * from './health';
 export * from './metrics';
+export * from './json-pages';
