@@ -21,9 +21,11 @@ import { mergedOpenApi } from './docs/openapi-merge';
 import { signCaller } from './proxy/caller-signer';
 import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
+import type { Clock } from '@wellstream/clock';
 
 export interface GatewayAppDeps {
   logger: Logger;
+  clock: Clock;
   repo: AccountRepository;
   /** The cached token and organization lookups of the request path. */
   accounts: AccountLookups;

@@ -15,6 +15,7 @@ import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
 import type { InProcessServices } from './proxy/in-process-dispatch';
 import type { ServiceDirectory } from './proxy/service-proxy';
+import { systemClock } from '@wellstream/clock';
 
 export interface RunningGateway extends RunningService {
   adminToken: string;
@@ -55,6 +56,7 @@ export function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, 
       const inProcess: InProcessServices = {};
       const app = createGatewayApp({
         logger,
+        clock: systemClock,
         repo,
         accounts,
         revocations,

@@ -15,6 +15,7 @@ import { createOrganization } from './create-organization.usecase';
 import { issueToken } from './issue-token.usecase';
 import { revokeToken } from './revoke-token.usecase';
 import { updateOrganizationSettings } from './update-organization-settings.usecase';
+import type { Clock } from '@wellstream/clock';
 
 const nameBody = Joi.object({ name: Joi.string().trim().min(1).max(200).required() });
 
@@ -25,6 +26,7 @@ export function adminRoutes(deps: {
   logger: Logger;
   defaultRateLimit: number;
   revocations: TokenRevocations;
+  clock: Clock;
 }): express.Router {
   const r = express.Router();
   r.use(express.json({ limit: '64kb' }));
@@ -33,14 +35,14 @@ export function adminRoutes(deps: {
     '/customers',
     route(async (req, res) => {
       const body = validate(nameBody, req.body ?? {});
-      res.status(201).json(await createCustomer(deps, body));
+      res.status(201).json(await createCustomer(deps, body, deps.clock));
     }),
   );
 
   r.delete(
     '/customers/:customerId',
     route(async (req, res) => {
-      res.status(200).json(await deleteCustomer({ ...deps, announce: (r) => deps.revocations.announce(r) }, req.params.customerId));
+      res.status(200).json(await deleteCustomer({ ...deps, announce: (r) => deps.revocations.announce(r) }, req.params.customerId, deps.clock));
     }),
   );
 
@@ -48,7 +50,7 @@ export function adminRoutes(deps: {
     '/customers/:customerId/organizations',
     route(async (req, res) => {
       const body = validate(nameBody, req.body ?? {});
-      res.status(201).json(await createOrganization(deps, { customerId: req.params.customerId, name: body.name }));
+      res.status(201).json(await createOrganization(deps, { customerId: req.params.customerId, name: body.name }, deps.clock));
     }),
   );
 
@@ -59,14 +61,14 @@ export function adminRoutes(deps: {
         Joi.object({ rate_limit_per_hour: Joi.number().integer().min(1).max(10_000_000).default(deps.defaultRateLimit) }),
         req.body ?? {},
       );
-      res.status(201).json(await issueToken(deps.repo, { customerId: req.params.customerId, rateLimitPerHour: body.rate_limit_per_hour }));
+      res.status(201).json(await issueToken(deps.repo, { customerId: req.params.customerId, rateLimitPerHour: body.rate_limit_per_hour }, deps.clock));
     }),
   );
 
   r.delete(
     '/tokens/:token',
     route(async (req, res) => {
-      res.status(200).json(await revokeToken({ repo: deps.repo, announce: (r) => deps.revocations.announce(r) }, req.params.token));
+      res.status(200).json(await revokeToken({ repo: deps.repo, announce: (r) => deps.revocations.announce(r) }, req.params.token, deps.clock));
     }),
   );
 
@@ -81,7 +83,7 @@ export function adminRoutes(deps: {
         }).min(1),
         req.body ?? {},
       );
-      res.json(await updateOrganizationSettings(deps, { organizationId: req.params.orgId, settings: body }));
+      res.json(await updateOrganizationSettings(deps, { organizationId: req.params.orgId, settings: body }, deps.clock));
     }),
   );
   return r;

@@ -4,6 +4,7 @@ import type { Logger } from '@wellstream/logging';
 import type { AccountRepository } from './account.repository';
 import { Customer, customerView } from './account';
 import { newId } from './token-secret';
+import type { Clock } from '@wellstream/clock';
 
 /**
  * A customer comes with its slice of the events topic (on Kafka, its own topic), so its streams and
@@ -13,9 +14,9 @@ import { newId } from './token-secret';
 export async function createCustomer(
   deps: { repo: AccountRepository; eventLog: EventLog; logger: Logger },
   input: { name: string },
-  now = new Date(),
+  clock: Clock,
 ) {
-  const customer: Customer = { _id: newId('cus'), name: input.name, created_at: now.toISOString() };
+  const customer: Customer = { _id: newId('cus'), name: input.name, created_at: clock.now().toISOString() };
   await deps.repo.customers.insertOne(customer);
   await deps.eventLog
     .ensureTenant(customerEventsTopic.spec.name, customer._id)

@@ -5,14 +5,15 @@ import type { AccountRepository } from './account.repository';
 import { Organization, organizationView } from './account';
 import { newId } from './token-secret';
 import { writeOrganization } from './organization-events';
+import type { Clock } from '@wellstream/clock';
 
 export async function createOrganization(
   deps: { repo: AccountRepository; outbox: Outbox },
   input: { customerId: string; name: string },
-  now = new Date(),
+  clock: Clock,
 ) {
   if (!(await deps.repo.findCustomer(input.customerId))) throw notFound('CUSTOMER_NOT_FOUND', `No customer found for id ${input.customerId}.`);
-  const at = now.toISOString();
+  const at = clock.now().toISOString();
   const org: Organization = {
     _id: newId('org'),
     customer_id: input.customerId,

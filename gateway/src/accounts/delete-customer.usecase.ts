@@ -3,6 +3,7 @@ import { customerEventsTopic, TokenRevocation } from '@wellstream/contracts';
 import { notFound } from '@wellstream/errors';
 import type { AccountRepository } from './account.repository';
 import { customerView } from './account';
+import type { Clock } from '@wellstream/clock';
 
 /**
  * Deleting a customer: its developer tokens stop working at once, and its slice of the events
@@ -13,11 +14,11 @@ import { customerView } from './account';
 export async function deleteCustomer(
   deps: { repo: AccountRepository; eventLog: EventLog; announce: (r: TokenRevocation) => Promise<void> },
   customerId: string,
-  now = new Date(),
+  clock: Clock,
 ) {
   const customer = await deps.repo.findCustomer(customerId);
   if (!customer) throw notFound('CUSTOMER_NOT_FOUND', `No customer found for id ${customerId}.`);
-  const at = now.toISOString();
+  const at = clock.now().toISOString();
   const live = await deps.repo.tokens.find({ customer_id: customerId, revoked_at: null });
   await deps.repo.tokens.updateMany({ customer_id: customerId, revoked_at: null }, { $set: { revoked_at: at } });
   // Gateways cache tokens: each revoked one is announced, as a single revocation would be.

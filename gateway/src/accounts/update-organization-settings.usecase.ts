@@ -9,6 +9,7 @@ import type { Outbox } from '@wellstream/outbox';
 import type { AccountRepository } from './account.repository';
 import { Organization, organizationView } from './account';
 import { writeOrganization } from './organization-events';
+import type { Clock } from '@wellstream/clock';
 
 const ATTEMPTS = 5;
 
@@ -18,14 +19,14 @@ class LostRace extends Error {}
 export async function updateOrganizationSettings(
   deps: { repo: AccountRepository; outbox: Outbox },
   input: { organizationId: string; settings: Partial<OrganizationSettings> },
-  now = new Date(),
+  clock: Clock,
 ) {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const current = await deps.repo.findOrganization(input.organizationId);
     if (!current) throw notFound('ORGANIZATION_NOT_FOUND', `No organization found for id ${input.organizationId}.`);
     const settings = { ...current.settings };
     for (const [k, v] of Object.entries(input.settings)) if (v !== undefined) (settings as Record<string, unknown>)[k] = v;
-    const next: Organization = { ...current, settings, updated_at: now.toISOString(), write_id: randomUUID() };
+    const next: Organization = { ...current, settings, updated_at: clock.now().toISOString(), write_id: randomUUID() };
     try {
       const stored = await writeOrganization(deps.outbox, 'organization.updated', next, async () => {
         const updated = await deps.repo.organizations.findOneAndUpdate(

@@ -9,6 +9,7 @@ import type { EventLog } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 import { messageOf, OutboxEntry, stateCheckOf } from './outbox-entry';
 import type { OutboxRepository } from './outbox.repository';
+import type { Clock } from '@wellstream/clock';
 
 const BATCH = 500;
 
@@ -16,7 +17,7 @@ export interface OutboxRelayOptions {
   entries: OutboxRepository;
   eventLog: EventLog;
   logger: Logger;
-  clock: () => Date;
+  clock: Clock;
   /** Prepared entries older than this were left by a crashed (or failed) writer. */
   staleMs: number;
 }
@@ -74,7 +75,7 @@ export class OutboxRelay {
   /** What is waiting to be published (for metrics). */
   async backlog(): Promise<OutboxBacklog> {
     const [count, oldest] = await Promise.all([this.o.entries.count(), this.o.entries.oldest(1)]);
-    return { count, oldestAgeMs: oldest[0] ? Math.max(0, this.o.clock().getTime() - Date.parse(oldest[0].created_at)) : 0 };
+    return { count, oldestAgeMs: oldest[0] ? Math.max(0, this.o.clock.now().getTime() - Date.parse(oldest[0].created_at)) : 0 };
   }
 
   private async publishReady(): Promise<void> {
@@ -97,7 +98,7 @@ export class OutboxRelay {
 
   /** Resolves the stale prepared entries at the head; true when something changed. */
   private async resolveStale(oldest: OutboxEntry[]): Promise<boolean> {
-    const before = new Date(this.o.clock().getTime() - this.o.staleMs).toISOString();
+    const before = new Date(this.o.clock.now().getTime() - this.o.staleMs).toISOString();
     const stale = oldest.filter((e) => e.state === 'prepared' && e.created_at < before);
     if (stale.length === 0 || stale[0]._id !== oldest[0]._id) return false;
     const ready: string[] = [];

@@ -18,11 +18,12 @@ import type { DocumentStore } from '@wellstream/store';
 import type { PendingMessage, StateCheck } from './outbox-entry';
 import { OutboxRepository } from './outbox.repository';
 import { OutboxBacklog, OutboxRelay } from './outbox-relay';
+import { Clock, systemClock } from '@wellstream/clock';
 
 export interface OutboxOptions {
   eventLog: EventLog;
   logger: Logger;
-  clock?: () => Date;
+  clock?: Clock;
   /** A prepared entry older than this was left by a writer that crashed or failed. */
   staleMs?: number;
   /** How often the relay retries on its own (the request path starts it after every write). */
@@ -37,12 +38,12 @@ export class Outbox {
     private readonly entries: OutboxRepository,
     private readonly relay: OutboxRelay,
     private readonly options: OutboxOptions,
-    private readonly clock: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Opens the outbox in the service's own store; call start() once the service is ready to publish. */
   static async open(store: DocumentStore, options: OutboxOptions): Promise<Outbox> {
-    const clock = options.clock ?? (() => new Date());
+    const clock = options.clock ?? systemClock;
     const entries = await OutboxRepository.open(store);
     const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS });
     return new Outbox(entries, relay, options, clock);
@@ -67,7 +68,7 @@ export class Outbox {
   async write<R>(messages: PendingMessage[], change: () => Promise<R>): Promise<R> {
     if (messages.length === 0) return change();
     const batchId = randomUUID();
-    await this.entries.add(batchId, messages, 'prepared', this.clock());
+    await this.entries.add(batchId, messages, 'prepared', this.clock.now());
     let result: R;
     try {
       result = await change();
@@ -78,7 +79,7 @@ export class Outbox {
     if ((await this.entries.markReady(batchId)) !== messages.length) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
-      await this.entries.add(randomUUID(), messages, 'ready', this.clock());
+      await this.entries.add(randomUUID(), messages, 'ready', this.clock.now());
     }
     this.relay.kick();
     return result;

@@ -12,11 +12,13 @@ import { deleteTargetRoute } from './targets/delete-target/delete-target.route';
 import { listBatchesRoute } from './batches/list-batches/list-batches.route';
 import { getBatchRoute } from './batches/get-batch/get-batch.route';
 import { redeliverBatchRoute } from './batches/redeliver-batch/redeliver-batch.route';
+import type { Clock } from '@wellstream/clock';
 
 export interface NotificationsRouteDeps {
   targets: TargetRepository;
   batches: BatchRepository;
   policy: AddressPolicy;
+  clock: Clock;
   dropPendingItems(organizationId: string): Promise<number>;
   wake(): void;
 }

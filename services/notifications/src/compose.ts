@@ -15,6 +15,7 @@ import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
 import { notificationsOpenApi } from './notifications.openapi';
+import { systemClock } from '@wellstream/clock';
 
 export function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const settings = pushSettings(config);
@@ -41,11 +42,12 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
         sender: countingSender(new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }), metrics),
         settings,
         logger,
+        clock: systemClock,
       });
       const organizationOwners = await followOrganizationOwners(ctx);
       lifecycle.started(
         'record collection',
-        await startCollectingRecords(eventLog, { targets, pendingItems, logger, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
+        await startCollectingRecords(eventLog, { targets, pendingItems, logger, clock: systemClock, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
       );
       scheduler.start();
       lifecycle.started('push scheduler', scheduler);
@@ -53,6 +55,7 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
         targets,
         batches,
         policy,
+        clock: systemClock,
         dropPendingItems: (organizationId) => pendingItems.removeOrganization(organizationId),
         wake: () => scheduler.wake(),
       });

@@ -16,6 +16,7 @@ import { SerialByKey } from './records/serial-by-key';
 import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
+import { systemClock } from '@wellstream/clock';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -25,7 +26,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
     topics: [customerEventsTopic, sourceDetectionsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, metrics, lifecycle } = ctx;
-      const clock = () => new Date();
+      const clock = systemClock;
       const records = await RecordRepository.open(store);
       const users = await UserProjectionRepository.open(store);
       const organizations = await OrganizationProjectionRepository.open(store);

@@ -20,6 +20,7 @@ import { RuleRepository } from './rules/rule.repository';
 import { applyUserEvent } from './users/apply-user-event/apply-user-event.usecase';
 import { userDirectory } from './users/user-directory';
 import { UserProjectionRepository } from './users/user-projection.repository';
+import { systemClock } from '@wellstream/clock';
 
 /** Kept a day beyond the longest window, then pruned. */
 const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
@@ -32,7 +33,7 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
     topics: [organizationEventsTopic, userEventsTopic, customerEventsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, metrics, lifecycle } = ctx;
-      const now = () => new Date();
+      const clock = systemClock;
       const rules = await RuleRepository.open(store);
       const points = await DataPointRepository.open(store);
       const users = await UserProjectionRepository.open(store);
@@ -51,7 +52,7 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
         groupId: 'rules.data',
         handle: async (event) => {
           const changed = await recordDataPoints({ rules, points }, event);
-          if (changed.length > 0) await evaluateUserRules(evaluation, event.user_id, changed, now());
+          if (changed.length > 0) await evaluateUserRules(evaluation, event.user_id, changed, clock.now());
         },
       });
       lifecycle.started(
@@ -60,13 +61,13 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
           intervalMs: config.WELLSTREAM_RULES_EVALUATE_INTERVAL_MS,
           logger,
           run: async () => {
-            const at = now();
+            const at = clock.now();
             await evaluateAllRules(evaluation, at);
             await points.pruneOlderThan(new Date(at.getTime() - POINT_RETENTION_MS).toISOString());
           },
         }),
       );
-      const routes = rulesRoutes({ rules, points, feature, users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }), now });
+      const routes = rulesRoutes({ rules, points, feature, users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }), clock });
       return { app: createStandardServiceApp(ctx, { openapi: rulesOpenApi, organizationOwners: organizations, routes }) };
     },
   });

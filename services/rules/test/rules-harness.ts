@@ -71,7 +71,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
     points,
     users,
     organizations,
-    ruleDeps: { rules, points, feature, users: userDirectory(users, { waitMs: 0 }), now: () => clock.now },
+    ruleDeps: { rules, points, feature, users: userDirectory(users, { waitMs: 0 }), clock: { now: () => clock.now } },
     evaluation: { rules, points, feature, outbox },
     async publishedRuleEvents() {
       await outbox.drain();

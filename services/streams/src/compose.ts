@@ -11,6 +11,7 @@ import { MemberCounter } from './delivery/member-counter';
 import { StreamLag } from './delivery/stream-lag';
 import { streamsOpenApi } from './docs/streams.openapi';
 import { StreamRepository } from './streams/stream.repository';
+import { systemClock } from '@wellstream/clock';
 
 export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -32,9 +33,9 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
       metrics.gauge('stream_delivered_events', 'Events each stream group delivered to clients here since its first client connected', () => lag.deliveredCounts(), ['group']);
       const routes = streamsRoutes({
-        streams: { repo, eventLog, members },
-        connect: { repo, eventLog, members, quota, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
-        replay: { eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
+        streams: { repo, eventLog, members, clock: systemClock },
+        connect: { clock: systemClock, repo, eventLog, members, quota, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+        replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse: {
           writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
           maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,

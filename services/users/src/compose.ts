@@ -12,6 +12,7 @@ import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
 import { usersOpenApi } from './openapi/users.openapi';
+import { systemClock } from '@wellstream/clock';
 
 export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -29,7 +30,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
       const deps: UsersDeps = {
         repo: await UserRepository.open(store),
         events: new UserEvents(outbox),
-        now: () => new Date().toISOString(),
+        clock: systemClock,
         marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
       };
       await outbox.start();

@@ -2,6 +2,7 @@ import { createLogger } from '@wellstream/logging';
 import type { ProjectedUser } from '../users/user-projection';
 import type { UserProjectionRepository } from '../users/user-projection.repository';
 import { DemoSource } from './demo-source';
+import { manualClock } from '@wellstream/clock';
 
 const user = (over: Partial<ProjectedUser> = {}): ProjectedUser => ({
   _id: 'u1',
@@ -26,7 +27,7 @@ function setup(initial: ProjectedUser) {
     users,
     ingest: async (_u, body) => void posted.push(body.records as { log_id: string }[]),
     logger: createLogger('test'),
-    clock: () => new Date('2024-05-10T12:00:00Z'),
+    clock: manualClock('2024-05-10T12:00:00Z'),
     tickMs: 20,
     backfillDays: 2,
   });

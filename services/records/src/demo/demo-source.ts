@@ -10,6 +10,7 @@ import { addDays, isKnownTimeZone, localDateOf, zoneOffsetSeconds } from '../rec
 import type { ProjectedUser } from '../users/user-projection';
 import type { UserProjectionRepository } from '../users/user-projection.repository';
 import { generateDemoDay } from './generate-demo-day';
+import type { Clock } from '@wellstream/clock';
 
 export const DEMO_SOURCE = 'demo';
 
@@ -17,7 +18,7 @@ export interface DemoSourceOptions {
   users: UserProjectionRepository;
   ingest: (user: ProjectedUser, body: { records: unknown[] }) => Promise<unknown>;
   logger: Logger;
-  clock: () => Date;
+  clock: Clock;
   tickMs: number;
   backfillDays: number;
 }
@@ -79,7 +80,7 @@ export class DemoSource {
 
   /** Posts `daysBack` days before today and today (as far as it has happened), oldest first. */
   private async refresh(userId: string, daysBack: number): Promise<void> {
-    const now = this.o.clock();
+    const now = this.o.clock.now();
     for (let back = daysBack; back >= 0; back--) {
       // Re-read each time: a disconnect or suspension stops a long backfill midway.
       const user = await this.o.users.byId(userId);

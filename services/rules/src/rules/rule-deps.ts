@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import type { DataPointRepository } from '../data-points/data-point.repository';
 import type { RuleOwnerDeps } from './rule-owner';
 import type { RuleRepository } from './rule.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface RuleUseCaseDeps extends RuleOwnerDeps {
   rules: RuleRepository;
   points: DataPointRepository;
-  now: () => Date;
+  clock: Clock;
 }
 
 /**

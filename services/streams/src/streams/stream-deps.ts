@@ -5,9 +5,11 @@
 import type { EventLog } from '@wellstream/bus';
 import type { MemberCounter } from '../delivery/member-counter';
 import type { StreamRepository } from './stream.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface StreamDeps {
   repo: StreamRepository;
   eventLog: EventLog;
   members: MemberCounter;
+  clock: Clock;
 }

@@ -58,7 +58,7 @@ let counter = 0;
  * Ids sort by creation time (time, then a per-process counter), so "most recent first" has a stable
  * tie-break for streams created within the same millisecond; the random tail keeps them unguessable.
  */
-export function newStreamId(now = Date.now()): string {
+export function newStreamId(now: number): string {
   counter = now === lastMs ? counter + 1 : 0;
   lastMs = now;
   return `${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`;

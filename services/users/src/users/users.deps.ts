@@ -3,12 +3,12 @@
  */
 import type { UserEvents } from './user-events';
 import type { UserRepository } from './user.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface UsersDeps {
   repo: UserRepository;
   events: UserEvents;
-  /** ISO timestamp of "now" (tests may pin it). */
-  now: () => string;
+  clock: Clock;
   /** Absolute marketplace URL for a token, on the public gateway address. */
   marketplaceUrl: (token: string) => string;
 }

@@ -7,11 +7,12 @@ import type { CustomerEvent } from '@wellstream/contracts';
 import { targetWants } from '../../targets/target';
 import type { TargetRepository } from '../../targets/target.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface CollectRecordDeps {
   targets: TargetRepository;
   pendingItems: PendingItemRepository;
-  now?: () => number;
+  clock: Clock;
 }
 
 /** True when the record was queued for the organization's next batch. */
@@ -19,7 +20,7 @@ export async function collectRecord(deps: CollectRecordDeps, event: CustomerEven
   if (event.event_type !== 'data') return false;
   const target = await deps.targets.get(event.organization_id);
   if (!target || !targetWants(target, event.resource, event.created_at)) return false;
-  const now = deps.now?.() ?? Date.now();
+  const now = deps.clock.now().getTime();
   return deps.pendingItems.add({
     _id: event.id,
     organization_id: event.organization_id,

@@ -9,6 +9,7 @@ import { signPush } from '../../delivery/push-signature';
 import type { PushResponse, PushSender } from '../../delivery/push-sender';
 import { Batch, nextAttemptAfterFailure } from '../batch';
 import type { BatchRepository } from '../batch.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface DeliverBatchDeps {
   targets: TargetRepository;
@@ -17,7 +18,7 @@ export interface DeliverBatchDeps {
   settings: { retryDelaysMs: number[]; jitter: number };
   logger: Logger;
   owner: string;
-  now?: () => number;
+  clock: Clock;
 }
 
 export type DeliveryOutcome = 'success' | 'retry' | 'failure' | 'interrupted';
@@ -36,7 +37,7 @@ export function pushHeaders(batchId: string, timestampSeconds: number, body: str
 }
 
 export async function deliverBatch(deps: DeliverBatchDeps, batch: Batch, signal?: AbortSignal): Promise<DeliveryOutcome> {
-  const now = () => deps.now?.() ?? Date.now();
+  const now = () => deps.clock.now().getTime();
   const target = await deps.targets.get(batch.organization_id);
   const body = JSON.stringify({ id: batch._id, items: batch.items });
   const startedMs = now();

@@ -10,6 +10,7 @@ import { BatchRepository } from '../batch.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
 import { PushOrganizationRepository } from '../push-organization.repository';
 import { PushScheduler, PushSchedulerDeps } from './push-scheduler';
+import { systemClock } from '@wellstream/clock';
 
 class FakeSender implements PushSender {
   sent: { org: string; id: string; at: number }[] = [];
@@ -46,6 +47,7 @@ describe(`PushScheduler with two replicas (${label})`, () => {
       organizations: await PushOrganizationRepository.open(store),
       settings: { flushMs: 0, batchSize: 2, retryDelaysMs: [50, 50], jitter: 0.1, pollMs: 10, timeoutMs: 1000 },
       logger: createLogger('test'),
+      clock: systemClock,
     };
     for (const org of ORGS) {
       await base.targets.put({ _id: org, organization_id: org, customer_id: 'c', url: `http://127.0.0.1:1/${org}`, secret: null, resource_filter: [] }, new Date(0).toISOString());

@@ -129,6 +129,6 @@ export class PushScheduler {
   }
 
   private now(): number {
-    return this.deps.now?.() ?? Date.now();
+    return this.deps.clock.now().getTime();
   }
 }

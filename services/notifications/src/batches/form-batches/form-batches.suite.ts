@@ -28,7 +28,7 @@ describe(`formDueBatches (${label})`, () => {
       organizations: await PushOrganizationRepository.open(store),
       settings: { flushMs: 5000, batchSize: 3 },
       logger: createLogger('test'),
-      now: () => now,
+      clock: { now: () => new Date(now) },
     };
     await deps.targets.put({ _id: ORG, organization_id: ORG, customer_id: 'c', url: 'http://127.0.0.1:1/', secret: null, resource_filter: [] }, new Date(now).toISOString());
   });

@@ -16,6 +16,7 @@ import type { Batch } from '../batch';
 import type { BatchRepository } from '../batch.repository';
 import type { PendingItem, PendingItemRepository } from '../pending-item.repository';
 import type { PushOrganizationRepository } from '../push-organization.repository';
+import type { Clock } from '@wellstream/clock';
 
 export interface FormBatchesDeps {
   targets: TargetRepository;
@@ -24,7 +25,7 @@ export interface FormBatchesDeps {
   organizations: PushOrganizationRepository;
   settings: { flushMs: number; batchSize: number };
   logger: Logger;
-  now?: () => number;
+  clock: Clock;
 }
 
 const FORMATION_LEASE_MS = 30_000;
@@ -39,7 +40,7 @@ export function batchIdFor(organizationId: string, firstItemId: string): string 
 
 /** Forms every batch that is due now; returns how many were formed. */
 export async function formDueBatches(deps: FormBatchesDeps): Promise<number> {
-  const now = deps.now?.() ?? Date.now();
+  const now = deps.clock.now().getTime();
   const oldest = await deps.pendingItems.oldest(SCAN_LIMIT);
   const byOrganization = new Map<string, { count: number; oldestMs: number }>();
   for (const item of oldest) {

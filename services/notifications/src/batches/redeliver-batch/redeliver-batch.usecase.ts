@@ -6,13 +6,14 @@
 import { toDetailView, BatchDetailView } from '../batch';
 import { batchInFlight, batchNotFound } from '../batch.errors';
 import type { BatchRepository } from '../batch.repository';
+import type { Clock } from '@wellstream/clock';
 
 export async function redeliverBatch(
-  deps: { batches: BatchRepository; wake(): void; now?: () => number },
+  deps: { batches: BatchRepository; wake(): void; clock: Clock },
   organizationId: string,
   id: string,
 ): Promise<BatchDetailView> {
-  const now = deps.now?.() ?? Date.now();
+  const now = deps.clock.now().getTime();
   const existing = await deps.batches.inOrganization(organizationId, id);
   if (!existing) throw batchNotFound(id);
   const queued = await deps.batches.requeue(organizationId, id, now);

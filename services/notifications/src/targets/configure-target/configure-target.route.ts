@@ -8,8 +8,9 @@ import type { AddressPolicy } from '../address-policy';
 import type { TargetRepository } from '../target.repository';
 import { configureTarget } from './configure-target.usecase';
 import { configureTargetSchema } from './configure-target.schema';
+import type { Clock } from '@wellstream/clock';
 
-export function configureTargetRoute(router: IRouter, deps: { targets: TargetRepository; policy: AddressPolicy }): void {
+export function configureTargetRoute(router: IRouter, deps: { targets: TargetRepository; policy: AddressPolicy; clock: Clock }): void {
   router.put(
     '/v2/organizations/:org_id/notification_target',
     route(async (req, res) => {

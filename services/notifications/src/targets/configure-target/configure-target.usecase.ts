@@ -8,6 +8,7 @@ import { AddressPolicy, resolveAllowed } from '../address-policy';
 import { targetRefused } from '../target.errors';
 import type { TargetRepository } from '../target.repository';
 import { toTargetView, TargetView } from '../target';
+import type { Clock } from '@wellstream/clock';
 
 export interface ConfigureTargetInput {
   organizationId: string;
@@ -18,7 +19,7 @@ export interface ConfigureTargetInput {
 }
 
 export async function configureTarget(
-  deps: { targets: TargetRepository; policy: AddressPolicy; now?: () => Date },
+  deps: { targets: TargetRepository; policy: AddressPolicy; clock: Clock },
   input: ConfigureTargetInput,
 ): Promise<TargetView> {
   const url = new URL(input.url);
@@ -34,7 +35,7 @@ export async function configureTarget(
       secret: input.secret ?? null,
       resource_filter: input.resourceFilter ?? [],
     },
-    (deps.now?.() ?? new Date()).toISOString(),
+    deps.clock.now().toISOString(),
   );
   return toTargetView(saved);
 }

@@ -15,13 +15,14 @@ import { localDateOf } from '../utc-offset';
 import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
+import type { Clock } from '@wellstream/clock';
 
 export interface IngestDeps {
   records: RecordRepository;
   outbox: Outbox;
   users: UserProjectionRepository;
   serial: SerialByKey;
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** Refuses users who may not write: deleted (their token is dead) or suspended. */
@@ -46,7 +47,7 @@ export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body:
 const storedVersion = (doc: RecordDoc): StateCheck => ({ collection: RECORDS_COLLECTION, filter: { user_id: doc.user_id, _id: doc._id, checksum: doc.checksum } });
 
 async function write(deps: IngestDeps, user: ProjectedUser, validated: ValidatedRecord[]): Promise<RecordPayload[]> {
-  const now = deps.clock();
+  const now = deps.clock.now();
   const nowIso = now.toISOString();
   const recordUser = recordUserOf(user);
   const ids = validated.map((v) => recordIdOf(user._id, v.kind === 'full' ? v.content.source.type : v.source.type, v.kind === 'full' ? v.content.log_id : v.log_id));

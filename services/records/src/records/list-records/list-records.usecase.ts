@@ -12,12 +12,13 @@ import { addDays, daysBetween } from '../utc-offset';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import type { OrganizationProjectionRepository } from '../../organizations/organization-projection.repository';
 import { listRecordsQuerySchema, MAX_RANGE_DAYS } from './list-records.schema';
+import type { Clock } from '@wellstream/clock';
 
 export interface ListRecordsDeps {
   records: RecordRepository;
   users: UserProjectionRepository;
   organizations: OrganizationProjectionRepository;
-  clock: () => Date;
+  clock: Clock;
 }
 
 export interface ListRecordsRequest {
@@ -40,7 +41,7 @@ export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest
   const type = RESOURCE_PATHS[req.objectType];
   if (!type) throw userNotFound(req.uid);
   const q = validate(listRecordsQuerySchema, req.query, { code: 'INVALID_QUERY' });
-  const today = deps.clock().toISOString().slice(0, 10);
+  const today = deps.clock.now().toISOString().slice(0, 10);
   const start = q.start_date ?? today;
   const end = q.end_date ?? today;
   if (end < start) throw invalidQuery({ end_date: ['end_date must not be before start_date'] });

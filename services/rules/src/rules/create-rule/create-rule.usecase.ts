@@ -12,7 +12,7 @@ export async function createRule(deps: RuleUseCaseDeps, ref: RuleOwnerRef, body:
   const user = await resolveRuleOwner(deps, ref);
   const { input, windowMs } = validateRuleBody(body);
   if (user.status === 'suspended') throw userSuspended(ref.uid);
-  const now = deps.now();
+  const now = deps.clock.now();
   const at = now.toISOString();
   const rule: RuleDoc = {
     _id: newRuleId(),

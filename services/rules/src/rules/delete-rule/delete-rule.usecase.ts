@@ -11,5 +11,5 @@ export async function deleteRule(deps: RuleUseCaseDeps, ref: RuleOwnerRef, ruleI
   const rule = await deps.rules.findForUser(user._id, ruleId);
   if (!rule || !(await deps.rules.deleteOne(user._id, ruleId))) throw ruleNotFound(ruleId);
   await forgetUnwatchedMetric(deps, user._id, rule.metric.type);
-  return { ...ruleView(rule), deleted_at: deps.now().toISOString() };
+  return { ...ruleView(rule), deleted_at: deps.clock.now().toISOString() };
 }

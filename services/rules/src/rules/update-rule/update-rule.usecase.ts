@@ -14,7 +14,7 @@ export async function updateRule(deps: RuleUseCaseDeps, ref: RuleOwnerRef, ruleI
   const current = await deps.rules.findForUser(user._id, ruleId);
   if (!current) throw ruleNotFound(ruleId);
   const { input, windowMs } = validateRuleBody(body);
-  const now = deps.now();
+  const now = deps.clock.now();
   const at = now.toISOString();
   const set: Partial<RuleDoc> = { ...input, updated_at: at };
   if (!sameCriteria(current, input)) {

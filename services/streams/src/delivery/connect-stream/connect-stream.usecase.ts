@@ -18,8 +18,10 @@ import type { CustomerQuota } from '../customer-quota';
 import type { MemberCounter } from '../member-counter';
 import type { StreamLag } from '../stream-lag';
 import { startPokeTimer } from '../poke-timer';
+import type { Clock } from '@wellstream/clock';
 
 export interface ConnectDeps {
+  clock: Clock;
   repo: StreamRepository;
   eventLog: EventLog;
   members: MemberCounter;
@@ -81,7 +83,7 @@ export async function prepareStreamConnection(
       let stopped = false;
       const poker = startPokeTimer(sink, deps.pokeIntervalMs, async () =>
         JSON.stringify({
-          ts: new Date().toISOString(),
+          ts: deps.clock.now().toISOString(),
           stream: stream._id,
           members: { count: await deps.members.cachedCount(group), max: deps.maxMembers },
         }),

@@ -15,6 +15,7 @@ import { CustomerQuota } from '../customer-quota';
 import { ClientGoneError, EventSink } from '../event-sink';
 import { parseReplayQuery } from './replay.schema';
 import { startReplay } from './replay.usecase';
+import { systemClock } from '@wellstream/clock';
 
 class CountingSink implements EventSink {
   sent = 0;
@@ -67,7 +68,7 @@ describe('replay cut off mid-way', () => {
     const quota = new CustomerQuota({ stream: 1, replay: 1, retryAfterSeconds: 1 });
     const release = quota.acquire(tenant.customerId, 'replay');
     const sink = new CountingSink(100);
-    startReplay({ eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
+    startReplay({ clock: systemClock, eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
 
     await eventually(async () => readerStopped, 10_000);
     expect(quota.active(tenant.customerId, 'replay')).toBe(0);

@@ -15,8 +15,10 @@ import type { CustomerQuota } from '../customer-quota';
 import { startPokeTimer } from '../poke-timer';
 import { ReplayPace } from './replay-pace';
 import type { ReplayQuery } from './replay.schema';
+import type { Clock } from '@wellstream/clock';
 
 export interface ReplayDeps {
+  clock: Clock;
   eventLog: EventLog;
   quota: CustomerQuota;
   logger: Logger;
@@ -39,7 +41,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     createdFromMs: query.createdFromMs,
   };
   // Pokes keep coming while a long scan finds nothing for this customer, and while idle.
-  const poker = startPokeTimer(sink, deps.pokeIntervalMs, () => JSON.stringify({ ts: new Date().toISOString() }));
+  const poker = startPokeTimer(sink, deps.pokeIntervalMs, () => JSON.stringify({ ts: deps.clock.now().toISOString() }));
   const pace = new ReplayPace(deps.eventsPerSecond);
   let subscription: Subscription | undefined;
   let stopped = false;
@@ -58,7 +60,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
     .tail({
       topic: customerEventsTopic.spec.name,
       tenant: customerId,
-      fromTimestamp: Date.now() - THIRTY_DAYS_MS,
+      fromTimestamp: deps.clock.now().getTime() - THIRTY_DAYS_MS,
       handle: async (m) => {
         if (sink.closed || stopped) throw new ClientGoneError();
         const event = parseCustomerEvent(m.value);

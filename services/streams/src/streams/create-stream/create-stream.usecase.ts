@@ -10,8 +10,9 @@ import type { StreamDeps } from '../stream-deps';
 import type { CreateStreamInput } from './create-stream.schema';
 
 export async function createStream(deps: StreamDeps, customerId: string, input: CreateStreamInput): Promise<StreamView> {
-  const id = newStreamId();
-  const now = new Date().toISOString();
+  const at = deps.clock.now();
+  const id = newStreamId(at.getTime());
+  const now = at.toISOString();
   const doc = await deps.repo.insert({
     _id: id,
     customer_id: customerId,

@@ -13,5 +13,5 @@ export async function deleteStream(deps: StreamDeps, customerId: string, id: str
   if (members > 0) throw streamHasClients(members);
   if (!(await deps.repo.remove(customerId, id))) throw streamNotFound(id);
   deps.members.forget(doc.group);
-  return { ...toStreamView(doc, 0), deleted_at: new Date().toISOString() };
+  return { ...toStreamView(doc, 0), deleted_at: deps.clock.now().toISOString() };
 }

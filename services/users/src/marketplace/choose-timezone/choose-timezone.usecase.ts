@@ -16,6 +16,6 @@ export async function chooseTimezone(deps: UsersDeps, userId: string, timezone: 
   return withRetry(async () => {
     const current = await deps.repo.findById(userId);
     if (!current || current.status !== 'active') throw marketplaceNotFound();
-    return deps.events.userChanged('user.updated', deps.repo.change(current, { timezone, timezone_origin: 'user_defined', updated_at: deps.now() }));
+    return deps.events.userChanged('user.updated', deps.repo.change(current, { timezone, timezone_origin: 'user_defined', updated_at: deps.clock.now().toISOString() }));
   });
 }

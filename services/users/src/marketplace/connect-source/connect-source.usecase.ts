@@ -23,7 +23,7 @@ export async function connectSource(deps: UsersDeps, userId: string, type: strin
   return withRetry(async () => {
     const current = await activeUser(deps, userId);
     if (current.sources.some((s) => s.type === type)) return current;
-    const now = deps.now();
+    const now = deps.clock.now().toISOString();
     return deps.events.sourceChanged(deps.repo.change(current, { sources: [...current.sources, { type, connected_at: now }], updated_at: now }), type, 'connected', now);
   });
 }
@@ -33,7 +33,7 @@ export async function disconnectSource(deps: UsersDeps, userId: string, type: st
   return withRetry(async () => {
     const current = await activeUser(deps, userId);
     if (!current.sources.some((s) => s.type === type)) return current;
-    const now = deps.now();
+    const now = deps.clock.now().toISOString();
     return deps.events.sourceChanged(deps.repo.change(current, { sources: current.sources.filter((s) => s.type !== type), updated_at: now }), type, 'disconnected', now);
   });
 }

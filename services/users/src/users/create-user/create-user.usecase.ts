@@ -23,7 +23,7 @@ export async function createUser(
     organizationId: input.organizationId,
     customerId: input.customerId,
     location: { timezone: input.location?.timezone ?? null, country_code: input.location?.country_code ?? null },
-    now: deps.now(),
+    now: deps.clock.now().toISOString(),
   });
   return deps.events.userChanged('user.created', deps.repo.creation(user));
 }

@@ -11,7 +11,7 @@ import { withRetry } from '../user.repository';
 export async function deleteUser(deps: UsersDeps, organizationId: string, uid: string): Promise<User> {
   return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
-    const now = deps.now();
+    const now = deps.clock.now().toISOString();
     return deps.events.userChanged('user.deleted', deps.repo.change(user, { status: 'deleted', deleted_at: now, updated_at: now }));
   });
 }

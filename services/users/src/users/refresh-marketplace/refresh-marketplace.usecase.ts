@@ -10,6 +10,6 @@ import { withRetry } from '../user.repository';
 export async function refreshMarketplace(deps: UsersDeps, organizationId: string, uid: string): Promise<User> {
   return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
-    return deps.events.userChanged('marketplace.refreshed', deps.repo.change(user, { marketplace_token: newMarketplaceToken(), updated_at: deps.now() }));
+    return deps.events.userChanged('marketplace.refreshed', deps.repo.change(user, { marketplace_token: newMarketplaceToken(), updated_at: deps.clock.now().toISOString() }));
   });
 }

@@ -13,6 +13,6 @@ export async function setSuspended(deps: UsersDeps, organizationId: string, uid:
   return withRetry(async () => {
     const current = await findVisibleUser(deps.repo, organizationId, uid);
     if (current.status === target) return current;
-    return deps.events.userChanged(suspended ? 'user.suspended' : 'user.unsuspended', deps.repo.change(current, { status: target, updated_at: deps.now() }));
+    return deps.events.userChanged(suspended ? 'user.suspended' : 'user.unsuspended', deps.repo.change(current, { status: target, updated_at: deps.clock.now().toISOString() }));
   });
 }

@@ -15,7 +15,7 @@ export async function updateUserLocation(deps: UsersDeps, organizationId: string
   if (Object.keys(errors).length) throw unprocessable('INVALID_LOCATION', errors);
   return withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
-    const changes: Partial<User> = { updated_at: deps.now() };
+    const changes: Partial<User> = { updated_at: deps.clock.now().toISOString() };
     if (body.location.timezone !== undefined) {
       changes.timezone = body.location.timezone;
       changes.timezone_origin = 'profile';
