@@ -20,6 +20,7 @@ import {
   Scalar,
   SortSpec,
   Update,
+  UpsertSet,
 } from './document-store.port';
 import { applyUpdate, seedFromFilter } from './apply-update';
 
@@ -87,6 +88,8 @@ function orderBy(sort?: SortSpec): string {
     .map(([f, d]) => `${expr(f)} ${d === -1 ? 'DESC' : 'ASC'}`)
     .join(', ')}`;
 }
+
+const upsertSql = (table: string) => `INSERT INTO ${table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`;
 
 const isUniqueViolation = (e: unknown) =>
   typeof e === 'object' && e !== null && String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
@@ -197,9 +200,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async bulkUpsert(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    const stmt = this.sql(
-      `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`,
-    );
+    const stmt = this.sql(upsertSql(this.table));
     try {
       this.db.transaction(() => {
         for (const d of docs) stmt.run(d._id, JSON.stringify(d));
@@ -218,6 +219,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
 export class SqliteDocumentStore implements DocumentStore {
   private readonly db: Database.Database;
+  private readonly upserts = new Map<string, Database.Statement>();
   private closed = false;
 
   /** `file` is the SQLite file, e.g. `<data dir>/users.db`. */
@@ -238,6 +240,27 @@ export class SqliteDocumentStore implements DocumentStore {
       this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "c_${spec.name}" (${cols})`);
     }
     return new SqliteCollection<T>(this.db, spec.name);
+  }
+
+  async upsertAtomically(sets: UpsertSet[]): Promise<void> {
+    const statements = sets.map((set) => {
+      let stmt = this.upserts.get(set.collection);
+      if (!stmt) {
+        if (!/^[A-Za-z0-9_]+$/.test(set.collection)) throw new Error(`invalid collection name ${set.collection}`);
+        this.upserts.set(set.collection, (stmt = this.db.prepare(upsertSql(`"c_${set.collection}"`))));
+      }
+      return stmt;
+    });
+    try {
+      this.db.transaction(() => {
+        sets.forEach((set, i) => {
+          for (const d of set.docs) statements[i].run(d._id, JSON.stringify(d));
+        });
+      })();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(sets.map((s) => s.collection).join('+'));
+      throw e;
+    }
   }
 
   async healthy(): Promise<boolean> {

@@ -5,7 +5,7 @@
  * without usable indexes a query reads one user's records, not everyone's.
  */
 import type { ResourceType } from '@wellstream/catalog';
-import type { Collection, DocumentStore, Filter } from '@wellstream/store';
+import type { Collection, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
 import type { RecordDoc } from './record';
 
 export interface RecordQuery {
@@ -42,6 +42,11 @@ export class RecordRepository {
 
   save(docs: RecordDoc[]): Promise<void> {
     return docs.length ? this.records.bulkUpsert(docs) : Promise.resolve();
+  }
+
+  /** `save` as a change the outbox can store in one transaction with its entries. */
+  saving(docs: RecordDoc[]): { sets: UpsertSet[]; apply: () => Promise<void> } {
+    return { sets: [{ collection: RECORDS_COLLECTION, docs }], apply: () => this.save(docs) };
   }
 
   /** Live (not deleted) records of one user and type whose local start day is in the range. */

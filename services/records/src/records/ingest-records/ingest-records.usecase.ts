@@ -121,7 +121,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, validated: Validated
       messages.push(deps.outbox.message(sourceDetectionsTopic, detection, storedVersion(doc)));
     }
   }
-  await deps.outbox.write(messages, () => deps.records.save([...changed.values()]));
+  await deps.outbox.writeDocuments(messages, deps.records.saving([...changed.values()]));
   if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
   return answer;
 }
