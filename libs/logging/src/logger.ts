@@ -20,6 +20,15 @@ const addContext = winston.format((info) => {
 
 let root: winston.Logger | undefined;
 let consoleTransport: winston.transports.ConsoleTransportInstance | undefined;
+let captures = 0;
+
+/**
+ * With the console muted and nothing capturing, the logger itself goes silent: winston would
+ * otherwise still stamp, redact and serialize every line for no reader.
+ */
+function muteWhenUnread(logger: winston.Logger): void {
+  logger.silent = Boolean(consoleTransport?.silent) && captures === 0;
+}
 
 function rootLogger(): winston.Logger {
   if (!root) {
@@ -31,6 +40,7 @@ function rootLogger(): winston.Logger {
       format: winston.format.combine(winston.format.timestamp(), addContext(), winston.format.json()),
       transports: [consoleTransport],
     });
+    muteWhenUnread(root);
   }
   return root;
 }
@@ -43,6 +53,7 @@ export function setLogLevel(level: string): void {
   const logger = rootLogger();
   if (consoleTransport) consoleTransport.silent = level === 'silent';
   if (level !== 'silent') logger.level = level;
+  muteWhenUnread(logger);
 }
 
 /** Sends every log line (already formatted and redacted) to `sink` too; returns a remover. Tests use it. */
@@ -56,7 +67,14 @@ export function captureLogs(sink: (line: string) => void): () => void {
   }
   const transport = new Capture();
   logger.add(transport);
+  captures++;
+  muteWhenUnread(logger);
+  let removed = false;
   return () => {
+    if (removed) return;
+    removed = true;
     logger.remove(transport);
+    captures--;
+    muteWhenUnread(logger);
   };
 }
