@@ -35,9 +35,21 @@ function expr(field: string): string {
 
 const OPS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
+/** True when the filter names its documents by _id (equality or a list): the primary key serves it. */
+function pinsId(filter: Filter): boolean {
+  const c = filter._id;
+  if (c === undefined || c === null) return false;
+  if (typeof c !== 'object') return true;
+  return (c as Operators).$eq != null || Array.isArray((c as Operators).$in);
+}
+
 export function filterToSql(filter: Filter): { where: string; params: SqlValue[] } {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
+  // With _id pinned, SQLite (no statistics) would still pick an index on another constrained
+  // field, e.g. records by (user_id, ...) for `{user_id, _id: {$in}}`, and read the user's whole
+  // partition; a unary + keeps those terms off any index, so the primary key serves the lookup.
+  const byId = pinsId(filter);
   const eq = (e: string, v: Scalar) => {
     if (v === null) clauses.push(`${e} IS NULL`);
     else {
@@ -46,7 +58,7 @@ export function filterToSql(filter: Filter): { where: string; params: SqlValue[]
     }
   };
   for (const [field, cond] of Object.entries(filter)) {
-    const e = expr(field);
+    const e = byId && field !== '_id' ? `+${expr(field)}` : expr(field);
     if (cond === null || typeof cond !== 'object') {
       eq(e, cond);
       continue;
