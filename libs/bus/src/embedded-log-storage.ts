@@ -180,18 +180,22 @@ export class EmbeddedLogStorage {
     const spec = this.topic(topicName);
     if (spec.tenants && messages.some((m) => !m.tenant)) throw new Error(`every message on the tenant-scoped topic ${topicName} needs a tenant`);
     const touched = new Map<string, AppendedTo>();
+    const ends = new Map<number, number>();
     this.db.transaction(() => {
       for (const m of messages) {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
         const k = `${topicName}/${partition}`;
-        const offset = this.nextOffset.get(k) ?? 0;
+        const offset = ends.get(partition) ?? this.nextOffset.get(k) ?? 0;
         const tenant = spec.tenants ? m.tenant : undefined;
         this.stmts.insert.run(topicName, partition, offset, m.key, packValue(m.value), JSON.stringify(m.headers ?? {}), now, tenant ?? null);
-        this.nextOffset.set(k, offset + 1);
-        this.stmts.setEnd.run(topicName, partition, offset + 1);
+        ends.set(partition, offset + 1);
         touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
       }
+      // Each partition's end once per append, not once per message.
+      for (const [partition, end] of ends) this.stmts.setEnd.run(topicName, partition, end);
     })();
+    // Only once the transaction holds: a failed append leaves the offsets as they were.
+    for (const [partition, end] of ends) this.nextOffset.set(`${topicName}/${partition}`, end);
     return [...touched.values()];
   }
 
