@@ -3,7 +3,9 @@
  * a mobile upload of the same user cannot interleave their read-compare-write of one record. Items
  * that arrive for a key while its batch runs wait and go together in the next batch: a burst of one
  * user's uploads then costs one read of the user, one lookup of its records and one transaction,
- * not one of each per upload. The first item of a quiet key starts at once.
+ * not one of each per upload. A quiet key's first batch starts once the current turn of the event
+ * loop is done, so the uploads read from the network in that turn (whose store calls would
+ * otherwise all complete within it, one by one) go together.
  */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -29,12 +31,14 @@ export class BatchByKey<I, R> {
     return new Promise<R>((resolve, reject) => {
       const queue = this.waiting.get(key) ?? this.waiting.set(key, []).get(key)!;
       queue.push({ item, weight, resolve, reject });
-      if (!this.running.has(key)) void this.drain(key, handle);
+      if (!this.running.has(key)) {
+        this.running.add(key);
+        setImmediate(() => void this.drain(key, handle));
+      }
     });
   }
 
   private async drain(key: string, handle: (items: I[]) => Promise<Outcome<R>[]>): Promise<void> {
-    this.running.add(key);
     try {
       for (let queue = this.waiting.get(key); queue && queue.length > 0; queue = this.waiting.get(key)) {
         let weight = 0;

@@ -10,7 +10,7 @@ import type { FieldErrors } from '@wellstream/errors';
 import type { NormalizedContent, OffsetOrigin } from '../record';
 import { invalidRecords } from '../record.errors';
 import { isKnownTimeZone, zoneOffsetSeconds } from '../utc-offset';
-import { deletionStubSchema, ingestRequestSchema, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
+import { deletionStubSchema, ingestRequestSchema, MAX_RECORDS_PER_REQUEST, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
 
 /** A validated record before its offset is resolved. */
 export type ValidatedContent = Pick<NormalizedContent, 'type' | 'source' | 'log_id' | 'start_time' | 'end_time' | 'metrics' | 'user_notes' | 'tags' | 'deleted'> & {
@@ -25,17 +25,36 @@ export type ValidatedRecord =
 
 const typeOnly = Joi.object({ type: recordTypeSchema }).unknown(true);
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The envelope as the schema wants it (`{records: [1..max objects]}`, nothing else): checked in
+ * plain code, as most requests are; anything else goes to joi for its exact errors.
+ */
+function wellFormedRecords(body: unknown): Record<string, unknown>[] | undefined {
+  if (!isObject(body)) return undefined;
+  const { records } = body;
+  if (Object.keys(body).length !== 1 || !Array.isArray(records)) return undefined;
+  if (records.length < 1 || records.length > MAX_RECORDS_PER_REQUEST || !records.every(isObject)) return undefined;
+  return records as Record<string, unknown>[];
+}
+
 export function validateRecords(body: unknown): ValidatedRecord[] {
-  const { records } = validate(ingestRequestSchema, body, { code: 'INVALID_RECORDS' }) as { records: Record<string, unknown>[] };
+  const records =
+    wellFormedRecords(body) ?? (validate(ingestRequestSchema, body, { code: 'INVALID_RECORDS' }) as { records: Record<string, unknown>[] }).records;
   const errors: FieldErrors = {};
   const out: ValidatedRecord[] = [];
   const add = (index: number, err: Joi.ValidationError) => {
     for (const d of err.details) (errors[fieldPath(['records', index, ...d.path])] ??= []).push(d.message.replace(/"/g, ''));
   };
   records.forEach((raw, i) => {
-    const t = typeOnly.validate(raw);
-    if (t.error) return add(i, t.error);
-    const type = t.value.type as ResourceType;
+    // A known type needs no schema run of its own; any other value gets joi's message.
+    let type = raw.type as ResourceType;
+    if (typeof type !== 'string' || !Object.hasOwn(RECORD_SCHEMAS, type)) {
+      const t = typeOnly.validate(raw);
+      if (t.error) return add(i, t.error);
+      type = t.value.type as ResourceType;
+    }
     const stub = raw.deleted === true && raw.start_time === undefined;
     // JSON types are strict: "70" for a number or "true" for a boolean is a client bug, not a value to guess at.
     const { value, error } = (stub ? deletionStubSchema : RECORD_SCHEMAS[type]).validate(raw, { abortEarly: false, convert: false });
