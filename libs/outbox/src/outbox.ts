@@ -8,6 +8,8 @@
  * check (published if the change is stored, dropped if not). So nothing is published that was not
  * stored, nothing stored stays unpublished, and no request waits for the event log: a failed
  * publish is retried by the relay until the log takes it, even when the request is never retried.
+ * A change of whole documents on a store that has transactions (`writeDocuments`) needs none of
+ * this: its documents and its entries, written ready, are one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
