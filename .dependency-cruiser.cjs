@@ -1,5 +1,5 @@
 /**
- * Layering, enforced in `npm run lint` (DESIGN.md "Shape"): domain code and use cases import no
+ * Layering, enforced in `npm run lint`: domain code and use cases import no
  * framework or driver; services never import each other; shared libs never import services.
  */
 const DRIVERS = '^(express|mongoose|mongodb|kafkajs|ioredis|better-sqlite3|http-proxy-middleware)$';

@@ -15,9 +15,10 @@
  *   the delay from publishing B's record's event to its arrival on B's stream.
  * Loopback only; every loop ends after its time.
  */
+import { Worker } from 'node:worker_threads';
 import {
   api, args, eventLoopP99, createTenant, createUser, ingest, measurement, openSse, pct, publishRecords, settle, sleep, startDistributed, startEmbedded,
-  startServers, until,
+  startServers,
 } from './harness.mjs';
 
 const RECORDS = Number(args.records ?? 20_000);
@@ -31,29 +32,22 @@ async function timed(fn) {
   return performance.now() - t0;
 }
 
-/** A replays its whole history again and again, `parallel` replays at a time, until stopped. */
+/**
+ * A replays its whole history again and again, `parallel` replays at a time, until stopped: on a
+ * worker thread, so reading A's events does not delay the probes that time B.
+ */
 function replayLoop(base, tenant, expected, parallel) {
-  let running = true;
-  let completed = 0;
-  const one = async () => {
-    while (running) {
-      let got = 0;
-      let sse;
-      try {
-        sse = await openSse(`${base}/replay?token=${tenant.token}&event_types=data`, (e) => {
-          if (e === 'data') got++;
-        });
-      } catch {
-        await sleep(100); // 429 while a slot frees up
-        continue;
-      }
-      await until('replay done', async () => got >= expected || !running, 300_000, 20).catch(() => {});
-      sse.close();
-      if (got >= expected) completed++;
-    }
+  const worker = new Worker(new URL('./replay-worker.mjs', import.meta.url), { argv: process.argv.slice(2) });
+  worker.postMessage({ cmd: 'loop', url: `${base}/replay?token=${tenant.token}&event_types=data`, expected, parallel });
+  const stopped = new Promise((resolve) => worker.on('message', (m) => 'stopped' in m && resolve(m.stopped)));
+  return {
+    stop: async () => {
+      worker.postMessage({ cmd: 'stop' });
+      const completed = await stopped;
+      await worker.terminate();
+      return completed;
+    },
   };
-  const all = Promise.all(Array.from({ length: parallel }, one));
-  return { stop: async () => ((running = false), await all, completed) };
 }
 
 async function runMode(mode, servers) {

@@ -7,7 +7,7 @@
  *
  *   node bench/sse-memory.bench.mjs [--n 5000] [--kind connect|replay] [--root DIR]
  *
- * Realistic shape for `connect`: customers with 5 streams of 5 clients each (the interface's
+ * Realistic shape for `connect`: customers with 5 streams of 5 clients each (the documented
  * limits), so N / 25 customers. Raw sockets read and drop what arrives (pokes). Loopback only;
  * connections are spread over several 127.0.0.x source addresses; every wait has a deadline.
  */

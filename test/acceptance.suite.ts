@@ -1,6 +1,6 @@
 /**
  * Black-box acceptance test: the whole platform used as a customer would, over HTTP through the
- * gateway only, per spec/service-interface.md and DESIGN.md section 2. Run embedded by
+ * gateway only, as the OpenAPI document describes it. Run embedded by
  * acceptance.test.ts and on Kafka/MongoDB/Redis by acceptance.int.test.ts.
  */
 import { createHmac } from 'node:crypto';

@@ -71,7 +71,7 @@ export async function composeGateway(config: GatewayConfig, shared: SharedInfra 
     metrics,
   });
   const http = await startHttpServer(app, { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT });
-  // The default public URL follows the port actually bound (DESIGN.md: marketplace URLs follow it).
+  // The default public URL follows the port actually bound (marketplace URLs follow it).
   publicUrl ||= `http://${config.WELLSTREAM_HOST.includes(':') ? `[${config.WELLSTREAM_HOST}]` : config.WELLSTREAM_HOST}:${http.port}`;
   return {
     name: 'gateway',

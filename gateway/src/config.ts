@@ -1,5 +1,5 @@
 /**
- * Gateway settings (DESIGN.md section 2 names the public ones).
+ * Gateway settings (the README lists the public ones).
  */
 import Joi from 'joi';
 import { gatewayKeysSchema, infraSettingsSchema, InfraSettings, loadConfig } from '@wellstream/config';

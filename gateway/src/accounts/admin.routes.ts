@@ -1,5 +1,5 @@
 /**
- * The operator API (DESIGN.md section 2): customers, organizations, tokens. Admin token only.
+ * The operator API (`/v2/admin/…` in the OpenAPI document): customers, organizations, tokens. Admin token only.
  */
 import express from 'express';
 import Joi from 'joi';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * The spec's `token` query parameter, or `Authorization: Bearer <token>` as an alternative. Read
+ * The documented `token` query parameter, or `Authorization: Bearer <token>` as an alternative. Read
  * from the raw URL: the gateway parses no query string (it goes on as sent, and an in-process
  * service parses it itself).
  */

@@ -102,7 +102,7 @@ export interface EventLog {
   dropTenant(topic: string, tenant: string): Promise<void>;
   /**
    * Puts messages written before the topic was tenant-scoped into their tenant's slice (by the
-   * spec's `tenants.field`); idempotent, resumable. Returns how many it moved.
+   * TopicSpec's `tenants.field`); idempotent, resumable. Returns how many it moved.
    */
   migrateTenants(topic: string): Promise<number>;
   /** Members currently in the group (as far as this adapter can see). */

@@ -1,6 +1,6 @@
 /**
  * Resource (record) types: the singular `type` in payloads and the plural path segment of the
- * REST endpoints (spec "Versioning" point 3).
+ * REST endpoints.
  */
 export const RESOURCE_TYPES = ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday', 'cgm'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];

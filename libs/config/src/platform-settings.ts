@@ -1,5 +1,5 @@
 /**
- * The settings shared by every deployable (DESIGN.md section 2 fixes the names). A service's own
+ * The settings shared by every deployable (their names are part of the documented interface: README). A service's own
  * config.ts extends this schema with what only it needs.
  */
 import Joi from 'joi';

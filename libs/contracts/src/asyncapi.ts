@@ -7,7 +7,8 @@
 import parseJoi from 'joi-to-json';
 import { EVENT_TYPES } from '@wellstream/catalog';
 import { acceptedSchemaVersions, SCHEMA_VERSION_FIELD, schemaVersionOf, TopicDefinition } from './topic';
-import { customerEventSchema, customerEventsTopic } from './customer-events';
+import { connectionPayloadSchema, customerEventsTopic, rulePayloadSchema } from './customer-events';
+import { recordPayloadSchema } from './record-payload';
 import { organizationEventsTopic } from './organization-events';
 import { sourceDetectionsTopic } from './source-detections';
 import { tokenRevocationsTopic } from './token-revocations';
@@ -37,24 +38,15 @@ const toJsonSchema = (topic: TopicDefinition<unknown>): JsonSchema => {
 const ssePayloads: Record<string, { summary: string; payload: JsonSchema }> = {
   data: {
     summary: 'A record was created, changed or deleted: the record (as in the REST record endpoints; see Record in /v2/openapi.json).',
-    payload: { ...(parseJoi(customerEventSchema.extract('payload'), 'json') as JsonSchema), additionalProperties: true },
+    payload: parseJoi(recordPayloadSchema.joi, 'json') as JsonSchema,
   },
   connection: {
     summary: 'A user connected or disconnected a source.',
-    payload: {
-      type: 'object',
-      required: ['user', 'source', 'action', 'created_at'],
-      properties: {
-        user: { type: 'object', required: ['uid', 'user_id', 'organization_id'], properties: { uid: { type: 'string' }, user_id: { type: 'string' }, organization_id: { type: 'string' } } },
-        source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } },
-        action: { type: 'string', enum: ['connected', 'disconnected'] },
-        created_at: { type: 'string', format: 'date-time' },
-      },
-    },
+    payload: parseJoi(connectionPayloadSchema.joi, 'json') as JsonSchema,
   },
   rule: {
     summary: 'A rule triggered (see RuleEventPayload in /v2/openapi.json).',
-    payload: { ...(parseJoi(customerEventSchema.extract('payload'), 'json') as JsonSchema), additionalProperties: true },
+    payload: parseJoi(rulePayloadSchema.joi, 'json') as JsonSchema,
   },
   poke: {
     summary: 'Sent whenever 5 s pass without another event (no SSE id).',

@@ -1,4 +1,7 @@
 export * from './topic';
+export * as typed from './typed-schema';
+export type { Infer, Typed } from './typed-schema';
+export * from './record-payload';
 export * from './customer-events';
 export * from './user-events';
 export * from './organization-events';

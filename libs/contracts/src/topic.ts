@@ -5,6 +5,7 @@
 import Joi from 'joi';
 import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
+import { Typed, validateTyped } from './typed-schema';
 
 export interface TopicDefinition<T> {
   spec: TopicSpec;
@@ -61,15 +62,20 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
  * release does not know ignored, validated against this release's schema.
  */
 export function decodeEvent<T>(topic: TopicDefinition<T>, value: string): T {
+  return decodeEventAs(topic, value, { joi: topic.schema });
+}
+
+/** decodeEvent, validated against another schema of the topic's messages (e.g. the envelope only). */
+export function decodeEventAs<S>(topic: TopicDefinition<unknown>, value: string, schema: Typed<S>): S {
   const raw = JSON.parse(value) as unknown;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidEventError(topic.spec.name, 'not a JSON object');
   const { [SCHEMA_VERSION_FIELD]: _version, ...event } = raw as Record<string, unknown>;
   if (!acceptsSchemaVersion(topic, raw as Record<string, unknown>)) {
     throw new InvalidEventError(topic.spec.name, `schema_version ${JSON.stringify(_version)} is not one this release reads (${acceptedSchemaVersions(topic).join(', ')})`);
   }
-  const { value: out, error } = topic.schema.validate(event, { abortEarly: false, allowUnknown: true });
-  if (error) throw new InvalidEventError(topic.spec.name, error.message);
-  return out as T;
+  const result = validateTyped(schema, event, { abortEarly: false, allowUnknown: true });
+  if (result.error) throw new InvalidEventError(topic.spec.name, result.error.message);
+  return result.value;
 }
 
 /** The serialized message: the event with the topic's current schema version. */

@@ -1,6 +1,6 @@
 /**
  * Domain errors with stable codes. Use cases throw these; only the HTTP edge (libs/http)
- * turns them into status codes and the spec's three body shapes.
+ * turns them into status codes and the three error body shapes of the OpenAPI document.
  */
 export type ErrorKind =
   | 'unauthenticated' // 401 {"message"}

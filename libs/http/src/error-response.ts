@@ -1,5 +1,5 @@
 /**
- * The one place where domain errors become HTTP: status code and the spec's three body shapes
+ * The one place where domain errors become HTTP: status code and the three error body shapes of the OpenAPI document
  * ({"message"}, {"errors":[...]}, {"errors":{field:[...]}}). Unknown errors become a bare 500.
  */
 import { AppError, isAppError } from '@wellstream/errors';

@@ -9,3 +9,4 @@ export * from './organization-ownership';
 export * from './validate';
 export * from './health';
 export * from './metrics';
+export * from './json-pages';

@@ -3,7 +3,7 @@
  * (integration project) with the same assertions. Excluded from the build.
  */
 import { randomBytes } from 'node:crypto';
-import type { Collection, Doc, DocumentStore, Filter } from './document-store.port';
+import type { Collection, Doc, DocumentStore, Filter, SortSpec } from './document-store.port';
 import { DuplicateKeyError } from './document-store.port';
 
 export interface DocumentStoreHarness {
@@ -105,6 +105,30 @@ export function documentStoreContract(label: string, makeHarness: () => Promise<
       expect(ids(await items.find({ tag: { $exists: true } }, { sort: { tag: 1, name: -1 } }))).toEqual(['c', 'a', 'b', 'd']);
       expect(ids(await items.find({}, { sort: { 'nested.zip': -1, _id: 1 }, limit: 2 }))).toEqual(['b', 'a']);
       expect((await items.findOne({ tag: 'x' }, { sort: { n: -1 } }))?._id).toBe('c');
+    });
+
+    it('findPages reads the whole result in sort order, pages of at most pageSize, ties broken by _id, none twice', async () => {
+      const many = await store.collection<Item & { owner: string }>({ name: `pages_${rnd()}`, partitionKey: 'owner', indexes: [{ fields: { owner: 1, n: 1 } }] });
+      // 23 documents over 5 values of n: pages must continue inside a run of equal keys.
+      const docs = Array.from({ length: 23 }, (_, i) => ({ _id: `d${String((i * 7) % 23).padStart(2, '0')}`, name: 'x', n: i % 5, owner: 'o' }));
+      await many.bulkUpsert(docs);
+      await many.insertOne({ _id: 'other-owner', name: 'x', n: 0, owner: 'z' });
+      const read = async (sort: SortSpec, pageSize: number, filter: Filter = { owner: 'o' }) => {
+        const pages: string[][] = [];
+        for await (const page of many.findPages(filter, { sort, pageSize })) pages.push(ids(page));
+        return pages;
+      };
+      const byKey = (dir: 1 | -1) => [...docs].sort((a, b) => dir * (a.n - b.n || a._id.localeCompare(b._id))).map((d) => d._id);
+      const up = await read({ n: 1 }, 4);
+      expect(up.map((p) => p.length)).toEqual([4, 4, 4, 4, 4, 3]);
+      expect(up.flat()).toEqual(byKey(1));
+      expect((await read({ n: -1, _id: -1 }, 5)).flat()).toEqual(byKey(-1));
+      expect(await read({ n: 1 }, 100)).toEqual([byKey(1)]);
+      expect((await read({ n: 1 }, 3, { owner: 'o', n: { $gte: 3 } })).flat()).toEqual(byKey(1).filter((id) => docs.find((d) => d._id === id)!.n >= 3));
+      expect(await read({ n: 1 }, 3, { owner: 'nobody' })).toEqual([]);
+      // Without the partition key: every partition, merged in order.
+      expect((await read({ n: 1 }, 10, {})).flat()).toEqual([...docs, { _id: 'other-owner', n: 0 }].sort((a, b) => a.n - b.n || a._id.localeCompare(b._id)).map((d) => d._id));
+      await expect(read({ n: 1, name: -1 }, 3)).rejects.toThrow(/same direction/);
     });
 
     it('enforces unique indexes with DuplicateKeyError, on insert and on update', async () => {

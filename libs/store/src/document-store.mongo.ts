@@ -29,10 +29,11 @@ import {
   DuplicateKeyError,
   Filter,
   FindOptions,
+  PageOptions,
   SortSpec,
   Update,
 } from './document-store.port';
-import { compareBySort, matchesFilter, pinnedIds, pinnedValue } from './filter-match';
+import { compareBySort, matchesFilter, pageKeys, pinnedIds, pinnedValue } from './filter-match';
 
 type Raw = Record<string, unknown>;
 type DriverCollection = mongoose.mongo.Collection<Raw>;
@@ -156,6 +157,34 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.read(filter, options);
+  }
+
+  async *findPages(filter: Filter, options: PageOptions): AsyncIterable<T[]> {
+    const sort = Object.fromEntries(pageKeys(options.sort));
+    const size = Math.max(1, Math.floor(options.pageSize));
+    checkFilter(filter);
+    const colls = await this.place.forFilter(filter);
+    if (colls.length !== 1 || this.lookups(filter)) {
+      // Spread over partitions or looked up by id: merged in memory by locate(), then cut.
+      const all = await this.read(filter, { sort });
+      for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+      return;
+    }
+    // One cursor, one server-side scan: the driver fetches (and decodes) `size` documents a batch.
+    const cursor = colls[0].find(filter as Raw).sort(sort).batchSize(size);
+    try {
+      let page: T[] = [];
+      for await (const doc of cursor) {
+        page.push(doc as unknown as T);
+        if (page.length === size) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length) yield page;
+    } finally {
+      await cursor.close();
+    }
   }
 
   /** Each match with the collection it lives in. */

@@ -37,6 +37,16 @@ export interface FindOptions {
   limit?: number;
 }
 
+export interface PageOptions {
+  /**
+   * The order of the whole result. Every field must be present (not null) in every match; `_id`
+   * is added as the last key when absent, so the order is total. All keys go the same direction.
+   */
+  sort: SortSpec;
+  /** Documents per page: each page is one bounded read. */
+  pageSize: number;
+}
+
 export interface IndexSpec {
   fields: Record<string, 1 | -1>;
   unique?: boolean;
@@ -69,6 +79,13 @@ export interface Collection<T extends Doc> {
   insertOne(doc: T): Promise<void>;
   findOne(filter: Filter, options?: { sort?: SortSpec }): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /**
+   * A large result in pages of at most `pageSize`, in `sort` order: each page is one short read
+   * (SQLite: a keyset query from the last key; MongoDB: the next batch of one cursor), so a caller
+   * can yield to other requests between pages instead of holding the process for the whole read.
+   * Documents written meanwhile may or may not appear; none appears twice.
+   */
+  findPages(filter: Filter, options: PageOptions): AsyncIterable<T[]>;
   count(filter: Filter): Promise<number>;
   /** Updates the first match (or inserts with `upsert`); resolves to the document after the update, or null. */
   findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;

@@ -17,12 +17,14 @@ import {
   Filter,
   FindOptions,
   Operators,
+  PageOptions,
   Scalar,
   SortSpec,
   Update,
   UpsertSet,
 } from './document-store.port';
-import { applyUpdate, seedFromFilter } from './apply-update';
+import { applyUpdate, getPath, seedFromFilter } from './apply-update';
+import { pageKeys } from './filter-match';
 
 type SqlValue = string | number | null;
 
@@ -103,6 +105,26 @@ function orderBy(sort?: SortSpec): string {
 
 const upsertSql = (table: string) => `INSERT INTO ${table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`;
 
+/** `filter` without its bounds on `field` in the paging direction (lower bounds going up). */
+function withoutBound(filter: Filter, field: string, dir: 1 | -1): Filter {
+  const cond = filter[field];
+  if (cond === null || typeof cond !== 'object') return filter;
+  const drop = dir === -1 ? ['$lt', '$lte'] : ['$gt', '$gte'];
+  const kept = Object.fromEntries(Object.entries(cond).filter(([op]) => !drop.includes(op)));
+  const out: Filter = { ...filter };
+  if (Object.keys(kept).length) out[field] = kept;
+  else delete out[field];
+  return out;
+}
+
+function pageKeyValues(doc: unknown, keys: [string, 1 | -1][]): SqlValue[] {
+  return keys.map(([f]) => {
+    const v = getPath(doc, f);
+    if (v === undefined || v === null || typeof v === 'object') throw new Error(`findPages: sort field ${f} must hold a scalar in every match`);
+    return sqlValue(v as Scalar);
+  });
+}
+
 const isUniqueViolation = (e: unknown) =>
   typeof e === 'object' && e !== null && String((e as { code?: string }).code).startsWith('SQLITE_CONSTRAINT');
 
@@ -167,6 +189,31 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     if (options.limit === undefined && options.skip) sql = sql.replace(/LIMIT \d+$/, 'LIMIT -1');
     if (options.skip) sql += ` OFFSET ${Math.max(0, Math.floor(options.skip))}`;
     return (this.sql(sql).all(...params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async *findPages(filter: Filter, options: PageOptions): AsyncIterable<T[]> {
+    const keys = pageKeys(options.sort);
+    const [lead, dir] = keys[0];
+    const order = ` ORDER BY ${keys.map(([f]) => `${expr(f)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${Math.max(1, Math.floor(options.pageSize))}`;
+    const first = filterToSql(filter);
+    // Keyset paging: each later page starts after the last row seen, by a bound on the leading
+    // key that SQLite seeks in an index, plus a row-value comparison for ties. The filter's own
+    // bound on that key in the same direction is left out there: the last row met it, and with two
+    // bounds on one key SQLite may seek by the looser one and scan every earlier row again.
+    const rest = filterToSql(withoutBound(filter, lead, dir));
+    const after = `${expr(lead)} ${dir === -1 ? '<=' : '>='} ? AND (${keys.map(([f]) => expr(f)).join(', ')}) ${dir === -1 ? '<' : '>'} (${keys.map(() => '?').join(', ')})`;
+    let last: SqlValue[] | undefined;
+    for (;;) {
+      const page = (
+        last
+          ? this.sql(`SELECT doc FROM ${this.table} WHERE ${rest.where} AND ${after}${order}`).all(...rest.params, last[0], ...last)
+          : this.sql(`SELECT doc FROM ${this.table} WHERE ${first.where}${order}`).all(...first.params)
+      ) as { doc: string }[];
+      if (page.length === 0) return;
+      const docs = page.map((r) => JSON.parse(r.doc) as T);
+      last = pageKeyValues(docs[docs.length - 1], keys);
+      yield docs;
+    }
   }
 
   async count(filter: Filter): Promise<number> {

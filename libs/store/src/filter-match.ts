@@ -93,3 +93,11 @@ export function pinnedValue(filter: Filter, field: string): string | null {
   if (cond !== null && typeof cond === 'object' && typeof (cond as Operators).$eq === 'string') return (cond as Operators).$eq as string;
   return null;
 }
+
+/** The sort keys of a paged read, `_id` last; one direction for all (a row-value comparison has one). */
+export function pageKeys(sort: SortSpec): [string, 1 | -1][] {
+  const keys = Object.entries(sort) as [string, 1 | -1][];
+  if (!keys.some(([f]) => f === '_id')) keys.push(['_id', keys[0]?.[1] ?? 1]);
+  if (keys.some(([, d]) => d !== keys[0][1])) throw new Error('findPages: every sort key must go the same direction');
+  return keys;
+}

@@ -10,10 +10,10 @@
  * Inserts and whole-document upserts go by `_id` and are always served, and so is anything on a
  * collection declared `backlog` (its size is the work waiting, which the test checks drains).
  */
-import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, Operators, SortSpec, Update, UpsertSet } from './document-store.port';
+import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, Operators, PageOptions, SortSpec, Update, UpsertSet } from './document-store.port';
 import { pinnedIds, pinnedValue } from './filter-match';
 
-export type QueryOp = 'insertOne' | 'findOne' | 'find' | 'count' | 'findOneAndUpdate' | 'updateMany' | 'bulkUpsert' | 'deleteMany';
+export type QueryOp = 'insertOne' | 'findOne' | 'find' | 'findPages' | 'count' | 'findOneAndUpdate' | 'updateMany' | 'bulkUpsert' | 'deleteMany';
 
 export interface IssuedQuery {
   collection: string;
@@ -80,6 +80,10 @@ class RecordingCollection<T extends Doc> implements Collection<T> {
   find(filter: Filter, options?: FindOptions) {
     this.note('find', filter, options);
     return this.inner.find(filter, options);
+  }
+  findPages(filter: Filter, options: PageOptions) {
+    this.note('findPages', filter, { sort: options.sort, limit: options.pageSize });
+    return this.inner.findPages(filter, options);
   }
   count(filter: Filter) {
     this.note('count', filter);

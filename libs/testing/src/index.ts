@@ -5,3 +5,4 @@ export * from './test-platform';
 export * from './process-platform';
 export * from './signed-headers';
 export * from './openapi-conformance';
+export * from './record-fixtures';

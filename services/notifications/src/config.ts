@@ -1,6 +1,6 @@
 /**
  * Settings of the notifications (push) service, validated once at start-up. The push settings'
- * names and defaults follow DESIGN.md section 2 (retry delays, flush time); the rest are ours.
+ * names and defaults follow the documented interface (retry delays, flush time); the rest are ours.
  */
 import Joi from 'joi';
 import { durationList, loadConfig, parseDurationList, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import { CustomerEvent, customerEventsTopic, publishEvents } from '@wellstream/contracts';
-import { ApiClient, eventually, Tenant } from '@wellstream/testing';
+import { ApiClient, eventually, Tenant, testRecord } from '@wellstream/testing';
 
 let counter = 0;
 
@@ -23,33 +23,21 @@ export function dataEvent(tenant: Tenant, options: DataEventOptions = {}): Custo
   const userId = options.userId ?? 'user-1';
   const organizationId = options.organizationId ?? tenant.organizationId;
   const recordId = `rec-${String(counter).padStart(6, '0')}-${randomUUID().slice(0, 8)}`;
-  const record = {
+  const user = { uid: `uid-${userId}`, user_id: userId, organization_id: organizationId };
+  const envelope = { id: `evt-${String(counter).padStart(6, '0')}-${randomUUID()}`, customer_id: tenant.customerId, organization_id: organizationId, user_id: userId, created_at: now };
+  if (options.eventType === 'connection') {
+    return { ...envelope, event_type: 'connection', key: envelope.id, payload: { user, source: { type: 'withings' }, action: 'connected', created_at: now } };
+  }
+  const record = testRecord(resource, {
     id: recordId,
-    type: resource,
-    version: '1.0',
     checksum: randomUUID().replace(/-/g, ''),
     log_id: `log-${counter}`,
     start_time: '2024-05-01T07:00:00Z',
-    end_time: '2024-05-01T07:00:00Z',
-    utc_offset: 0,
-    offset_origin: 'source',
-    user: { uid: `uid-${userId}`, user_id: userId, organization_id: organizationId },
-    source: { type: 'withings' },
+    user,
     metrics: [{ type: 'body_weight', unit: 'kg', value: 70 + counter / 100, origin: 'device' }],
     created_at: now,
-  };
-  return {
-    id: `evt-${String(counter).padStart(6, '0')}-${randomUUID()}`,
-    event_type: options.eventType ?? 'data',
-    key: recordId,
-    customer_id: tenant.customerId,
-    organization_id: organizationId,
-    user_id: userId,
-    resource,
-    start_time: record.start_time,
-    created_at: now,
-    payload: record,
-  };
+  });
+  return { ...envelope, event_type: 'data', key: recordId, resource, start_time: record.start_time, payload: record };
 }
 
 export async function publishData(log: EventLog, events: CustomerEvent[]): Promise<CustomerEvent[]> {

@@ -279,6 +279,25 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(Object.keys(badEnd.body.errors)).toEqual(['end_date']);
     });
 
+    it('answers a read larger than one page (200 records) whole, in start_time order, each record once', async () => {
+      const u = await createUser(platform.baseUrl, a, { timezone: 'UTC' });
+      // 450 records on 150 start times (3 each): page boundaries fall inside runs of equal times.
+      const posted = Array.from({ length: 450 }, (_, i) => {
+        const at = new Date(Date.parse(`${day}T00:00:00Z`) + Math.floor(i / 3) * 60_000).toISOString().replace('.000Z', 'Z');
+        return sampleRecord('measurement', day, { log_id: `page-${i}`, start_time: at, end_time: at });
+      });
+      expect((await u.mobile.post('/mobile/records', { records: posted })).status).toBe(200);
+      const res = await list(a, u, 'measurements', `?start_date=${day}&end_date=${day}`);
+      expect(res.status).toBe(200);
+      const got = res.body.data as { log_id: string; start_time: string; id: string }[];
+      expect(got).toHaveLength(450);
+      expect(new Set(got.map((r) => r.log_id)).size).toBe(450);
+      const order = [...got].sort((x, y) => x.start_time.localeCompare(y.start_time) || x.id.localeCompare(y.id));
+      expect(got.map((r) => r.id)).toEqual(order.map((r) => r.id));
+      // The other days of the range hold none of them.
+      expect((await list(a, u, 'measurements', `?start_date=${isoDay(-1)}&end_date=${today}`)).body.data).toEqual([]);
+    });
+
     it('filters by source (one or a comma list); an unknown source gives 422 keyed by type', async () => {
       const u = await createUser(platform.baseUrl, a);
       await u.mobile.post('/mobile/records', {

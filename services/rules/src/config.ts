@@ -5,7 +5,7 @@ import Joi from 'joi';
 import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';
 
 export interface RulesConfig extends ServiceSettings {
-  /** The rules feature for organizations whose operator setting is null (DESIGN.md section 2). */
+  /** The rules feature for organizations whose operator setting is null (documented in the README). */
   WELLSTREAM_RULES_ENABLED: boolean;
   /** How often every rule is judged again, so missing data is noticed without new data. */
   WELLSTREAM_RULES_EVALUATE_INTERVAL_MS: number;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import { CustomerEvent, customerEventsTopic, publishEvents, UserEvent, userEventsTopic } from '@wellstream/contracts';
-import { ApiClient, connectSse, createTenant, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, connectSse, createTenant, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform, testRecord } from '@wellstream/testing';
 
 /** A random uid part without digits: eight random hex digits look like a phone number about 2 % of the time (refused). */
 const letters = () => randomUUID().replace(/[^a-f]/g, '').slice(0, 10).padEnd(10, 'x');
@@ -74,15 +74,12 @@ async function publishWeight(log: EventLog, tenant: Tenant, user: TestUser): Pro
     resource: 'measurement',
     start_time: now,
     created_at: now,
-    payload: {
+    payload: testRecord('measurement', {
       id,
-      type: 'measurement',
       user: { uid: user.uid, user_id: user.id, organization_id: tenant.organizationId },
       start_time: now,
-      end_time: now,
       metrics: [{ type: 'body_weight', unit: 'kg', value: 81.2, origin: 'device' }],
-      deleted_at: null,
-    },
+    }),
   };
   await publishEvents(log, customerEventsTopic, [event]);
 }

@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EmbeddedEventLog, LogMessage } from '@wellstream/bus';
-import { CustomerEvent, customerEventsTopic, UserEvent, UserSnapshot } from '@wellstream/contracts';
+import type { MetricOrigin } from '@wellstream/catalog';
+import { CustomerEvent, customerEventsTopic, decodeEvent, RuleEvent, UserEvent, UserSnapshot } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
 import { Outbox } from '@wellstream/outbox';
 import { SqliteDocumentStore } from '@wellstream/store';
+import { testRecord } from '@wellstream/testing';
 import { DataPointRepository } from '../src/data-points/data-point.repository';
 import type { EvaluationDeps } from '../src/evaluation/evaluate-rules/evaluate-rules.usecase';
 import { OrganizationProjectionRepository } from '../src/organizations/organization-projection.repository';
@@ -30,7 +32,7 @@ export interface Harness {
   ruleDeps: RuleUseCaseDeps;
   evaluation: EvaluationDeps;
   /** Rule events published so far, read back from the log. */
-  publishedRuleEvents(): Promise<CustomerEvent[]>;
+  publishedRuleEvents(): Promise<RuleEvent[]>;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
           .tail({ topic: customerEventsTopic.spec.name, handle: async (m) => void seen.push(m), onCaughtUp: resolve })
           .then((sub) => setTimeout(() => void sub.stop(), 0));
       });
-      return seen.map((m) => JSON.parse(m.value) as CustomerEvent).filter((e) => e.event_type === 'rule');
+      return seen.map((m) => decodeEvent(customerEventsTopic, m.value)).filter((e): e is RuleEvent => e.event_type === 'rule');
     },
     async close() {
       await outbox.stop();
@@ -133,7 +135,7 @@ let recordSeq = 0;
 /** A `data` event as records publishes it: the payload is the record. */
 export function dataEvent(
   startTime: Date | string,
-  metrics: { type: string; unit?: string; value?: number; origin?: string }[],
+  metrics: { type: string; unit?: string; value?: number; origin?: MetricOrigin }[],
   over: { recordId?: string; userId?: string; deleted?: boolean } = {},
 ): CustomerEvent {
   const id = over.recordId ?? `rec_${++recordSeq}`;
@@ -148,13 +150,12 @@ export function dataEvent(
     resource: 'measurement',
     start_time: start,
     created_at: new Date().toISOString(),
-    payload: {
+    payload: testRecord('measurement', {
       id,
-      type: 'measurement',
+      user: { uid: 'patient-1', user_id: over.userId ?? 'usr_1', organization_id: ORG },
       start_time: start,
-      end_time: start,
       metrics: metrics.map((m) => ({ value: 80, unit: 'kg', origin: 'device', ...m })),
       deleted_at: over.deleted ? new Date().toISOString() : null,
-    },
+    }),
   };
 }

@@ -26,7 +26,7 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3),
-  // 5 streams × 5 members: the interface's own limits, so by default only this process's share counts.
+  // 5 streams × 5 members: the documented limits, so by default only this process's share counts.
   WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: Joi.number().integer().min(1).max(100_000).default(25),
 });
 

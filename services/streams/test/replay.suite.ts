@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { connectReplay, marksOf, publish, sleep } from './stream-fixtures';
+import { connectReplay, markOf, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
 const daysAgo = (n: number) => new Date(Date.now() - n * 24 * 3600 * 1000).toISOString();
@@ -71,7 +71,7 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       expect(c.headers.get('cache-control')).toBe('no-cache, no-transform');
       await expectReplayed(c, ['sleep-20d', 'cgm-10d', 'connection-5d', 'measurement-2d', 'rule-1d', 'end']);
       const events = c.events.filter((e) => e.event !== 'poke');
-      const typeOf = (mark: string) => events.find((e) => e.json().mark === mark)?.event;
+      const typeOf = (mark: string) => events.find((e) => markOf(e) === mark)?.event;
       expect(['sleep-20d', 'connection-5d', 'rule-1d'].map(typeOf)).toEqual(['data', 'connection', 'rule']);
       expect(events.every((e) => /^\d+-\d+$/.test(e.id ?? ''))).toBe(true);
 
@@ -80,7 +80,7 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       expect(poke.id).toBeUndefined();
 
       await publish(platform.eventLog, tenant, [{ userId: u1, mark: 'live' }]);
-      await c.waitFor((e) => e.event === 'data' && e.json().mark === 'live');
+      await c.waitFor((e) => e.event === 'data' && markOf(e) === 'live');
     });
 
     it('marks the end of the historical part with a comment', async () => {
@@ -95,7 +95,7 @@ export function replaySuite(mode: 'embedded' | 'distributed') {
       }
       await reader.cancel();
       expect(text).toContain(': replay caught up\n\n');
-      expect(text.indexOf('"mark":"end"')).toBeLessThan(text.indexOf(': replay caught up'));
+      expect(text.indexOf('"log_id":"end"')).toBeLessThan(text.indexOf(': replay caught up'));
     });
 
     it('delivers each customer only its own events', async () => {

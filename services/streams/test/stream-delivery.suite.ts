@@ -8,7 +8,7 @@ import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { connectReplay, connectStream, marksOf, publish, sleep } from './stream-fixtures';
+import { connectReplay, connectStream, markOf, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
 const MAX_MEMBERS = 3;
@@ -89,7 +89,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       await c.waitFor((e) => e.event === 'rule');
       const events = c.events.filter((e) => e.event !== 'poke');
       expect(events.map((e) => e.event)).toEqual(['data', 'connection', 'rule']);
-      expect(events.map((e) => e.json().mark)).toEqual(['d1', 'c1', 'r1']);
+      expect(events.map((e) => markOf(e))).toEqual(['d1', 'c1', 'r1']);
       expect(events.every((e) => /^\d+-\d+$/.test(e.id ?? ''))).toBe(true);
       expect(events[0].json()).toMatchObject({ type: 'measurement', user: { user_id: u } });
 
@@ -134,8 +134,8 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
         { userId: u, eventType: 'rule', mark: 'rule' },
         { userId: u, resource: 'summary', startTime: '2030-02-01T00:00:00Z', mark: 'end' },
       ]);
-      await cd.waitFor((e) => e.event === 'data' && e.json().mark === 'end');
-      await ct.waitFor((e) => e.json?.().mark === 'connection' && e.event === 'connection');
+      await cd.waitFor((e) => e.event === 'data' && markOf(e) === 'end');
+      await ct.waitFor((e) => markOf(e) === 'connection' && e.event === 'connection');
       await cr.waitFor((e) => e.event === 'rule');
       // Resource filters apply to data events; connection and rule events have no resource.
       expect(marksOf(cr)).toEqual(['sleep-before', 'cgm-after', 'connection', 'rule']);
@@ -217,10 +217,10 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       // Replay shows the same ids, which lets the test learn positions without consuming the stream.
       const r = await connectReplay(platform.baseUrl, tenant);
       open.push(r);
-      await r.waitFor((e) => e.json?.().mark === 'e4' && e.event === 'data');
+      await r.waitFor((e) => markOf(e) === 'e4' && e.event === 'data');
       const ids = r.events.filter((e) => e.event === 'data').map((e) => e.id as string);
       const c = await connect(stream.id, { 'Last-Event-ID': ids[1] });
-      await c.waitFor((e) => e.event === 'data' && e.json().mark === 'e4');
+      await c.waitFor((e) => e.event === 'data' && markOf(e) === 'e4');
       await sleep(POKE_MS);
       expect(marksOf(c)).toEqual(['e3', 'e4']);
       expect(c.events.filter((e) => e.event === 'data').map((e) => e.id)).toEqual(ids.slice(2));
@@ -231,9 +231,9 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       await publish(platform.eventLog, tenant, [5, 6].map((i) => ({ userId: u, mark: `e${i}` })));
       const r2 = await connectReplay(platform.baseUrl, tenant);
       open.push(r2);
-      const e5 = await r2.waitFor((e) => e.event === 'data' && e.json().mark === 'e5');
+      const e5 = await r2.waitFor((e) => e.event === 'data' && markOf(e) === 'e5');
       const q = await connect(stream2.id, undefined, `&last_event_id=${e5.id}`);
-      await q.waitFor((e) => e.event === 'data' && e.json().mark === 'e6');
+      await q.waitFor((e) => e.event === 'data' && markOf(e) === 'e6');
       expect(marksOf(q)).toEqual(['e6']);
 
       const bad = await connectStream(platform.baseUrl, tenant, stream2.id, { 'Last-Event-ID': 'garbage' });
@@ -266,7 +266,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
         let scanned = 0;
         let found = false;
         await eventually(async () => {
-          for (; scanned < next.events.length && !found; scanned++) found = next.events[scanned].data.includes('"mark":"last"');
+          for (; scanned < next.events.length && !found; scanned++) found = next.events[scanned].data.includes('"log_id":"last"');
           return found;
         }, 15_000);
         expect(next.events.filter((e) => e.event === 'data').length).toBeGreaterThan(1);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import type { EventType, ResourceType } from '@wellstream/catalog';
 import { CustomerEvent, customerEventsTopic, publishEvents } from '@wellstream/contracts';
-import { connectSse, SseConnection, Tenant } from '@wellstream/testing';
+import { connectSse, SseConnection, Tenant, testRecord } from '@wellstream/testing';
 
 export interface EventSpec {
   userId: string;
@@ -22,27 +22,26 @@ export interface EventSpec {
 
 export function customerEvent(tenant: Tenant, spec: EventSpec): CustomerEvent {
   const id = randomUUID();
-  const eventType = spec.eventType ?? 'data';
+  const mark = spec.mark ?? id;
   const createdAt = spec.createdAt ?? new Date().toISOString();
   const user = { uid: `uid-${spec.userId}`, user_id: spec.userId, organization_id: tenant.organizationId };
-  const payload: Record<string, unknown> =
-    eventType === 'data'
-      ? { id, type: spec.resource ?? 'measurement', user, start_time: spec.startTime ?? createdAt, created_at: createdAt, mark: spec.mark }
-      : eventType === 'connection'
-        ? { user, source: { type: 'demo' }, action: 'connected', created_at: createdAt, mark: spec.mark }
-        : { user, rule: { id: 'r1' }, data: [], created_at: createdAt, mark: spec.mark };
-  if (spec.padding) payload.padding = 'x'.repeat(spec.padding);
-  return {
-    id,
-    event_type: eventType,
-    key: id,
-    customer_id: tenant.customerId,
-    organization_id: tenant.organizationId,
-    user_id: spec.userId,
-    ...(eventType === 'data' ? { resource: spec.resource ?? 'measurement', start_time: spec.startTime ?? createdAt } : {}),
-    created_at: createdAt,
-    payload,
-  };
+  const envelope = { id, key: id, customer_id: tenant.customerId, organization_id: tenant.organizationId, user_id: spec.userId, created_at: createdAt };
+  // Each event type carries the mark in a field of its own payload (markOf reads it back).
+  if (spec.eventType === 'connection') return { ...envelope, event_type: 'connection', payload: { user, source: { type: mark }, action: 'connected', created_at: createdAt } };
+  if (spec.eventType === 'rule') {
+    const rule = { id: 'r1', type: 'user/missing_data', window: 'P1D', message: mark, metric: { type: 'steps', sub_type: null, unit: null, origin: null }, threshold: { value: 1, comparator: 'less_than' } };
+    return { ...envelope, event_type: 'rule', payload: { user, rule, data: [], created_at: createdAt } };
+  }
+  const resource = spec.resource ?? 'measurement';
+  const startTime = spec.startTime ?? createdAt;
+  const record = testRecord(resource, { id, user, start_time: startTime, created_at: createdAt, log_id: mark, user_notes: spec.padding ? ['x'.repeat(spec.padding)] : [] });
+  return { ...envelope, event_type: 'data', resource, start_time: startTime, payload: record };
+}
+
+/** The mark of a delivered fixture event: the record's log_id, the connection's source, the rule's message. */
+export function markOf(e: { json(): any }): string {
+  const p = e.json();
+  return p.log_id ?? p.source?.type ?? p.rule?.message;
 }
 
 export async function publish(log: EventLog, tenant: Tenant, specs: EventSpec[]): Promise<void> {
@@ -55,7 +54,7 @@ export const connectStream = (baseUrl: string, tenant: Tenant, streamId: string,
 export const connectReplay = (baseUrl: string, tenant: Tenant, query = '') => connectSse(`${baseUrl}/replay?token=${tenant.token}${query}`);
 
 /** The `mark`s of the data/connection/rule events received so far. */
-export const marksOf = (c: SseConnection) => c.events.filter((e) => e.event !== 'poke').map((e) => e.json().mark as string);
+export const marksOf = (c: SseConnection) => c.events.filter((e) => e.event !== 'poke').map(markOf);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -20,7 +20,7 @@ export function streamResourcesSuite(mode: 'embedded' | 'distributed') {
       api = tenant.api;
     });
 
-    it('creates a stream with exactly the spec fields', async () => {
+    it('creates a stream with exactly the documented fields', async () => {
       const res = await api.post('/streams', { name: 'main' });
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTenant, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, ApiClient, Tenant, TestPlatform } from '@wellstream/testing';
 import { customerEventsTopic } from '@wellstream/contracts';
-import { connectReplay, connectStream, publish, sleep } from './stream-fixtures';
+import { connectReplay, connectStream, markOf, publish, sleep } from './stream-fixtures';
 
 export interface SliceProbe {
   /** Whether the customer's slice still exists where the log keeps it (Kafka: its topic). */
@@ -24,7 +24,7 @@ export interface PositionKeeping {
   passDays(platform: TestPlatform, days: number): Promise<void>;
 }
 
-const seqOf = (e: { json(): { mark: string } }) => Number(e.json().mark.split(':')[2]);
+const seqOf = (e: { json(): unknown }) => Number(markOf(e).split(':')[2]);
 
 export function tenantIsolationSuite(
   mode: 'embedded' | 'distributed',
@@ -55,9 +55,9 @@ export function tenantIsolationSuite(
     /** Each user's marks `<tenant>:<user>:<n>` must arrive as 0..count-1, in order. */
     const expectOwnInOrder = (c: SseConnection, label: string, users: string[], count: number) => {
       const data = c.events.filter((e) => e.event === 'data');
-      for (const e of data) expect(e.json().mark.startsWith(`${label}:`)).toBe(true);
+      for (const e of data) expect(markOf(e).startsWith(`${label}:`)).toBe(true);
       for (const u of users) {
-        const mine = data.filter((e) => e.json().mark.startsWith(`${label}:${u}:`)).map(seqOf);
+        const mine = data.filter((e) => markOf(e).startsWith(`${label}:${u}:`)).map(seqOf);
         expect(mine).toEqual(Array.from({ length: count }, (_, i) => i));
       }
     };
@@ -96,7 +96,7 @@ export function tenantIsolationSuite(
       const user = `u-${randomUUID()}`;
       await publish(platform.eventLog, late, [{ userId: user, mark: `late:${user}:0` }]);
       const got = await client.waitFor((e) => e.event === 'data', 30_000);
-      expect(got.json().mark).toBe(`late:${user}:0`);
+      expect(markOf(got)).toBe(`late:${user}:0`);
       // The stream's consumer lag is exported by the streams service.
       const streamsUrl = platform.services.find((s) => s.name === 'streams')!.url;
       const metrics = await (await fetch(`${streamsUrl}/metrics`)).text();
@@ -154,9 +154,9 @@ export function tenantIsolationSuite(
       await publish(platform.eventLog, t, [{ userId: user, mark: `away:${user}:1` }]);
       const back = track(await connectStream(platform.baseUrl, t, stream.id));
       const got = await back.waitFor((e) => e.event === 'data', 30_000);
-      expect(got.json().mark).toBe(`away:${user}:1`);
+      expect(markOf(got)).toBe(`away:${user}:1`);
       await sleep(500);
-      expect(back.events.filter((e) => e.event === 'data').map((e) => e.json().mark)).toEqual([`away:${user}:1`]);
+      expect(back.events.filter((e) => e.event === 'data').map((e) => markOf(e))).toEqual([`away:${user}:1`]);
     });
 
     it("deletes a customer: its tokens stop working and its slice of the events topic is removed", async () => {

@@ -44,7 +44,7 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       await platform?.stop();
     }, 60_000);
 
-    it('creates a user (201) with exactly the spec fields, and publishes user.created', async () => {
+    it('creates a user (201) with exactly the documented fields, and publishes user.created', async () => {
       const id = uid();
       const res = await a.api.post(users(a), { uid: id, location: { timezone: 'Europe/Berlin', country_code: 'de' } });
       expect(res.status).toBe(201);

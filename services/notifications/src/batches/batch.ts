@@ -1,7 +1,7 @@
 /**
  * A notification batch: records of one organization POSTed together, with every delivery attempt.
  *
- * Internal state is PENDING (attempts remain), SUCCESS or FAILURE. The spec knows only SUCCESS and
+ * Internal state is PENDING (attempts remain), SUCCESS or FAILURE. The interface has only SUCCESS and
  * FAILURE, so views show FAILURE for a batch that has not succeeded yet, and `next_attempt_at` tells
  * whether another try is scheduled (null = final). See the README.
  */

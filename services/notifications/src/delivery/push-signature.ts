@@ -1,5 +1,5 @@
 /**
- * The delivery signature (DESIGN.md section 2): `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ * The delivery signature (documented in the OpenAPI document): `sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
  * Signing the timestamp with the body lets receivers reject replays older than their tolerance.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -3,8 +3,7 @@
  */
 import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
-import { WORKOUT_CATEGORIES } from '../records/ingest-records/ingest-records.schema';
-import { GRANULARITIES } from '../records/ingest-records/record-fields.schema';
+import { GRANULARITIES, WORKOUT_CATEGORIES } from '@wellstream/contracts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };

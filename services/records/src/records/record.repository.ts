@@ -1,12 +1,14 @@
 /**
  * The records collection over the DocumentStore port. Every hot query pins the user (a record's
  * id is derived from its user): ingestion looks records up by id within the user, the REST
- * endpoints by (user_id, type, local_date). The user is the partition key, so on a backend
- * without usable indexes a query reads one user's records, not everyone's.
+ * endpoints by (user_id, type, start_time) with the local day as a filter. The user is the
+ * partition key, so on a backend without usable indexes a query reads one user's records, not
+ * everyone's.
  */
 import type { ResourceType } from '@wellstream/catalog';
 import type { Collection, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
 import type { RecordDoc } from './record';
+import { addDays } from './utc-offset';
 
 export interface RecordQuery {
   userId: string;
@@ -24,7 +26,9 @@ export class RecordRepository {
   static async open(store: DocumentStore): Promise<RecordRepository> {
     const records = await store.collection<RecordDoc>({
       name: RECORDS_COLLECTION,
-      indexes: [{ fields: { user_id: 1, type: 1, local_date: 1 } }],
+      // Serves the REST read in its order: a page continues from the last (start_time, _id) seen
+      // by seeking in this index, however deep into the range it is.
+      indexes: [{ fields: { user_id: 1, type: 1, start_time: 1, _id: 1 } }],
       partitionKey: 'user_id',
     });
     return new RecordRepository(records);
@@ -49,10 +53,25 @@ export class RecordRepository {
     return { sets: [{ collection: RECORDS_COLLECTION, docs }], apply: () => this.save(docs) };
   }
 
-  /** Live (not deleted) records of one user and type whose local start day is in the range. */
-  find(q: RecordQuery): Promise<RecordDoc[]> {
-    const filter: Filter = { user_id: q.userId, type: q.type, local_date: { $gte: q.fromDate, $lte: q.toDate }, deleted_at: null };
-    if (q.sources) filter.source_type = { $in: q.sources };
-    return this.records.find(filter, { sort: { start_time: 1, _id: 1 } });
+  /**
+   * Live (not deleted) records of one user and type whose local start day is in the range, in
+   * pages of `pageSize`: a month of one-minute data is too much for one read.
+   */
+  findPages(q: RecordQuery, pageSize: number): AsyncIterable<RecordDoc[]> {
+    return this.records.findPages(rangeFilter(q), { sort: { start_time: 1, _id: 1 }, pageSize });
   }
+}
+
+function rangeFilter(q: RecordQuery): Filter {
+  const filter: Filter = {
+    user_id: q.userId,
+    type: q.type,
+    // A local day lies within a day of its UTC start, whatever the offset: these bounds let the
+    // (user, type, start_time) index narrow the scan; local_date then decides exactly.
+    start_time: { $gte: addDays(q.fromDate, -2), $lt: addDays(q.toDate, 3) },
+    local_date: { $gte: q.fromDate, $lte: q.toDate },
+    deleted_at: null,
+  };
+  if (q.sources) filter.source_type = { $in: q.sources };
+  return filter;
 }

@@ -6,37 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceType } from '@wellstream/catalog';
+import type { RecordContent, RecordPayload } from '@wellstream/contracts';
 
 export const RECORD_VERSION = '1.0';
 
-export type OffsetOrigin = 'source' | 'profile' | 'user_defined';
+export type { OffsetOrigin, RecordPayload } from '@wellstream/contracts';
 
-export interface RecordUser {
-  uid: string;
-  user_id: string;
-  organization_id: string;
-}
-
-/** What the API answers and what `data` events carry. */
-export interface RecordPayload {
-  id: string;
-  type: ResourceType;
-  version: string;
-  checksum: string;
-  log_id: string;
-  start_time: string;
-  end_time: string;
-  utc_offset: number;
-  offset_origin: OffsetOrigin;
-  user: RecordUser;
-  source: { type: string; device?: Record<string, unknown> };
-  metrics: unknown[];
-  created_at: string;
-  deleted_at: string | null;
-  user_notes: unknown[];
-  tags: string[];
-  [typeSpecific: string]: unknown;
-}
+export type RecordUser = RecordPayload['user'];
 
 /** The stored document: query fields beside the payload, which is served as it is. */
 export interface RecordDoc {
@@ -56,20 +32,7 @@ export interface RecordDoc {
 }
 
 /** Validated content of one ingested record (after joi defaults), utc_offset and origin resolved. */
-export interface NormalizedContent {
-  type: ResourceType;
-  source: { type: string; device?: Record<string, unknown> };
-  log_id: string;
-  start_time: string;
-  end_time: string;
-  utc_offset: number;
-  offset_origin: OffsetOrigin;
-  metrics: unknown[];
-  user_notes: unknown[];
-  tags: string[];
-  deleted: boolean;
-  [typeSpecific: string]: unknown;
-}
+export type NormalizedContent = RecordContent & { deleted: boolean };
 
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -98,31 +61,31 @@ export function buildPayload(args: {
   createdAt: string;
   deletedAt: string | null;
 }): RecordPayload {
-  const { type, source, log_id, start_time, end_time, utc_offset, offset_origin, metrics, user_notes, tags, deleted: _deleted, ...specific } =
-    args.content;
-  return {
+  const { deleted: _deleted, ...content } = args.content;
+  // The fields in the order the API has always answered with; the type's own fields follow.
+  const head = {
     id: args.id,
-    type,
+    type: content.type,
     version: RECORD_VERSION,
     checksum: args.checksum,
-    log_id,
-    start_time,
-    end_time,
-    utc_offset,
-    offset_origin,
+    log_id: content.log_id,
+    start_time: content.start_time,
+    end_time: content.end_time,
+    utc_offset: content.utc_offset,
+    offset_origin: content.offset_origin,
     user: args.user,
-    source,
-    metrics,
+    source: content.source,
+    metrics: content.metrics,
     created_at: args.createdAt,
     deleted_at: args.deletedAt,
-    user_notes,
-    tags,
-    ...specific,
+    user_notes: content.user_notes,
+    tags: content.tags,
   };
+  return Object.assign(head, content);
 }
 
 /** The content of a stored payload (to re-checksum it, e.g. when a deletion names the record only). */
 export function contentOf(payload: RecordPayload, deleted: boolean): NormalizedContent {
   const { id: _i, version: _v, checksum: _c, user: _u, created_at: _ca, deleted_at: _d, ...content } = payload;
-  return { ...content, deleted } as unknown as NormalizedContent;
+  return { ...content, deleted };
 }

@@ -1,14 +1,14 @@
 /**
  * The `rule` event a triggered rule raises, on the `events` topic (streams and replay deliver its
- * payload; REST record endpoints never see it). Payload shape from the interface's Events table.
+ * payload; REST record endpoints never see it). The payload is the contract's RulePayload.
  */
 import { randomBytes } from 'node:crypto';
-import type { CustomerEvent } from '@wellstream/contracts';
+import type { RuleEvent } from '@wellstream/contracts';
 import { RuleDoc, ruleView } from '../rules/rule';
 
 export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`;
 
-export function buildRuleEvent(rule: RuleDoc, count: number, triggeredAt: Date, id = newEventId()): CustomerEvent {
+export function buildRuleEvent(rule: RuleDoc, count: number, triggeredAt: Date, id = newEventId()): RuleEvent {
   const at = triggeredAt.toISOString();
   // The event carries the rule as the API shows it, without its own timestamps.
   const { created_at: _created, updated_at: _updated, ...ruleFields } = ruleView(rule);

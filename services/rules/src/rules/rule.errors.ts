@@ -6,7 +6,7 @@ import { notFound, unprocessable } from '@wellstream/errors';
 export const FEATURE_DISABLED_MESSAGE = 'the rules feature is disabled';
 
 /**
- * The interface documents no 403, so a disabled feature is a 422 with the list body: the request
+ * The OpenAPI document lists no 403, so a disabled feature is a 422 with the list body: the request
  * is well formed but cannot be processed for this organization.
  */
 export const rulesFeatureDisabled = () => unprocessable('RULES_DISABLED', FEATURE_DISABLED_MESSAGE);

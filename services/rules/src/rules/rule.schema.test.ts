@@ -1,5 +1,5 @@
 /**
- * Validation of rule bodies against the interface's Rule table: every violation keyed by field.
+ * Validation of rule bodies against the Rule schema of the OpenAPI document: every violation keyed by field.
  */
 import { isAppError } from '@wellstream/errors';
 import { validateRuleBody } from './rule.schema';

@@ -1,8 +1,10 @@
-import type { CustomerEvent } from '@wellstream/contracts';
+import type { ConnectionEvent, DataEvent } from '@wellstream/contracts';
+import { testRecord } from '@wellstream/testing';
 import { matchesFilter, parseCustomerEvent, utcDayStart } from './event-filter';
 import { alreadySeen, encodePosition, parsePosition } from './event-position';
 
-const base: CustomerEvent = {
+const user = { uid: 'p1', user_id: 'u1', organization_id: 'o1' };
+const base: DataEvent = {
   id: 'e1',
   event_type: 'data',
   key: 'r1',
@@ -10,9 +12,20 @@ const base: CustomerEvent = {
   organization_id: 'o1',
   user_id: 'u1',
   resource: 'sleep',
-  start_time: '2024-05-02T10:00:00Z',
-  created_at: '2024-05-03T00:00:00Z',
-  payload: {},
+  // Envelope times as decoding writes them (ISO with milliseconds).
+  start_time: '2024-05-02T10:00:00.000Z',
+  created_at: '2024-05-03T00:00:00.000Z',
+  payload: testRecord('sleep', { id: 'r1', user, start_time: '2024-05-02T10:00:00Z' }),
+};
+const connection: ConnectionEvent = {
+  id: 'e2',
+  event_type: 'connection',
+  key: 'e2',
+  customer_id: 'c1',
+  organization_id: 'o1',
+  user_id: 'u1',
+  created_at: '2024-05-03T00:00:00.000Z',
+  payload: { user, source: { type: 'withings' }, action: 'connected', created_at: '2024-05-03T00:00:00Z' },
 };
 
 describe('event filter', () => {
@@ -23,7 +36,7 @@ describe('event filter', () => {
   it('filters resources on data events only', () => {
     expect(matchesFilter({ customerId: 'c1', resources: ['workout'] }, base)).toBe(false);
     expect(matchesFilter({ customerId: 'c1', resources: ['sleep'] }, base)).toBe(true);
-    expect(matchesFilter({ customerId: 'c1', resources: ['workout'] }, { ...base, event_type: 'connection', resource: undefined })).toBe(true);
+    expect(matchesFilter({ customerId: 'c1', resources: ['workout'] }, connection)).toBe(true);
     expect(matchesFilter({ customerId: 'c1', resources: [] }, base)).toBe(true);
   });
   it('filters event types, start time and created_at at day boundaries', () => {
@@ -37,10 +50,14 @@ describe('event filter', () => {
     expect(utcDayStart('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
     for (const bad of ['2023-02-29', '2024-13-01', '2024-1-1', 'x', '2024-04-31']) expect(utcDayStart(bad)).toBeUndefined();
   });
-  it('skips what is not an envelope', () => {
+  it('skips what is not an event this release reads', () => {
     expect(parseCustomerEvent('not json')).toBeUndefined();
     expect(parseCustomerEvent('{"customer_id":"c"}')).toBeUndefined();
+    expect(parseCustomerEvent(JSON.stringify({ ...base, payload: 'a record' }))).toBeUndefined();
+    expect(parseCustomerEvent(JSON.stringify({ ...base, event_type: 'other' }))).toBeUndefined();
+    expect(parseCustomerEvent(JSON.stringify({ ...base, schema_version: 3 }))).toBeUndefined();
     expect(parseCustomerEvent(JSON.stringify(base))).toEqual(base);
+    expect(parseCustomerEvent(JSON.stringify(connection))).toEqual(connection);
   });
 });
 

@@ -4,7 +4,7 @@
  * filter to leave those out. Likewise `start_date` applies to events that carry a start time.
  */
 import type { EventType, ResourceType } from '@wellstream/catalog';
-import { acceptsSchemaVersion, CustomerEvent, customerEventsTopic } from '@wellstream/contracts';
+import { CustomerEventEnvelope, customerEventEnvelopeSchema, customerEventsTopic, decodeEventAs } from '@wellstream/contracts';
 
 export interface EventFilter {
   customerId: string;
@@ -18,27 +18,24 @@ export interface EventFilter {
   createdFromMs?: number;
 }
 
-export function matchesFilter(f: EventFilter, e: CustomerEvent): boolean {
+export function matchesFilter(f: EventFilter, e: CustomerEventEnvelope): boolean {
   if (e.customer_id !== f.customerId) return false;
   if (f.eventTypes?.length && !f.eventTypes.includes(e.event_type)) return false;
   if (e.event_type === 'data' && f.resources?.length && !(e.resource && f.resources.includes(e.resource))) return false;
-  if (f.startTimeFromMs !== undefined && e.start_time !== undefined && !(Date.parse(e.start_time) >= f.startTimeFromMs)) return false;
+  const startTime = e.event_type === 'connection' ? undefined : e.start_time;
+  if (f.startTimeFromMs !== undefined && startTime !== undefined && !(Date.parse(startTime) >= f.startTimeFromMs)) return false;
   if (f.createdFromMs !== undefined && !(Date.parse(e.created_at) >= f.createdFromMs)) return false;
   return true;
 }
 
 /**
- * Reads an envelope cheaply (every connection reads every event of the topic, so no full schema
- * validation here: publishers validate). Undefined for anything that is not an envelope.
+ * Reads an event's envelope as the contract types it (an accepted schema version; the payload is
+ * forwarded as it is, so only its being an object is checked). Undefined for anything else: a
+ * version this release cannot read is skipped like any other non-event (deploy order: README).
  */
-export function parseCustomerEvent(value: string): CustomerEvent | undefined {
+export function parseCustomerEvent(value: string): CustomerEventEnvelope | undefined {
   try {
-    const e = JSON.parse(value) as CustomerEvent;
-    if (!e || typeof e !== 'object' || typeof e.customer_id !== 'string' || typeof e.event_type !== 'string') return undefined;
-    if (!e.payload || typeof e.payload !== 'object') return undefined;
-    // A version this release cannot read is skipped like any other non-envelope (deploy order: README).
-    if (!acceptsSchemaVersion(customerEventsTopic, e as unknown as Record<string, unknown>)) return undefined;
-    return e;
+    return decodeEventAs(customerEventsTopic, value, customerEventEnvelopeSchema);
   } catch {
     return undefined;
   }

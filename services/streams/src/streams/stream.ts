@@ -23,7 +23,7 @@ export interface StreamDoc {
   updated_at: string;
 }
 
-/** The stream as the API shows it (spec "Stream" resource). */
+/** The stream as the API shows it (the Stream schema of the OpenAPI document). */
 export interface StreamView {
   id: string;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * What a `uid` may be. The spec forbids identifying information in it, so e-mail addresses, phone
+ * What a `uid` may be. The interface forbids identifying information in it, so e-mail addresses, phone
  * numbers and social security numbers are refused; detection uses maintained libraries
  * (validator's isEmail, libphonenumber-js) rather than home-made patterns, except for the SSN shape.
  * A uid also travels as a path segment, so only unreserved URL characters are allowed.

@@ -37,7 +37,7 @@ export class UserEvents {
       organization_id: user.organization_id,
       user_id: user.id,
       created_at: at,
-      payload: payload as unknown as Record<string, unknown>,
+      payload,
     };
     const snapshot = this.snapshot(action === 'connected' ? 'source.connected' : 'source.disconnected', change, sourceType);
     return this.outbox.write([snapshot, this.outbox.message(customerEventsTopic, event, change.stored)], change.apply);

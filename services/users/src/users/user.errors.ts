@@ -1,5 +1,5 @@
 /**
- * Errors of the user area, with stable codes. libs/http turns them into the spec's bodies.
+ * Errors of the user area, with stable codes. libs/http turns them into the documented error bodies.
  */
 import { AppError, notFound, unauthenticated, unprocessable } from '@wellstream/errors';
 

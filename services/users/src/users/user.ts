@@ -50,8 +50,6 @@ export function newUser(input: { uid: string; organizationId: string; customerId
   };
 }
 
-export const isActive = (u: User) => u.status === 'active';
-
 /** What the `users` topic carries: everything other services may project, never the marketplace token. */
 export function toSnapshot(u: User): UserSnapshot {
   return {

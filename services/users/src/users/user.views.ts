@@ -1,5 +1,5 @@
 /**
- * The response shapes of the user endpoints, exactly the fields the spec lists for each.
+ * The response shapes of the user endpoints, exactly the fields the OpenAPI document lists for each.
  */
 import type { User } from './user';
 

@@ -1,6 +1,6 @@
 /**
  * Query of GET /organizations/:org_id/notifications. Times are UTC `YYYY-MM-DDTHH:MM:SSZ` (the
- * spec's format, nothing looser); `status` is `success` or `failure` (any case).
+ * documented format, nothing looser); `status` is `success` or `failure` (any case).
  */
 import Joi from 'joi';
 

@@ -1,5 +1,5 @@
 /**
- * Queues a new round of tries for a batch (beyond the spec): the same retry schedule again,
+ * Queues a new round of tries for a batch (our addition to the interface): the same retry schedule again,
  * starting now, every try recorded after the earlier ones. Works on any batch, a successful one
  * included (the customer asks for it); refused while a try is in flight.
  */

@@ -1,66 +1,74 @@
 /**
- * The ingestion request and one joi schema per record type. Workout and intraday shapes are ours
- * (the spec leaves them open); services/records/README.md documents every field.
+ * The ingestion request and one typed joi schema per record type (the record payload of
+ * libs/contracts is what they validate to, plus the fields the service assigns);
+ * services/records/README.md documents every field.
  */
 import Joi from 'joi';
 import { RESOURCE_TYPES, ResourceType } from '@wellstream/catalog';
+import { Infer, NUTRITION_CATEGORIES, SLEEP_STAGES, SUMMARY_CATEGORIES, typed, Typed, WORKOUT_CATEGORIES } from '@wellstream/contracts';
 import { commonFields, metricsSchema, serviceAssigned, seriesSchema, sourceSchema, utcTime } from './record-fields.schema';
 
 export const MAX_RECORDS_PER_REQUEST = 1000;
 
-export const WORKOUT_CATEGORIES = ['running', 'cycling', 'walking', 'hiking', 'swimming', 'rowing', 'strength', 'yoga', 'other'] as const;
-export const SLEEP_STAGES = ['awake', 'light', 'deep', 'rem'] as const;
+const base = <K extends ResourceType>(type: K) => ({ type: typed.oneOf([type]), ...commonFields });
 
-const base = (type: ResourceType, extra: Record<string, Joi.Schema>) =>
-  Joi.object({ type: Joi.string().valid(type).required(), ...commonFields, ...extra });
-
-const segment = (resource: ResourceType, timed: boolean) =>
-  Joi.object({
-    name: Joi.string().max(200).required(),
-    start_time: timed ? utcTime() : Joi.forbidden(),
-    end_time: timed ? utcTime() : Joi.forbidden(),
-    metrics: metricsSchema(resource).default([]),
+const segment = (resource: ResourceType) => typed.object({ name: name(), start_time: typed.forbidden(), end_time: typed.forbidden(), metrics: typed.withDefault(metricsSchema(resource), []) });
+const timedSegment = (resource: ResourceType) =>
+  typed.object({
+    name: name(),
+    start_time: typed.optional(typed.string(utcTime())),
+    end_time: typed.optional(typed.string(utcTime())),
+    metrics: typed.withDefault(metricsSchema(resource), []),
   });
+const name = () => typed.string(Joi.string().max(200));
+const segments = <T>(item: Typed<T>, max: number) => typed.withDefault(typed.array(item, (a) => a.max(max)), []);
 
-export const RECORD_SCHEMAS: Record<ResourceType, Joi.ObjectSchema> = {
-  measurement: base('measurement', { metrics: metricsSchema('measurement', 1).required() }),
-  nutrition: base('nutrition', {
-    name: Joi.string().max(200),
-    category: Joi.string().valid('food', 'meal', 'other').default('other'),
-    metrics: metricsSchema('nutrition').required(),
-    segments: Joi.array().max(100).items(segment('nutrition', false)).default([]),
+/** One schema per record type; what each validates to is the record's content (see record-schemas.types.test.ts). */
+export const RECORD_SCHEMAS = {
+  measurement: typed.object({ ...base('measurement'), metrics: metricsSchema('measurement', 1) }),
+  nutrition: typed.object({
+    ...base('nutrition'),
+    name: typed.optional(name()),
+    category: typed.withDefault(typed.oneOf(NUTRITION_CATEGORIES), 'other'),
+    metrics: metricsSchema('nutrition'),
+    segments: segments(segment('nutrition'), 100),
   }),
-  sleep: base('sleep', {
-    metrics: metricsSchema('sleep').required(),
-    stages: Joi.array()
-      .max(500)
-      .items(Joi.object({ stage: Joi.string().valid(...SLEEP_STAGES).required(), start_time: utcTime().required(), end_time: utcTime().required() }))
-      .default([]),
+  sleep: typed.object({
+    ...base('sleep'),
+    metrics: metricsSchema('sleep'),
+    stages: typed.withDefault(
+      typed.array(typed.object({ stage: typed.oneOf(SLEEP_STAGES), start_time: typed.string(utcTime()), end_time: typed.string(utcTime()) }), (a) => a.max(500)),
+      [],
+    ),
   }),
-  summary: base('summary', {
-    category: Joi.string().valid('daily').default('daily'),
-    metrics: metricsSchema('summary').required(),
-    segments: Joi.array().max(100).items(segment('summary', true)).default([]),
+  summary: typed.object({
+    ...base('summary'),
+    category: typed.withDefault(typed.oneOf(SUMMARY_CATEGORIES), 'daily'),
+    metrics: metricsSchema('summary'),
+    segments: segments(timedSegment('summary'), 100),
   }),
-  workout: base('workout', {
-    category: Joi.string()
-      .valid(...WORKOUT_CATEGORIES)
-      .required(),
-    name: Joi.string().max(200),
-    metrics: metricsSchema('workout').required(),
-    segments: Joi.array().max(200).items(segment('workout', true)).default([]),
+  workout: typed.object({
+    ...base('workout'),
+    category: typed.oneOf(WORKOUT_CATEGORIES),
+    name: typed.optional(name()),
+    metrics: metricsSchema('workout'),
+    segments: segments(timedSegment('workout'), 200),
   }),
-  intraday: base('intraday', { metrics: Joi.array().items(seriesSchema('intraday')).min(1).max(20).required() }),
-  cgm: base('cgm', { metrics: Joi.array().items(seriesSchema('cgm')).min(1).max(5).required() }),
-};
+  intraday: typed.object({ ...base('intraday'), metrics: typed.array(seriesSchema('intraday'), (a) => a.min(1).max(20)) }),
+  cgm: typed.object({ ...base('cgm'), metrics: typed.array(seriesSchema('cgm'), (a) => a.min(1).max(5)) }),
+} satisfies Record<ResourceType, Typed<{ type: ResourceType }>>;
+
+/** What one record type's schema validates to. */
+export type IngestedOf<K extends ResourceType> = Infer<(typeof RECORD_SCHEMAS)[K]>;
+export type Ingested = { [K in ResourceType]: IngestedOf<K> }[ResourceType];
 
 /** A deletion may name the record only: `{type, source, log_id, deleted: true}`. */
 export const deletionStubSchema = Joi.object({
-  ...serviceAssigned,
+  ...Object.fromEntries(Object.entries(serviceAssigned).map(([field, f]) => [field, f.joi])),
   type: Joi.string()
     .valid(...RESOURCE_TYPES)
     .required(),
-  source: sourceSchema,
+  source: sourceSchema.joi.required(),
   log_id: Joi.string().min(1).max(200).required(),
   deleted: Joi.valid(true).required(),
 }).unknown(false);

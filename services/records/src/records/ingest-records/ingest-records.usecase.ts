@@ -82,7 +82,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
         content = contentOf(existing.payload, true);
       } else {
         const { utc_offset, ...rest } = v.content;
-        content = { ...rest, ...resolveOffset(rest.start_time, utc_offset, user) } as NormalizedContent;
+        content = { ...rest, ...resolveOffset(rest.start_time, utc_offset, user) };
       }
       const checksum = checksumOf(content);
       if (existing && existing.checksum === checksum) {
@@ -128,7 +128,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
       resource: doc.type,
       start_time: doc.start_time,
       created_at: doc.payload.created_at,
-      payload: doc.payload as unknown as Record<string, unknown>,
+      payload: doc.payload,
     };
     messages.push(deps.outbox.message(customerEventsTopic, event, storedVersion(doc)));
     if (!doc.deleted_at && !hasSource({ ...user, detected_sources: detected }, doc.source_type)) {

@@ -1,9 +1,10 @@
 /**
- * joi building blocks of an ingested record: UTC times, the source, metric objects whose type and
+ * Typed joi building blocks (libs/contracts typed-schema) of an ingested record: UTC times, the source, metric objects whose type and
  * unit come from the catalog (libs/catalog METRICS), and time series for intraday/cgm records.
  */
 import Joi from 'joi';
 import { METRICS, METRIC_ORIGINS, ResourceType, SOURCE_TYPES } from '@wellstream/catalog';
+import { GRANULARITIES, typed } from '@wellstream/contracts';
 
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
@@ -31,96 +32,85 @@ export const endTime = () =>
     })
     .messages({ 'time.order': '{{#label}} must not be before start_time' });
 
-export const deviceSchema = Joi.object({
-  id: Joi.string().max(200),
-  name: Joi.string().max(200),
-  type: Joi.string().max(100),
-  model: Joi.string().max(200),
-  manufacturer: Joi.string().max(200),
-  diagnostics: Joi.array()
-    .max(50)
-    .items(Joi.object({ type: Joi.string().required(), unit: Joi.string().allow('').required(), value: Joi.alternatives(Joi.number(), Joi.string()).required() })),
+export const deviceSchema = typed.object({
+  id: typed.optional(typed.string(Joi.string().max(200))),
+  name: typed.optional(typed.string(Joi.string().max(200))),
+  type: typed.optional(typed.string(Joi.string().max(100))),
+  model: typed.optional(typed.string(Joi.string().max(200))),
+  manufacturer: typed.optional(typed.string(Joi.string().max(200))),
+  diagnostics: typed.optional(
+    typed.array(typed.object({ type: typed.string(), unit: typed.string(Joi.string().allow('')), value: typed.anyOf(typed.number(), typed.string()) }), (a) => a.max(50)),
+  ),
 });
 
-export const sourceSchema = Joi.object({
-  type: Joi.string()
-    .valid(...SOURCE_TYPES)
-    .required()
-    .messages({ 'any.only': '{{#label}} is not a known source (see the source catalog)' }),
-  device: deviceSchema,
-}).required();
+export const sourceSchema = typed.object({
+  type: typed.string(
+    Joi.string()
+      .valid(...SOURCE_TYPES)
+      .messages({ 'any.only': '{{#label}} is not a known source (see the source catalog)' }),
+  ),
+  device: typed.optional(deviceSchema),
+});
 
 const metricTypesOf = (resource: ResourceType) => METRICS.filter((m) => m.resources.includes(resource)).map((m) => m.type);
 
 /** The unit must be one of the metric type's units; checked only once the type itself is valid. */
 const unitFor = (types: string[]) =>
-  Joi.string()
-    .required()
-    .when('type', {
-      switch: METRICS.filter((m) => types.includes(m.type)).map((m) => ({
-        is: m.type,
-        then: Joi.valid(...m.units).messages({ 'any.only': `{{#label}} must be one of ${m.units.join(', ')} for ${m.type}` }),
-      })),
-    });
+  Joi.string().when('type', {
+    switch: METRICS.filter((m) => types.includes(m.type)).map((m) => ({
+      is: m.type,
+      then: Joi.valid(...m.units).messages({ 'any.only': `{{#label}} must be one of ${m.units.join(', ')} for ${m.type}` }),
+    })),
+  });
 
 const metricType = (resource: ResourceType) =>
   Joi.string()
     .valid(...metricTypesOf(resource))
-    .required()
     .messages({ 'any.only': `{{#label}} {{#value}} is not a metric type of ${resource} records (see the metric catalog)` });
 
+const origin = () => typed.withDefault(typed.oneOf(METRIC_ORIGINS), 'unknown');
+
 export const metricSchema = (resource: ResourceType) =>
-  Joi.object({
-    type: metricType(resource),
-    unit: unitFor(metricTypesOf(resource)),
-    value: Joi.number().required(),
-    origin: Joi.string()
-      .valid(...METRIC_ORIGINS)
-      .default('unknown'),
-    sub_type: Joi.string().max(100),
+  typed.object({
+    type: typed.string(metricType(resource)),
+    unit: typed.string(unitFor(metricTypesOf(resource))),
+    value: typed.number(),
+    origin: origin(),
+    sub_type: typed.optional(typed.string(Joi.string().max(100))),
   });
 
-export const metricsSchema = (resource: ResourceType, min = 0) => Joi.array().items(metricSchema(resource)).min(min).max(200);
-
-export const GRANULARITIES = ['PT1M', 'PT5M', 'PT15M', 'PT1H'] as const;
+export const metricsSchema = (resource: ResourceType, min = 0) => typed.array(metricSchema(resource), (a) => a.min(min).max(200));
 
 /** A time series: one metric type sampled over the record's window (intraday, cgm). */
 export const seriesSchema = (resource: ResourceType) =>
-  Joi.object({
-    type: metricType(resource),
-    unit: unitFor(metricTypesOf(resource)),
-    origin: Joi.string()
-      .valid(...METRIC_ORIGINS)
-      .default('unknown'),
-    granularity: Joi.string()
-      .valid(...GRANULARITIES)
-      .required(),
-    samples: Joi.array()
-      .items(Joi.object({ time: utcTime().required(), value: Joi.number().required() }))
-      .max(1440)
-      .required(),
+  typed.object({
+    type: typed.string(metricType(resource)),
+    unit: typed.string(unitFor(metricTypesOf(resource))),
+    origin: origin(),
+    granularity: typed.oneOf(GRANULARITIES),
+    samples: typed.array(typed.object({ time: typed.string(utcTime()), value: typed.number() }), (a) => a.max(1440)),
   });
 
 /** Fields the service assigns: accepted (a client may post back what it got) and ignored. */
 export const serviceAssigned = {
-  id: Joi.any().strip(),
-  version: Joi.any().strip(),
-  checksum: Joi.any().strip(),
-  user: Joi.any().strip(),
-  created_at: Joi.any().strip(),
-  deleted_at: Joi.any().strip(),
-  offset_origin: Joi.any().strip(),
+  id: typed.stripped(),
+  version: typed.stripped(),
+  checksum: typed.stripped(),
+  user: typed.stripped(),
+  created_at: typed.stripped(),
+  deleted_at: typed.stripped(),
+  offset_origin: typed.stripped(),
 };
 
 export const commonFields = {
   ...serviceAssigned,
   source: sourceSchema,
-  log_id: Joi.string().min(1).max(200).required(),
-  start_time: utcTime().required(),
-  end_time: endTime().required(),
+  log_id: typed.string(Joi.string().min(1).max(200)),
+  start_time: typed.string(utcTime()),
+  end_time: typed.string(endTime()),
   // Real zones span UTC-12 … UTC+14.
-  utc_offset: Joi.number().integer().min(-14 * 3600).max(14 * 3600),
-  user_notes: Joi.array().max(50).items(Joi.alternatives(Joi.string().max(2000), Joi.object().unknown(true))).default([]),
-  tags: Joi.array().max(50).items(Joi.string().max(100)).default([]),
-  deleted: Joi.boolean(),
+  utc_offset: typed.optional(typed.number(Joi.number().integer().min(-14 * 3600).max(14 * 3600))),
+  user_notes: typed.withDefault(typed.array(typed.anyOf(typed.string(Joi.string().max(2000)), typed.unknownObject()), (a) => a.max(50)), []),
+  tags: typed.withDefault(typed.array(typed.string(Joi.string().max(100)), (a) => a.max(50)), []),
+  deleted: typed.optional(typed.boolean()),
 };

@@ -4,26 +4,25 @@
  * `records[3].metrics[0].value`; one bad record rejects the whole request.
  */
 import Joi from 'joi';
-import type { ResourceType } from '@wellstream/catalog';
+import { RESOURCE_TYPES, ResourceType } from '@wellstream/catalog';
+import { typed, Typed } from '@wellstream/contracts';
 import { fieldPath, validate } from '@wellstream/http';
 import type { FieldErrors } from '@wellstream/errors';
-import type { NormalizedContent, OffsetOrigin } from '../record';
+import type { OffsetOrigin } from '../record';
 import { invalidRecords } from '../record.errors';
 import { isKnownTimeZone, zoneOffsetSeconds } from '../utc-offset';
-import { deletionStubSchema, ingestRequestSchema, MAX_RECORDS_PER_REQUEST, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
+import { deletionStubSchema, Ingested, ingestRequestSchema, MAX_RECORDS_PER_REQUEST, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
 
 /** A validated record before its offset is resolved. */
-export type ValidatedContent = Pick<NormalizedContent, 'type' | 'source' | 'log_id' | 'start_time' | 'end_time' | 'metrics' | 'user_notes' | 'tags' | 'deleted'> & {
-  utc_offset?: number;
-  [typeSpecific: string]: unknown;
-};
+export type ValidatedContent = Ingested & { deleted: boolean };
 
 /** A full record, or a deletion that names the record only. */
 export type ValidatedRecord =
   | { kind: 'full'; content: ValidatedContent }
   | { kind: 'deletion'; type: ResourceType; source: { type: string }; log_id: string };
 
-const typeOnly = Joi.object({ type: recordTypeSchema }).unknown(true);
+const typeOnly = typed.object({ type: typed.string(recordTypeSchema) }, (o) => o.unknown(true));
+const isResourceType = (t: string): t is ResourceType => (RESOURCE_TYPES as readonly string[]).includes(t);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,20 +46,26 @@ export function validateRecords(body: unknown): ValidatedRecord[] {
   const add = (index: number, err: Joi.ValidationError) => {
     for (const d of err.details) (errors[fieldPath(['records', index, ...d.path])] ??= []).push(d.message.replace(/"/g, ''));
   };
+  // JSON types are strict: "70" for a number or "true" for a boolean is a client bug, not a value to guess at.
+  const strict = { abortEarly: false, convert: false };
   records.forEach((raw, i) => {
     // A known type needs no schema run of its own; any other value gets joi's message.
-    let type = raw.type as ResourceType;
-    if (typeof type !== 'string' || !Object.hasOwn(RECORD_SCHEMAS, type)) {
-      const t = typeOnly.validate(raw);
+    let type = raw.type;
+    if (typeof type !== 'string' || !isResourceType(type)) {
+      const t = typed.validateTyped(typeOnly, raw);
       if (t.error) return add(i, t.error);
-      type = t.value.type as ResourceType;
+      type = t.value.type;
+      if (typeof type !== 'string' || !isResourceType(type)) return;
     }
-    const stub = raw.deleted === true && raw.start_time === undefined;
-    // JSON types are strict: "70" for a number or "true" for a boolean is a client bug, not a value to guess at.
-    const { value, error } = (stub ? deletionStubSchema : RECORD_SCHEMAS[type]).validate(raw, { abortEarly: false, convert: false });
-    if (error) return add(i, error);
-    if (stub) out.push({ kind: 'deletion', type, source: { type: value.source.type }, log_id: value.log_id });
-    else out.push({ kind: 'full', content: { ...value, deleted: value.deleted === true } });
+    if (raw.deleted === true && raw.start_time === undefined) {
+      const { value, error } = deletionStubSchema.validate(raw, strict);
+      if (error) return add(i, error);
+      return void out.push({ kind: 'deletion', type, source: { type: value.source.type }, log_id: value.log_id });
+    }
+    const schema: Typed<Ingested> = RECORD_SCHEMAS[type];
+    const full = typed.validateTyped(schema, raw, strict);
+    if (full.error) return add(i, full.error);
+    out.push({ kind: 'full', content: { ...full.value, deleted: full.value.deleted === true } });
   });
   if (Object.keys(errors).length) throw invalidRecords(errors);
   return out;

@@ -1,8 +1,11 @@
 /**
- * GET /v2/organizations/:org_id/users/:uid/:object_type → {"data":[records]}.
+ * GET /v2/organizations/:org_id/users/:uid/:object_type → {"data":[records]}, written page by
+ * page: a large range is read and encoded in slices that share the process's budget for long
+ * reads with replays and stream catch-up, so it never stalls other customers' requests.
  */
 import type express from 'express';
-import { callerOf, route } from '@wellstream/http';
+import { TimeSlice } from '@wellstream/bus';
+import { callerOf, route, sendJsonPages } from '@wellstream/http';
 import { listRecords, ListRecordsDeps } from './list-records.usecase';
 
 export const RECORD_LIST_PATH = '/v2/organizations/:org_id/users/:uid/:object_type(measurements|nutrition|sleep|summaries|workouts|intraday)';
@@ -12,14 +15,15 @@ export function listRecordsRoute(app: express.Express, deps: ListRecordsDeps): v
     RECORD_LIST_PATH,
     route(async (req, res) => {
       const caller = callerOf(req);
-      const data = await listRecords(deps, {
+      const pages = await listRecords(deps, {
         customerId: caller.customerId,
         organizationId: req.params.org_id,
         uid: req.params.uid,
         objectType: req.params.object_type,
         query: req.query,
       });
-      res.json({ data });
+      const slice = new TimeSlice();
+      await sendJsonPages(res, 'data', pages, () => slice.pause());
     }),
   );
 }

@@ -8,7 +8,7 @@
  * also across a crash or an event-log outage), and the rule is re-armed when the condition stops
  * holding.
  */
-import { CustomerEvent, customerEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, RuleEvent } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import type { Outbox } from '@wellstream/outbox';
 import type { DataPointRepository } from '../../data-points/data-point.repository';
@@ -28,14 +28,14 @@ export interface EvaluationDeps {
 
 export interface EvaluationResult {
   evaluated: number;
-  events: CustomerEvent[];
+  events: RuleEvent[];
 }
 
 /** Another replica claimed the trigger first (or the rule changed): the outbox drops our event. */
 class NotClaimed extends Error {}
 
 /** Judges one rule at `now`; resolves to the event it raised, if any. */
-export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Date): Promise<CustomerEvent | null> {
+export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Date): Promise<RuleEvent | null> {
   const nowIso = now.toISOString();
   if (rule.armed_at > nowIso) return null;
   const count = await deps.points.countRecords({

@@ -1,6 +1,6 @@
 /**
  * GET /organizations/:org_id/users query: paging (offset, limit 1..100, default 25) and sort
- * (created_at ascending by default, as in the spec's sample). Other query parameters (the
+ * (created_at ascending by default, as in the documented example). Other query parameters (the
  * `token`) are ignored.
  */
 import Joi from 'joi';

@@ -1,0 +1,94 @@
+/**
+ * Batch formation over a real (in-memory SQLite) store: due rules, size limit, order, and the
+ * crash between storing a batch and removing its pending items.
+ */
+import { createLogger } from '@wellstream/logging';
+import type { DocumentStore } from '@wellstream/store';
+import { TargetRepository } from '../../targets/target.repository';
+import { BatchRepository } from '../batch.repository';
+import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
+import { PushOrganizationRepository } from '../push-organization.repository';
+import { formDueBatches, FormBatchesDeps } from './form-batches.usecase';
+
+// Exported so the integration project runs the same cases on MongoDB (form-batches.int.test.ts).
+export function formBatchesSuite(label: string, makeStore: () => DocumentStore): void {
+describe(`formDueBatches (${label})`, () => {
+  let store: DocumentStore;
+  let deps: FormBatchesDeps;
+  let now: number;
+  const ORG = 'org-1';
+
+  beforeEach(async () => {
+    store = makeStore();
+    now = 1_700_000_000_000;
+    deps = {
+      targets: await TargetRepository.open(store),
+      pendingItems: await PendingItemRepository.open(store),
+      batches: await BatchRepository.open(store),
+      organizations: await PushOrganizationRepository.open(store),
+      settings: { flushMs: 5000, batchSize: 3 },
+      logger: createLogger('test'),
+      now: () => now,
+    };
+    await deps.targets.put({ _id: ORG, organization_id: ORG, customer_id: 'c', url: 'http://127.0.0.1:1/', secret: null, resource_filter: [] }, new Date(now).toISOString());
+  });
+  afterEach(async () => {
+    await store.dropForTests().catch(() => undefined);
+    await store.close();
+  });
+
+  const add = (n: number, org = ORG) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        deps.pendingItems.add({ _id: `evt-${org}-${now}-${i}`, organization_id: org, enqueued_ms: now, order: nextArrivalOrder(now), record: { id: `r${i}` } }),
+      ),
+    );
+  const all = () => deps.batches.list({ organizationId: ORG, offset: 0, limit: 100 });
+
+  it('waits the flush time, then forms one batch in arrival order', async () => {
+    await add(2);
+    expect(await formDueBatches(deps)).toBe(0);
+    now += 5000;
+    expect(await formDueBatches(deps)).toBe(1);
+    const { batches } = await all();
+    expect(batches[0]).toMatchObject({ state: 'PENDING', next_attempt_ms: now, attempt_count: 0, items: [{ id: 'r0' }, { id: 'r1' }] });
+    expect(await deps.pendingItems.oldest(10)).toEqual([]);
+  });
+
+  it('forms full batches at once and leaves the rest gathering', async () => {
+    await add(7);
+    expect(await formDueBatches(deps)).toBe(2);
+    expect((await deps.pendingItems.oldest(10)).length).toBe(1);
+    const { batches } = await all();
+    expect(batches.map((b) => b.seq).sort()).toEqual([1, 2]);
+  });
+
+  it('after a crash between storing a batch and removing its items, forms no duplicate', async () => {
+    await add(3);
+    expect(await formDueBatches(deps)).toBe(1);
+    const [batch] = (await all()).batches;
+    // The crash: the items are still pending, as if the removal never happened.
+    for (const [i, id] of batch.item_ids.entries()) {
+      await deps.pendingItems.add({ _id: id, organization_id: ORG, enqueued_ms: now, order: i, record: batch.items[i] });
+    }
+    expect(await formDueBatches(deps)).toBe(0);
+    expect((await all()).total).toBe(1);
+    expect(await deps.pendingItems.oldest(10)).toEqual([]);
+  });
+
+  it('drops pending items of an organization whose target was removed', async () => {
+    await add(3);
+    await deps.targets.delete(ORG);
+    expect(await formDueBatches(deps)).toBe(0);
+    expect(await deps.pendingItems.oldest(10)).toEqual([]);
+  });
+
+  it('lets only one former work on an organization at a time', async () => {
+    await add(3);
+    expect(await deps.organizations.leaseFormation(ORG, now, 30_000)).toBe(true);
+    expect(await formDueBatches(deps)).toBe(0);
+    await deps.organizations.releaseFormation(ORG);
+    expect(await formDueBatches(deps)).toBe(1);
+  });
+});
+}
