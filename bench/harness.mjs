@@ -243,7 +243,20 @@ export async function publishRecords(log, tenant, count, { users = 10, batch = 5
       const userId = `user-${(done + i) % users}`;
       const id = randomUUID();
       const at = new Date().toISOString();
-      const full = { id, ...(record ?? measurement('k')), user: { uid: userId, user_id: userId, organization_id: tenant.organizationId }, created_at: at };
+      // A whole record as records would store it: the event catalog refuses partial payloads.
+      const full = {
+        id,
+        version: '1.0',
+        checksum: id,
+        utc_offset: 0,
+        offset_origin: 'source',
+        deleted_at: null,
+        user_notes: [],
+        tags: [],
+        ...(record ?? measurement('k')),
+        user: { uid: userId, user_id: userId, organization_id: tenant.organizationId },
+        created_at: at,
+      };
       return { id, event_type: 'data', key: id, customer_id: tenant.customerId, organization_id: tenant.organizationId, user_id: userId, resource: 'measurement', start_time: full.start_time, created_at: at, payload: full };
     });
     await publishEvents(log, customerEventsTopic, events);

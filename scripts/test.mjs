@@ -33,7 +33,7 @@ const mustPass = (label, cmd, args) => {
 /** Runs jest with a JSON report beside the usual output and adds its counts to the totals. */
 const jestStep = (label, args) => {
   fs.mkdirSync(artifacts, { recursive: true });
-  const report = path.join(artifacts, `jest-${label.replace(/\W+/g, '-')}.json`);
+  const report = path.join(artifacts, `${label.replace(/\W+/g, '-').replace(/-+$/, '')}.json`);
   fs.rmSync(report, { force: true });
   const status = step(label, process.execPath, [jest, ...args, '--json', `--outputFile=${report}`]);
   if (fs.existsSync(report)) {

@@ -4,129 +4,33 @@
  * unique prefixes. Drives the operator API and the users API over HTTP and checks the answers have
  * the same shapes as in embedded mode. Every process is killed at the end, and on failure.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiClient, distributedEnv, eventually, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY } from '@wellstream/testing';
+import { ApiClient, distributedEnv, ProcessPlatform, SERVICE_NAMES, startProcessPlatform, TEST_ADMIN_TOKEN } from '@wellstream/testing';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '..');
-const SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
-const READY_MS = 90_000;
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name: string, script: string, env: NodeJS.ProcessEnv): Proc {
-  const main = path.join(ROOT, script);
-  if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first (npm test builds; or tsc -b tsconfig.build.json)`);
-  const child = spawn(process.execPath, [main], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.shift();
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { name, child, output };
-}
-
-/** SIGTERM (graceful stop), then SIGKILL after a bound. */
-async function stop(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => p.child.once('exit', () => resolve()));
-  p.child.kill('SIGTERM');
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 describe('distributed mode, one process per deployable', () => {
-  const procs: Proc[] = [];
+  let platform: ProcessPlatform;
   let gatewayUrl = '';
-  const serviceUrls: Record<string, string> = {};
   let admin: ApiClient;
 
-  const describeFailure = () =>
-    procs.map((p) => `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) ---\n${p.output.join('').slice(-3000)}`).join('\n');
-
   beforeAll(async () => {
-    const infra = distributedEnv('e2e');
-    const common: NodeJS.ProcessEnv = {
-      ...infra,
+    const t0 = Date.now();
+    platform = await startProcessPlatform({
+      ...distributedEnv('e2e'),
       WELLSTREAM_LOG_LEVEL: process.env.WELLSTREAM_E2E_LOG_LEVEL ?? 'warn',
       WELLSTREAM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-e2e-')),
-      WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY,
-    };
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const urls: Record<string, string> = {};
-    const t0 = Date.now();
-    try {
-      for (const name of SERVICES) {
-        const port = await freePort();
-        urls[name] = `http://127.0.0.1:${port}`;
-        serviceUrls[name] = urls[name];
-        procs.push(
-          start(name, `services/${name}/dist/main.js`, {
-            ...common,
-            WELLSTREAM_SERVICE_HOST: '127.0.0.1',
-            WELLSTREAM_SERVICE_PORT: String(port),
-            WELLSTREAM_PUBLIC_URL: gatewayUrl,
-            WELLSTREAM_PUSH_ALLOW_PRIVATE_TARGETS: 'true',
-          }),
-        );
-      }
-      procs.push(
-        start('gateway', 'gateway/dist/main.js', {
-          ...common,
-          WELLSTREAM_HOST: '127.0.0.1',
-          WELLSTREAM_PORT: String(gatewayPort),
-          WELLSTREAM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-          WELLSTREAM_USERS_URL: urls.users,
-          WELLSTREAM_RECORDS_URL: urls.records,
-          WELLSTREAM_STREAMS_URL: urls.streams,
-          WELLSTREAM_NOTIFICATIONS_URL: urls.notifications,
-          WELLSTREAM_RULES_URL: urls.rules,
-        }),
-      );
-      await eventually(async () => {
-        const dead = procs.find((p) => p.child.exitCode !== null);
-        if (dead) throw new Error(`${dead.name} exited with ${dead.child.exitCode}`);
-        const res = await fetch(`${gatewayUrl}/health`, { signal: AbortSignal.timeout(2_000) });
-        return res.status === 200;
-      }, READY_MS, 250).catch((err) => {
-        throw new Error(`the distributed platform did not become healthy: ${String(err)}\n${describeFailure()}`);
-      });
-    } catch (err) {
-      await Promise.all(procs.map(stop));
-      throw err;
-    }
-    admin = new ApiClient(`${gatewayUrl}/v2`, TEST_ADMIN_TOKEN);
+    });
+    gatewayUrl = platform.gatewayUrl;
+    admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
     process.stdout.write(`[e2e] 6 processes healthy after ${Date.now() - t0} ms\n`);
-  }, READY_MS + 30_000);
+  }, 120_000);
 
   afterAll(async () => {
     const t0 = Date.now();
-    await Promise.all(procs.map(stop));
+    await platform?.stop();
     process.stdout.write(`[e2e] all processes stopped in ${Date.now() - t0} ms\n`);
   }, 60_000);
 
@@ -134,7 +38,7 @@ describe('distributed mode, one process per deployable', () => {
     const res = await fetch(`${gatewayUrl}/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
-    for (const p of procs) expect(p.child.exitCode).toBeNull();
+    for (const p of platform.processes.values()) expect(p.child.exitCode).toBeNull();
   });
 
   it('creates a customer, an organization and a token with the embedded-mode shapes', async () => {
@@ -172,8 +76,8 @@ describe('distributed mode, one process per deployable', () => {
   });
 
   it('services in their own processes answer 401 to a caller that bypasses the gateway', async () => {
-    for (const name of SERVICES) {
-      const res = await fetch(`${serviceUrls[name]}/v2/organizations/org_x/users/u/rules`, {
+    for (const name of SERVICE_NAMES) {
+      const res = await fetch(`${platform.url(name)}/v2/organizations/org_x/users/u/rules`, {
         headers: { 'x-wellstream-customer-id': 'cus_x', 'x-wellstream-organization-id': 'org_x' },
       });
       expect([name, res.status]).toEqual([name, 401]);

@@ -2,6 +2,7 @@
  * Which service answers which path, and what authentication it needs. Order matters: the first
  * match wins. Paths keep their /v2 prefix on the way to the service.
  */
+import { RESOURCE_PATHS } from '@wellstream/catalog';
 import { badRequest } from '@wellstream/errors';
 
 export type ServiceName = 'users' | 'records' | 'streams' | 'notifications' | 'rules';
@@ -16,7 +17,7 @@ export interface RouteRule {
 }
 
 const ORG = '/v2/organizations/([^/]+)';
-const RECORD_PATHS = '(?:measurements|nutrition|sleep|summaries|workouts|intraday)';
+const RECORD_PATHS = `(?:${Object.keys(RESOURCE_PATHS).join('|')})`;
 
 export const ROUTES: RouteRule[] = [
   { pattern: new RegExp(`^${ORG}/users/[^/]+/${RECORD_PATHS}/?$`), service: 'records', auth: 'developer', orgGroup: 1 },

@@ -86,6 +86,8 @@ class PartitionWorker {
     const slice = new TimeSlice();
     while (!this.stopped) {
       const batch = this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
+      // A short read reached the end of the partition: what follows is live traffic.
+      slice.live = batch.length < BATCH;
       if (batch.length === 0) {
         const w = waitFor(this.notifier, partitionWakeEvent(topic, this.partition, tenant), IDLE_RECHECK_MS);
         this.wake = w.cancel;

@@ -65,6 +65,8 @@ export interface ProcessPlatform {
   gatewayUrl: string;
   baseUrl: string;
   processes: Map<ProcessName, PlatformProcess>;
+  /** Where one process listens, e.g. to call a service without the gateway. */
+  url(name: ProcessName): string;
   /** The last output of every process, for failure messages. */
   describe(): string;
   /** SIGKILL, as a crash; resolves once the process is gone. */
@@ -133,6 +135,7 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
     gatewayUrl,
     baseUrl: `${gatewayUrl}/v2`,
     processes,
+    url,
     describe,
     async kill(name) {
       const p = processes.get(name)!;

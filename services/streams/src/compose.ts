@@ -47,7 +47,7 @@ export async function composeStreams(config: StreamsConfig, shared: SharedInfra 
       maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS,
       pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS,
     },
-    replay: { eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+    replay: { eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
     sse: {
       writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
       maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,

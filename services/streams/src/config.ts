@@ -15,6 +15,8 @@ export interface StreamsConfig extends ServiceSettings {
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: number;
   /** Replay connections one customer may hold open at once (per streams-service process). */
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: number;
+  /** Events per second one replay connection may send. */
+  WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: number;
   /** Stream connections one customer may hold open at once (per streams-service process). */
   WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: number;
 }
@@ -26,6 +28,9 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3),
+  // 100,000 events (a large customer's month) in 20 s, while 3 replays of one customer stay
+  // within what the broker, the gateway and this process serve beside everyone's live delivery.
+  WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: Joi.number().integer().min(10).max(1_000_000).default(5000),
   // 5 streams × 5 members: the documented limits, so by default only this process's share counts.
   WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: Joi.number().integer().min(1).max(100_000).default(25),
 });

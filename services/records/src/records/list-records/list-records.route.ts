@@ -5,10 +5,11 @@
  */
 import type express from 'express';
 import { TimeSlice } from '@wellstream/bus';
+import { RESOURCE_PATHS } from '@wellstream/catalog';
 import { callerOf, route, sendJsonPages } from '@wellstream/http';
 import { listRecords, ListRecordsDeps } from './list-records.usecase';
 
-export const RECORD_LIST_PATH = '/v2/organizations/:org_id/users/:uid/:object_type(measurements|nutrition|sleep|summaries|workouts|intraday)';
+export const RECORD_LIST_PATH = `/v2/organizations/:org_id/users/:uid/:object_type(${Object.keys(RESOURCE_PATHS).join('|')})`;
 
 export function listRecordsRoute(app: express.Express, deps: ListRecordsDeps): void {
   app.get(

@@ -66,7 +66,7 @@ describe('replay cut off mid-way', () => {
     const quota = new CustomerQuota({ stream: 1, replay: 1, retryAfterSeconds: 1 });
     const release = quota.acquire(tenant.customerId, 'replay');
     const sink = new CountingSink(100);
-    startReplay({ eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
+    startReplay({ eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
 
     await eventually(async () => readerStopped, 10_000);
     expect(quota.active(tenant.customerId, 'replay')).toBe(0);

@@ -13,6 +13,7 @@ import { alreadySeen, encodePosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
 import type { CustomerQuota } from '../customer-quota';
 import { startPokeTimer } from '../poke-timer';
+import { ReplayPace } from './replay-pace';
 import type { ReplayQuery } from './replay.schema';
 
 export interface ReplayDeps {
@@ -20,6 +21,8 @@ export interface ReplayDeps {
   quota: CustomerQuota;
   logger: Logger;
   pokeIntervalMs: number;
+  /** Events per second one replay may send (its history and its live part alike). */
+  eventsPerSecond: number;
 }
 
 /** Takes the customer's replay slot (429 past its quota) before the event stream opens. */
@@ -37,6 +40,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
   };
   // Pokes keep coming while a long scan finds nothing for this customer, and while idle.
   const poker = startPokeTimer(sink, deps.pokeIntervalMs, () => JSON.stringify({ ts: new Date().toISOString() }));
+  const pace = new ReplayPace(deps.eventsPerSecond);
   let subscription: Subscription | undefined;
   let stopped = false;
   const stop = () => {
@@ -60,6 +64,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
         const event = parseCustomerEvent(m.value);
         if (!event || !matchesFilter(filter, event)) return;
         if (alreadySeen(query.resumeAfter, m)) return;
+        await pace.take();
         await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
       },
       onCaughtUp: () => {
