@@ -4,7 +4,8 @@
  * gateway (token lookup + rate-limit hit + keep-alive proxy), and, as the physical reference, a
  * bare node:http server answering a small JSON body from its own process. Prints each with its
  * ratio to the bare server, the gateway/direct ratio, and the CPU each process spends per request
- * (from /proc: steadier than throughput on a shared machine).
+ * (from /proc: steadier than throughput on a shared machine). `--root DIR` runs the gateway and
+ * the service of another built checkout (e.g. the previous main) for a before/after in one window.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,8 +13,8 @@ import path from 'node:path';
 import { load, fmt } from './load.mjs';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { procSample } from './harness.mjs';
-import { freePort, startProcess } from './processes.mjs';
+import { args, procSample, ROOT } from './harness.mjs';
+import { freePort, root as ownRoot, startProcess } from './processes.mjs';
 
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 10000);
 const { ASSERTION_HEADER, CALLER_HEADERS, signAssertion } = createRequire(import.meta.url)('../libs/http/dist/index.js');
@@ -25,9 +26,10 @@ const [gwPort, streamsPort, barePort] = [await freePort(), await freePort(), awa
 const bare = await startProcess('bench/bare-server.mjs', { BARE_PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
 const streamsUrl = `http://127.0.0.1:${streamsPort}`;
 const base = `http://127.0.0.1:${gwPort}/v2`;
-const streams = await startProcess('services/streams/dist/main.js', { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort), WELLSTREAM_GATEWAY_KEYS: gatewayKey }, `${streamsUrl}/health`);
+const built = (p) => path.relative(ownRoot, path.join(ROOT, p));
+const streams = await startProcess(built('services/streams/dist/main.js'), { WELLSTREAM_DATA_DIR: path.join(dataDir, 's'), WELLSTREAM_SERVICE_PORT: String(streamsPort), WELLSTREAM_GATEWAY_KEYS: gatewayKey }, `${streamsUrl}/health`);
 const gateway = await startProcess(
-  'gateway/dist/main.js',
+  built('gateway/dist/main.js'),
   { WELLSTREAM_DATA_DIR: path.join(dataDir, 'g'), WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: admin, WELLSTREAM_STREAMS_URL: streamsUrl, WELLSTREAM_GATEWAY_KEYS: gatewayKey },
   `${base}/streams`,
   [401],
@@ -54,7 +56,7 @@ try {
   const [g2, s2] = [procSample(gateway.pid), procSample(streams.pid)];
   const perRequest = (a, b, n) => ((b.cpuMs - a.cpuMs) / n).toFixed(3);
   const vsBare = (r) => `${(r.rps / reference.rps).toFixed(2)} of bare`;
-  console.log(`${TOTAL} GET /v2/streams each, 32 concurrent, keep-alive; gateway and streams service in their own processes, ${os.cpus().length} cores`);
+  console.log(`${TOTAL} GET /v2/streams each, 32 concurrent, keep-alive; gateway and streams service (${args.root ?? 'this checkout'}) in their own processes, ${os.cpus().length} cores`);
   console.log(fmt('reference: bare node:http server', reference));
   console.log(fmt('direct to the streams service', direct), vsBare(direct));
   console.log(fmt('through the gateway (auth + rate limit + proxy)', through), vsBare(through));

@@ -150,7 +150,10 @@ export function openSse(url, onEvent = () => {}) {
   });
 }
 
-/** Embedded: the whole platform in one child process. */
+/**
+ * Embedded: the whole platform in one child process. `BENCH_PLATFORM_NODE_ARGS` (e.g.
+ * '--cpu-prof --cpu-prof-dir=DIR') goes to that process's node.
+ */
 export async function startEmbedded(env = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-bench-'));
@@ -160,7 +163,7 @@ export async function startEmbedded(env = {}) {
     { WELLSTREAM_PORT: String(port), WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_ADMIN_TOKEN: ADMIN, ...env },
     `http://127.0.0.1:${port}/health`,
     [200],
-    [],
+    (process.env.BENCH_PLATFORM_NODE_ARGS ?? '').split(' ').filter(Boolean),
     120_000,
   );
   return {

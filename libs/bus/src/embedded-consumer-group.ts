@@ -86,30 +86,43 @@ class PartitionWorker {
     const slice = new TimeSlice();
     while (!this.stopped) {
       const batch = this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
+      // A short read reached the end of the partition: what follows is live traffic.
+      slice.live = batch.length < BATCH;
       if (batch.length === 0) {
         const w = waitFor(this.notifier, partitionWakeEvent(topic, this.partition, tenant), IDLE_RECHECK_MS);
         this.wake = w.cancel;
         await w.promise;
         continue;
       }
-      for (const m of batch) {
-        await slice.pause();
-        if (this.stopped) return;
-        for (;;) {
-          try {
-            await handleInContext(this.options.handle, m);
-            break;
-          } catch (err) {
-            if (this.stopped) return; // not committed: the next owner gets it again
-            this.logger.warn('event handler failed; retrying', { topic, group: this.groupId, partition: this.partition, offset: m.offset, error: err });
-            const w = waitFor(this.notifier, '__never__', RETRY_PAUSE_MS);
-            this.wake = w.cancel;
-            await w.promise;
-            if (this.stopped) return;
+      // The position is committed once per batch (and before stopping or waiting on a failure),
+      // not per message: one write instead of up to BATCH. A crash re-delivers at most the batch's
+      // handled part, which at-least-once consumers take in their stride.
+      let committed = offset;
+      const commit = () => {
+        if (offset !== committed) this.storage.commit(this.groupId, topic, this.partition, (committed = offset));
+      };
+      try {
+        for (const m of batch) {
+          await slice.pause();
+          if (this.stopped) return;
+          for (;;) {
+            try {
+              await handleInContext(this.options.handle, m);
+              break;
+            } catch (err) {
+              commit();
+              if (this.stopped) return; // not committed: the next owner gets it again
+              this.logger.warn('event handler failed; retrying', { topic, group: this.groupId, partition: this.partition, offset: m.offset, error: err });
+              const w = waitFor(this.notifier, '__never__', RETRY_PAUSE_MS);
+              this.wake = w.cancel;
+              await w.promise;
+              if (this.stopped) return;
+            }
           }
+          offset = m.offset + 1;
         }
-        offset = m.offset + 1;
-        this.storage.commit(this.groupId, topic, this.partition, offset);
+      } finally {
+        commit();
       }
     }
   }

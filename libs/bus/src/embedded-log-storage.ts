@@ -81,6 +81,9 @@ export class EmbeddedLogStorage {
   private readonly topics = new Map<string, TopicSpec>();
   private readonly nextOffset = new Map<string, number>();
   private readonly stmts;
+  /** Counts changes to the messages, so a remembered read knows it is still what the table holds. */
+  private writes = 0;
+  private lastRead: { key: string; writes: number; messages: LogMessage[] } | undefined;
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -180,26 +183,43 @@ export class EmbeddedLogStorage {
     const spec = this.topic(topicName);
     if (spec.tenants && messages.some((m) => !m.tenant)) throw new Error(`every message on the tenant-scoped topic ${topicName} needs a tenant`);
     const touched = new Map<string, AppendedTo>();
+    const ends = new Map<number, number>();
+    this.writes++;
     this.db.transaction(() => {
       for (const m of messages) {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
         const k = `${topicName}/${partition}`;
-        const offset = this.nextOffset.get(k) ?? 0;
+        const offset = ends.get(partition) ?? this.nextOffset.get(k) ?? 0;
         const tenant = spec.tenants ? m.tenant : undefined;
         this.stmts.insert.run(topicName, partition, offset, m.key, packValue(m.value), JSON.stringify(m.headers ?? {}), now, tenant ?? null);
-        this.nextOffset.set(k, offset + 1);
-        this.stmts.setEnd.run(topicName, partition, offset + 1);
+        ends.set(partition, offset + 1);
         touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
       }
+      // Each partition's end once per append, not once per message.
+      for (const [partition, end] of ends) this.stmts.setEnd.run(topicName, partition, end);
     })();
+    // Only once the transaction holds: a failed append leaves the offsets as they were.
+    for (const [partition, end] of ends) this.nextOffset.set(`${topicName}/${partition}`, end);
     return [...touched.values()];
   }
 
   readPartition(topic: string, partition: number, fromOffset: number, limit: number, tenant?: string): LogMessage[] {
+    // The groups of one process, woken by the same append, read the same range one after another:
+    // the first reads and inflates, the others take its messages while nothing was written since.
+    const key = `${topic}\u0000${partition}\u0000${fromOffset}\u0000${limit}\u0000${tenant ?? ''}`;
+    if (this.lastRead?.key === key && this.lastRead.writes === this.writes) return this.lastRead.messages;
     const rows = tenant === undefined
       ? this.stmts.readPartition.all(topic, partition, fromOffset, limit)
       : this.stmts.readTenantPartition.all(topic, tenant, partition, fromOffset, limit);
-    return (rows as Row[]).map(toMessage);
+    // Frozen: several readers hold the very same objects.
+    const messages = (rows as Row[]).map((r) => {
+      const m = toMessage(r);
+      Object.freeze(m.headers);
+      return Object.freeze(m);
+    });
+    Object.freeze(messages);
+    this.lastRead = { key, writes: this.writes, messages };
+    return messages;
   }
 
   readAfterSeq(topic: string, afterSeq: number, limit: number, tenant?: string): SeqMessage[] {
@@ -244,6 +264,7 @@ export class EmbeddedLogStorage {
    * keep their gaps, as in Kafka. Returns how many were removed and whether more work is left.
    */
   cleanChunk(topic: string, now: number): { removed: number; more: boolean } {
+    this.writes++;
     const spec = this.topic(topic);
     let removed = 0;
     let more = false;
@@ -266,6 +287,7 @@ export class EmbeddedLogStorage {
 
   /** One chunk of removing a tenant's slice; returns how many messages went. */
   dropTenantChunk(topic: string, tenant: string): number {
+    this.writes++;
     return this.stmts.dropTenant.run(topic, tenant, CHUNK_ROWS).changes;
   }
 
@@ -275,6 +297,7 @@ export class EmbeddedLogStorage {
    * slice; it gets the empty tenant (no reader asks for it) so the migration never sees it again.
    */
   migrateTenantChunk(topic: string): number {
+    this.writes++;
     const field = this.topic(topic).tenants?.field;
     if (!field) return 0;
     const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string | Buffer }[];

@@ -117,6 +117,8 @@ export class EmbeddedEventLog implements EventLog {
       if (seq >= endAtStart) reportCaughtUp();
       while (!stopped) {
         const batch = this.storage.readAfterSeq(topic, seq, TAIL_BATCH, tenant);
+        // Past the history it was asked for and reading short batches: live traffic.
+        slice.live = caughtUp && batch.length < TAIL_BATCH;
         if (batch.length === 0) {
           reportCaughtUp();
           const w = waitFor(this.notifier, topicWakeEvent(topic, tenant), IDLE_RECHECK_MS);

@@ -70,6 +70,8 @@ export class KafkaTailReader {
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ partition, message }) => {
+        // Once every partition reached its start-time high watermark, what follows is live.
+        slice.live = this.caughtUp;
         await slice.pause();
         if (this.stopped) return;
         const m = toLogMessage(options.topic, partition, message);

@@ -31,3 +31,37 @@ describe('TimeSlice after a wait', () => {
     expect(performance.now() - t0).toBeLessThan(10);
   });
 });
+
+describe('TimeSlice budget', () => {
+  const busy = (ms: number) => {
+    const t = performance.now();
+    while (performance.now() - t < ms);
+  };
+
+  it('rests a history reader past the shared budget, never a live one (which still counts against it)', async () => {
+    const timers = jest.spyOn(global, 'setTimeout');
+    try {
+      const history = new TimeSlice(2);
+      await history.pause();
+      busy(60); // three times the saved-up burst
+      await history.pause();
+      expect(timers).toHaveBeenCalled(); // it rested on a timer until the budget recovered
+
+      timers.mockClear();
+      const live = new TimeSlice(2);
+      live.live = true;
+      await live.pause();
+      busy(60);
+      await live.pause();
+      expect(timers).not.toHaveBeenCalled(); // yielded, but did not rest
+
+      const another = new TimeSlice(2);
+      await another.pause();
+      busy(3);
+      await another.pause();
+      expect(timers).toHaveBeenCalled(); // the live reader's time was charged: history waits
+    } finally {
+      timers.mockRestore();
+    }
+  });
+});

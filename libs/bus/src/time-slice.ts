@@ -10,6 +10,11 @@
  * together they may use BULK_SHARE of its time, and past that they rest (a timer, not a busy wait)
  * while requests run. A lone replay on an idle process is slowed by the same factor; that is the
  * price of never delaying another customer's request by more than a slice or two.
+ *
+ * A reader at the end of its log is `live`: its work follows what customers send now (a stream
+ * delivering new records), not a stored history, so it never rests on the budget. It still yields
+ * every slice, and its time still counts, so history readers rest longer while live work is heavy:
+ * five replays of growing histories never delay today's records.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -34,6 +39,8 @@ export class TimeSlice {
   private startedAt = 0;
   /** Set by an immediate armed at the start of a slice: the loop has turned since (the reader waited on I/O). */
   private turned = true;
+  /** The reader has caught up with its log: it yields but does not rest (see above). */
+  live = false;
 
   constructor(private readonly budgetMs = DEFAULT_SLICE_MS) {}
 
@@ -46,7 +53,7 @@ export class TimeSlice {
     refill();
     bulk.tokens -= used;
     await yieldToEventLoop();
-    for (refill(); bulk.tokens < 0; refill()) await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
+    for (refill(); bulk.tokens < 0 && !this.live; refill()) await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
     this.arm();
   }
 

@@ -31,6 +31,8 @@ export function requestContext(logger: Logger): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      // A muted logger (nothing reads it) would drop the line anyway: skip building it.
+      if (logger.silent) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       runWithRequestContext({ requestId }, () =>
         logger.info('request', {

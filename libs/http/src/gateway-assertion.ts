@@ -29,7 +29,18 @@ export interface AssertedRequest {
 export type AssertionFailure = 'missing' | 'malformed' | 'unknown_key' | 'expired' | 'mismatch';
 
 /** A short, stable id of a key (not secret: a hash prefix), so a verifier picks the key and logs which. */
-export const keyId = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+export function keyId(key: string): string {
+  let id = keyIds.get(key);
+  if (id === undefined) {
+    id = createHash('sha256').update(key).digest('hex').slice(0, 8);
+    // A process holds one or two keys; the bound only guards against a caller passing many.
+    if (keyIds.size > 16) keyIds.clear();
+    keyIds.set(key, id);
+  }
+  return id;
+}
+/** Key → id, so signing and verifying hash the key once, not on every request. */
+const keyIds = new Map<string, string>();
 
 const canonical = (r: AssertedRequest, at: number) =>
   ['v1', String(at), r.method.toUpperCase(), r.target, r.requestId, r.customerId, r.organizationId, r.operator ? '1' : '0'].join('\n');

@@ -20,6 +20,8 @@ export interface Logger {
   debug(message: string, fields?: LogFields): void;
   /** A logger whose every line also carries `fields`. */
   child(fields: LogFields): Logger;
+  /** True while nothing reads the lines (console muted, no capture): callers may skip building one. */
+  readonly silent?: boolean;
 }
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'silent';
@@ -35,6 +37,15 @@ const addContext = winston.format((info) => {
 
 let root: winston.Logger | undefined;
 let consoleTransport: winston.transports.ConsoleTransportInstance | undefined;
+let captures = 0;
+
+/**
+ * With the console muted and nothing capturing, the logger itself goes silent: winston would
+ * otherwise still stamp, redact and serialize every line for no reader.
+ */
+function muteWhenUnread(logger: winston.Logger): void {
+  logger.silent = Boolean(consoleTransport?.silent) && captures === 0;
+}
 
 function rootLogger(): winston.Logger {
   if (!root) {
@@ -45,6 +56,7 @@ function rootLogger(): winston.Logger {
       format: winston.format.combine(winston.format.timestamp(), addContext(), winston.format.json()),
       transports: [consoleTransport],
     });
+    muteWhenUnread(root);
   }
   return root;
 }
@@ -58,6 +70,7 @@ export function setLogLevel(level: LogLevel): void {
   const logger = rootLogger();
   if (consoleTransport) consoleTransport.silent = level === 'silent';
   if (level !== 'silent') logger.level = level;
+  muteWhenUnread(logger);
 }
 
 /** Sends every log line (already formatted and redacted) to `sink` too; returns a remover. Tests use it. */
@@ -71,7 +84,14 @@ export function captureLogs(sink: (line: string) => void): () => void {
   }
   const transport = new Capture();
   logger.add(transport);
+  captures++;
+  muteWhenUnread(logger);
+  let removed = false;
   return () => {
+    if (removed) return;
+    removed = true;
     logger.remove(transport);
+    captures--;
+    muteWhenUnread(logger);
   };
 }

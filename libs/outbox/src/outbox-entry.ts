@@ -41,10 +41,12 @@ export interface OutboxEntry {
 }
 
 let counter = 0;
+/** Tells processes apart; within one, the counter does (drawn once: a draw per id cost more than the rest). */
+const processPart = randomBytes(4).toString('hex');
 /** Sortable: millisecond time, then a per-process counter, then randomness across processes. */
 export function outboxId(now = Date.now()): string {
   counter = (counter + 1) % 1e9;
-  return `${String(now).padStart(15, '0')}-${String(counter).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+  return `${String(now).padStart(15, '0')}-${String(counter).padStart(9, '0')}-${processPart}`;
 }
 
 export function toEntry(m: PendingMessage, batchId: string, state: OutboxState, now: Date): OutboxEntry {

@@ -33,6 +33,7 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private kicked: NodeJS.Immediate | undefined;
 
   constructor(private readonly o: OutboxRelayOptions) {}
 
@@ -55,20 +56,38 @@ export class OutboxRelay {
     return this.running;
   }
 
-  /** Starts a drain without waiting for it (the request path): a failure is left to the timer. */
+  /**
+   * Starts a drain without waiting for it (the request path): a failure is left to the timer.
+   * The drain starts once this turn of the event loop is done, so the writes of all requests
+   * answered in one turn go to the log as one publish (one append, one wake-up of each consumer).
+   */
   kick(): void {
-    this.drain().catch((err) => this.o.logger.warn('outbox publish failed; will retry', { error: err }));
+    if (this.kicked) return;
+    this.kicked = setImmediate(() => {
+      this.kicked = undefined;
+      void this.drainOrWarn();
+    });
+  }
+
+  private drainOrWarn(): Promise<void> {
+    return this.drain().catch((err) => void this.o.logger.warn('outbox publish failed; will retry', { error: err }));
   }
 
   /** Publishes what a previous run left, then drains on a timer. */
   async start(intervalMs: number): Promise<void> {
-    await this.drain().catch((err) => this.o.logger.warn('outbox publish failed; will retry', { error: err }));
-    this.timer = setInterval(() => this.kick(), intervalMs);
+    await this.drainOrWarn();
+    this.timer = setInterval(() => void this.drainOrWarn(), intervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.kicked) {
+      // A write answered just now: publish it as the immediate drain would have.
+      clearImmediate(this.kicked);
+      this.kicked = undefined;
+      void this.drainOrWarn();
+    }
     await this.running?.catch(() => undefined);
   }
 

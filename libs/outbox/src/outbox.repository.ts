@@ -2,7 +2,8 @@
  * The outbox collection over the DocumentStore port (the service's own database, so the entries
  * live next to the state they announce).
  */
-import type { Collection, DocumentStore } from '@wellstream/store';
+import { randomUUID } from 'node:crypto';
+import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
 import { OutboxEntry, PendingMessage, StateCheck, toEntry } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
@@ -21,6 +22,18 @@ export class OutboxRepository {
     // Published entries of the earlier records outbox were kept a day; this outbox keeps none.
     await entries.deleteMany({ state: 'published' });
     return new OutboxRepository(entries, store);
+  }
+
+  /**
+   * The change's documents and their entries, ready, in one transaction; false when the store
+   * cannot do that (the caller then takes the prepared/ready steps).
+   */
+  async addWithDocuments(messages: PendingMessage[], sets: UpsertSet[], now: Date): Promise<boolean> {
+    if (!this.store.upsertAtomically) return false;
+    const batchId = randomUUID();
+    // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
+    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: messages.map((m) => toEntry(m, batchId, 'ready', now)) }]);
+    return true;
   }
 
   async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {

@@ -8,13 +8,15 @@
  * check (published if the change is stored, dropped if not). So nothing is published that was not
  * stored, nothing stored stays unpublished, and no request waits for the event log: a failed
  * publish is retried by the relay until the log takes it, even when the request is never retried.
+ * A change of whole documents on a store that has transactions (`writeDocuments`) needs none of
+ * this: its documents and its entries, written ready, are one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
 import { REQUEST_ID_HEADER } from '@wellstream/bus';
 import { eventMessage, TopicDefinition } from '@wellstream/contracts';
 import { currentRequestId, Logger } from '@wellstream/logging';
-import type { DocumentStore } from '@wellstream/store';
+import type { DocumentStore, UpsertSet } from '@wellstream/store';
 import type { PendingMessage, StateCheck } from './outbox-entry';
 import { OutboxRepository } from './outbox.repository';
 import { OutboxBacklog, OutboxRelay } from './outbox-relay';
@@ -28,6 +30,14 @@ export interface OutboxOptions {
   staleMs?: number;
   /** How often the relay retries on its own (the request path starts it after every write). */
   drainMs?: number;
+}
+
+/** A state change made of whole-document upserts, in two forms the outbox picks from. */
+export interface DocumentChange {
+  /** The documents, for a store that writes them in one transaction with the entries. */
+  sets: UpsertSet[];
+  /** The same change through the caller's own repositories (a store without transactions). */
+  apply(): Promise<void>;
 }
 
 export const DEFAULT_OUTBOX_STALE_MS = 30_000;
@@ -83,6 +93,20 @@ export class Outbox {
     }
     this.relay.kick();
     return result;
+  }
+
+  /**
+   * `write` for a change that is whole documents replaced by _id in this outbox's store: where the
+   * store has transactions (embedded SQLite), the documents and the entries, already ready, are
+   * one transaction (nothing to resolve after a crash: both are stored or neither); elsewhere the
+   * same three steps as `write`.
+   */
+  async writeDocuments(messages: PendingMessage[], change: DocumentChange): Promise<void> {
+    if (messages.length > 0 && (await this.entries.addWithDocuments(messages, change.sets, this.clock.now()))) {
+      this.relay.kick();
+      return;
+    }
+    await this.write(messages, () => change.apply());
   }
 
   /**

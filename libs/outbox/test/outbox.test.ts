@@ -9,7 +9,7 @@ import path from 'node:path';
 import { EventLog, LogMessage, OutgoingMessage } from '@wellstream/bus';
 import { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { createLogger } from '@wellstream/logging';
-import { Collection } from '@wellstream/store';
+import { Collection, DocumentStore } from '@wellstream/store';
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { Outbox, PendingMessage } from '../src';
 
@@ -20,6 +20,7 @@ interface Thing {
   _id: string;
   n: number;
 }
+const thing = (_id: string, n: number): Thing => ({ _id, n });
 
 describe('outbox', () => {
   let dir: string;
@@ -154,6 +155,44 @@ describe('outbox', () => {
     const relay = await open(0);
     await relay.drain();
     expect((await published()).slice(before).map((m) => m.key)).toEqual(['d1', 'd3']);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('stores whole-document changes and their entries in one transaction where the store has them', async () => {
+    const outbox = await open();
+    const before = (await published()).length;
+    gate.down = true;
+    await outbox.writeDocuments([msg('f1', 1), msg('f2', 2)], { sets: [{ collection: 'things', docs: [thing('f1', 1), thing('f2', 2)] }], apply: () => Promise.reject(new Error('not taken')) });
+    // Written ready: nothing for the relay to resolve.
+    expect((await rawEntries()).map((e) => e.state)).toEqual(['ready', 'ready']);
+    expect(await things.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'f1', n: 1 }, { _id: 'f2', n: 2 }]);
+    // A change that fails stores neither its documents nor its entries (a collection never opened).
+    // (Not toThrow: better-sqlite3's error class comes from another realm under jest's workers.)
+    await expect(outbox.writeDocuments([msg('f3', 3)], { sets: [{ collection: 'things', docs: [thing('f3', 3)] }, { collection: 'never_opened', docs: [{ _id: 'x' }] }], apply: async () => undefined })).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+    expect(await things.findOne({ _id: 'f3' })).toBeNull();
+    expect(await rawEntries()).toHaveLength(2);
+    gate.down = false;
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(['f1', 'f2']);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('takes the prepared and ready steps for whole-document changes where the store has no transactions', async () => {
+    const plain: DocumentStore = { collection: (spec) => store.collection(spec), healthy: () => store.healthy(), close: async () => undefined };
+    const outbox = await Outbox.open(plain, { eventLog: flaky, logger, drainMs: 60_000 });
+    outboxes.push(outbox);
+    const before = (await published()).length;
+    const states: string[][] = [];
+    await outbox.writeDocuments([msg('g1', 1)], {
+      sets: [{ collection: 'things', docs: [thing('g1', 1)] }],
+      apply: async () => {
+        states.push((await rawEntries()).map((e) => e.state));
+        await things.insertOne({ _id: 'g1', n: 1 });
+      },
+    });
+    expect(states).toEqual([['prepared']]);
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(['g1']);
     expect(await rawEntries()).toEqual([]);
   });
 

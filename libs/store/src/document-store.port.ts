@@ -106,8 +106,20 @@ export interface Collection<T extends Doc> {
   deleteMany(filter: Filter<T>): Promise<number>;
 }
 
+/** Whole documents to replace by _id (inserting missing ones) in one collection. */
+export interface UpsertSet {
+  collection: string;
+  docs: Doc[];
+}
+
 export interface DocumentStore {
   collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>>;
+  /**
+   * Upserts into several collections (opened before) in one transaction: all stored or none.
+   * Only where the backend has such transactions cheaply (SQLite); absent elsewhere, where callers
+   * order their writes instead (the outbox's prepared/ready steps).
+   */
+  upsertAtomically?(sets: UpsertSet[]): Promise<void>;
   healthy(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import {
   Scalar,
   SortSpec,
   Update,
+  UpsertSet,
 } from './document-store.port';
 import type { TestableDocumentStore } from './document-store.testing';
 import { applyUpdate, getPath, seedFromFilter } from './apply-update';
@@ -36,9 +37,21 @@ function expr(field: string): string {
 
 const OPS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
+/** True when the filter names its documents by _id (equality or a list): the primary key serves it. */
+function pinsId(filter: Filter): boolean {
+  const c = filter._id;
+  if (c === undefined || c === null) return false;
+  if (typeof c !== 'object') return true;
+  return (c as Operators).$eq != null || Array.isArray((c as Operators).$in);
+}
+
 export function filterToSql(filter: Filter): { where: string; params: SqlValue[] } {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
+  // With _id pinned, SQLite (no statistics) would still pick an index on another constrained
+  // field, e.g. records by (user_id, ...) for `{user_id, _id: {$in}}`, and read the user's whole
+  // partition; a unary + keeps those terms off any index, so the primary key serves the lookup.
+  const byId = pinsId(filter);
   const eq = (e: string, v: Scalar) => {
     if (v === null) clauses.push(`${e} IS NULL`);
     else {
@@ -47,7 +60,7 @@ export function filterToSql(filter: Filter): { where: string; params: SqlValue[]
     }
   };
   for (const [field, cond] of Object.entries(filter as Record<string, Scalar | Operators>)) {
-    const e = expr(field);
+    const e = byId && field !== '_id' ? `+${expr(field)}` : expr(field);
     if (cond === null || typeof cond !== 'object') {
       eq(e, cond);
       continue;
@@ -89,6 +102,8 @@ function orderBy(sort?: SortSpec): string {
     .map(([f, d]) => `${expr(f)} ${d === -1 ? 'DESC' : 'ASC'}`)
     .join(', ')}`;
 }
+
+const upsertSql = (table: string) => `INSERT INTO ${table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`;
 
 /** `filter` without its bounds on `field` in the paging direction (lower bounds going up). */
 function withoutBound(filter: Filter, field: string, dir: 1 | -1): Filter {
@@ -244,9 +259,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async bulkUpsert(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    const stmt = this.sql(
-      `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?) ON CONFLICT (_id) DO UPDATE SET doc = excluded.doc`,
-    );
+    const stmt = this.sql(upsertSql(this.table));
     try {
       this.db.transaction(() => {
         for (const d of docs) stmt.run(d._id, JSON.stringify(d));
@@ -265,6 +278,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
 export class SqliteDocumentStore implements TestableDocumentStore {
   private readonly db: Database.Database;
+  private readonly upserts = new Map<string, Database.Statement>();
   private closed = false;
 
   /** `file` is the SQLite file, e.g. `<data dir>/users.db`. */
@@ -285,6 +299,27 @@ export class SqliteDocumentStore implements TestableDocumentStore {
       this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "c_${spec.name}" (${cols})`);
     }
     return new SqliteCollection<T>(this.db, spec.name);
+  }
+
+  async upsertAtomically(sets: UpsertSet[]): Promise<void> {
+    const statements = sets.map((set) => {
+      let stmt = this.upserts.get(set.collection);
+      if (!stmt) {
+        if (!/^[A-Za-z0-9_]+$/.test(set.collection)) throw new Error(`invalid collection name ${set.collection}`);
+        this.upserts.set(set.collection, (stmt = this.db.prepare(upsertSql(`"c_${set.collection}"`))));
+      }
+      return stmt;
+    });
+    try {
+      this.db.transaction(() => {
+        sets.forEach((set, i) => {
+          for (const d of set.docs) statements[i].run(d._id, JSON.stringify(d));
+        });
+      })();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new DuplicateKeyError(sets.map((s) => s.collection).join('+'));
+      throw e;
+    }
   }
 
   async healthy(): Promise<boolean> {

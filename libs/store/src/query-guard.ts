@@ -10,7 +10,7 @@
  * Inserts and whole-document upserts go by `_id` and are always served, and so is anything on a
  * collection declared `backlog` (its size is the work waiting, which the test checks drains).
  */
-import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, Operators, PageOptions, SortSpec, Update } from './document-store.port';
+import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, Operators, PageOptions, SortSpec, Update, UpsertSet } from './document-store.port';
 import { pinnedIds, pinnedValue } from './filter-match';
 
 export type QueryOp = 'insertOne' | 'findOne' | 'find' | 'findPages' | 'count' | 'findOneAndUpdate' | 'updateMany' | 'bulkUpsert' | 'deleteMany';
@@ -111,7 +111,17 @@ class RecordingCollection<T extends Doc> implements Collection<T> {
 export class QueryRecorder implements DocumentStore {
   private log: IssuedQuery[] = [];
   readonly specs = new Map<string, CollectionSpec>();
-  constructor(private readonly inner: DocumentStore) {}
+  /** Present when the wrapped store has it (callers choose their write path by its presence). */
+  readonly upsertAtomically?: (sets: UpsertSet[]) => Promise<void>;
+  constructor(private readonly inner: DocumentStore) {
+    const atomic = inner.upsertAtomically?.bind(inner);
+    if (atomic) {
+      this.upsertAtomically = (sets) => {
+        for (const set of sets) this.log.push({ collection: set.collection, op: 'bulkUpsert' });
+        return atomic(sets);
+      };
+    }
+  }
 
   async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
     this.specs.set(spec.name, spec);

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { SqliteDocumentStore } from '../src/adapters';
+import { filterToSql } from '../src/document-store.sqlite';
 import { documentStoreContract } from '../src/document-store.contract';
 
 documentStoreContract('sqlite', async () => {
@@ -15,4 +17,24 @@ documentStoreContract('sqlite', async () => {
     openNonTest: async () => new SqliteDocumentStore(':memory:'),
     cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+});
+
+describe('sqlite query plans', () => {
+  it('a filter that pins _id is served by the primary key even when another field has an index', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-store-test-'));
+    const store = new SqliteDocumentStore(path.join(dir, 'plans.db'));
+    await store.collection({ name: 'recs', indexes: [{ fields: { user_id: 1, type: 1 } }] });
+    await store.close();
+    const db = new Database(path.join(dir, 'plans.db'));
+    const plan = (filter: Parameters<typeof filterToSql>[0]) => {
+      const { where, params } = filterToSql(filter);
+      return (db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "c_recs" WHERE ${where}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
+    };
+    expect(plan({ user_id: 'u', _id: { $in: ['a', 'b'] } })).toMatch(/sqlite_autoindex_c_recs_1 \(_id=\?\)/);
+    expect(plan({ user_id: 'u', _id: 'a' })).toMatch(/sqlite_autoindex_c_recs_1 \(_id=\?\)/);
+    // Without _id, the secondary index still serves the other fields.
+    expect(plan({ user_id: 'u', type: 't' })).toMatch(/ix_recs_user_id_a_type_a/);
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -10,9 +10,9 @@ import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
 import { recordsOpenApi } from './openapi/records.openapi';
 import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
-import { ingestRecords, IngestDeps } from './records/ingest-records/ingest-records.usecase';
+import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
-import { SerialByKey } from './records/serial-by-key';
+import { BatchByKey } from './records/batch-by-key';
 import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
@@ -33,7 +33,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const outbox = await Outbox.open(store, { eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
       lifecycle.started('outbox', outbox);
       for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
-      const ingest: IngestDeps = { records, outbox, users, serial: new SerialByKey(), clock };
+      const ingest: IngestDeps = { records, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
       const demo = new DemoSource({
         users,
         ingest: (user, body) => ingestRecords(ingest, user, body),

@@ -6,7 +6,7 @@
  * everyone's.
  */
 import type { ResourceType } from '@wellstream/catalog';
-import type { Collection, DocumentStore, Filter } from '@wellstream/store';
+import type { Collection, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
 import type { RecordDoc } from './record';
 import { addDays } from './utc-offset';
 
@@ -46,6 +46,11 @@ export class RecordRepository {
 
   save(docs: RecordDoc[]): Promise<void> {
     return docs.length ? this.records.bulkUpsert(docs) : Promise.resolve();
+  }
+
+  /** `save` as a change the outbox can store in one transaction with its entries. */
+  saving(docs: RecordDoc[]): { sets: UpsertSet[]; apply: () => Promise<void> } {
+    return { sets: [{ collection: RECORDS_COLLECTION, docs }], apply: () => this.save(docs) };
   }
 
   /**

@@ -34,6 +34,25 @@ export function isKnownTimeZone(timeZone: string): boolean {
 
 /** Offset from UTC in seconds of `timeZone` at the instant `at` (e.g. Europe/Berlin in July → 7200). */
 export function zoneOffsetSeconds(timeZone: string, at: Date): number {
+  // Records of one zone cluster in time: remember a quarter hour's offset when it is the same at
+  // both ends (no transition inside), else compute the instant exactly.
+  const bucket = Math.floor(at.getTime() / QUARTER_HOUR_MS);
+  const key = `${timeZone}\u0000${bucket}`;
+  let offset = quarterHours.get(key);
+  if (offset === undefined) {
+    const first = exactOffset(timeZone, new Date(bucket * QUARTER_HOUR_MS));
+    offset = first === exactOffset(timeZone, new Date((bucket + 1) * QUARTER_HOUR_MS - 1000)) ? first : null;
+    if (quarterHours.size >= 10_000) quarterHours.clear();
+    quarterHours.set(key, offset);
+  }
+  return offset ?? exactOffset(timeZone, at);
+}
+
+const QUARTER_HOUR_MS = 15 * 60_000;
+/** Zone and quarter hour → its offset, or null when it holds a transition. */
+const quarterHours = new Map<string, number | null>();
+
+function exactOffset(timeZone: string, at: Date): number {
   const parts: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(at)) parts[p.type] = p.value;
   const wallAsUtc = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);

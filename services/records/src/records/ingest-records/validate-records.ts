@@ -11,7 +11,7 @@ import type { FieldErrors } from '@wellstream/errors';
 import type { OffsetOrigin } from '../record';
 import { invalidRecords } from '../record.errors';
 import { isKnownTimeZone, zoneOffsetSeconds } from '../utc-offset';
-import { deletionStubSchema, Ingested, ingestRequestSchema, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
+import { deletionStubSchema, Ingested, ingestRequestSchema, MAX_RECORDS_PER_REQUEST, RECORD_SCHEMAS, recordTypeSchema } from './ingest-records.schema';
 
 /** A validated record before its offset is resolved. */
 export type ValidatedContent = Ingested & { deleted: boolean };
@@ -24,8 +24,23 @@ export type ValidatedRecord =
 const typeOnly = typed.object({ type: typed.string(recordTypeSchema) }, (o) => o.unknown(true));
 const isResourceType = (t: string): t is ResourceType => (RESOURCE_TYPES as readonly string[]).includes(t);
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The envelope as the schema wants it (`{records: [1..max objects]}`, nothing else): checked in
+ * plain code, as most requests are; anything else goes to joi for its exact errors.
+ */
+function wellFormedRecords(body: unknown): Record<string, unknown>[] | undefined {
+  if (!isObject(body)) return undefined;
+  const { records } = body;
+  if (Object.keys(body).length !== 1 || !Array.isArray(records)) return undefined;
+  if (records.length < 1 || records.length > MAX_RECORDS_PER_REQUEST || !records.every(isObject)) return undefined;
+  return records as Record<string, unknown>[];
+}
+
 export function validateRecords(body: unknown): ValidatedRecord[] {
-  const { records } = validate(ingestRequestSchema, body, { code: 'INVALID_RECORDS' }) as { records: Record<string, unknown>[] };
+  const records =
+    wellFormedRecords(body) ?? (validate(ingestRequestSchema, body, { code: 'INVALID_RECORDS' }) as { records: Record<string, unknown>[] }).records;
   const errors: FieldErrors = {};
   const out: ValidatedRecord[] = [];
   const add = (index: number, err: Joi.ValidationError) => {
@@ -34,10 +49,14 @@ export function validateRecords(body: unknown): ValidatedRecord[] {
   // JSON types are strict: "70" for a number or "true" for a boolean is a client bug, not a value to guess at.
   const strict = { abortEarly: false, convert: false };
   records.forEach((raw, i) => {
-    const t = typed.validateTyped(typeOnly, raw);
-    if (t.error) return add(i, t.error);
-    const type = t.value.type;
-    if (!isResourceType(type)) return;
+    // A known type needs no schema run of its own; any other value gets joi's message.
+    let type = raw.type;
+    if (typeof type !== 'string' || !isResourceType(type)) {
+      const t = typed.validateTyped(typeOnly, raw);
+      if (t.error) return add(i, t.error);
+      type = t.value.type;
+      if (typeof type !== 'string' || !isResourceType(type)) return;
+    }
     if (raw.deleted === true && raw.start_time === undefined) {
       const { value, error } = deletionStubSchema.validate(raw, strict);
       if (error) return add(i, error);
