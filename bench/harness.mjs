@@ -214,7 +214,9 @@ export async function startDistributed(serverEnv, env = {}) {
   const base = `http://127.0.0.1:${gwPort}/v2`;
   const urls = Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES'].map((s) => [`WELLSTREAM_${s}_URL`, streamsUrl]));
   const gateway = await startProcess(rel('gateway/dist/main.js'), { ...common, ...urls, WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: ADMIN }, `${base}/streams`, [401], [], 120_000);
-  const { KafkaEventLog } = requireFromRoot(path.join(ROOT, 'libs', 'bus', 'dist', 'adapters.js'));
+  // Checkouts from before the adapters left the package's main entry export them from index.js.
+  const busAdapters = path.join(ROOT, 'libs', 'bus', 'dist', 'adapters.js');
+  const { KafkaEventLog } = fs.existsSync(busAdapters) ? requireFromRoot(busAdapters) : lib('bus');
   const log = new KafkaEventLog({ brokers: serverEnv.WELLSTREAM_KAFKA_BROKERS.split(','), clientId: 'bench', prefix: `${prefix}.`, logger: quietLogger });
   const { customerEventsTopic } = lib('contracts');
   await log.ensureTopic(customerEventsTopic.spec);
