@@ -44,9 +44,12 @@ describe('outbox', () => {
   });
   const published = async (): Promise<LogMessage[]> => {
     const seen: LogMessage[] = [];
-    await new Promise<void>((resolve) => {
-      void log.tail({ topic: TOPIC, handle: async (m) => void seen.push(m), onCaughtUp: resolve }).then((s) => setTimeout(() => void s.stop(), 0));
-    });
+    // Stop once caught up, not on a timer: a reader resting on the long-read budget takes timers too.
+    let caughtUp!: () => void;
+    const done = new Promise<void>((resolve) => (caughtUp = resolve));
+    const sub = await log.tail({ topic: TOPIC, handle: async (m) => void seen.push(m), onCaughtUp: () => caughtUp() });
+    await done;
+    await sub.stop();
     return seen;
   };
   const rawEntries = async () => (await store.collection<{ _id: string; state: string }>({ name: 'outbox' })).find({});

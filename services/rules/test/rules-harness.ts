@@ -76,11 +76,12 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
     async publishedRuleEvents() {
       await outbox.drain();
       const seen: LogMessage[] = [];
-      await new Promise<void>((resolve) => {
-        void eventLog
-          .tail({ topic: customerEventsTopic.spec.name, handle: async (m) => void seen.push(m), onCaughtUp: resolve })
-          .then((sub) => setTimeout(() => void sub.stop(), 0));
-      });
+      // Stop once caught up, not on a timer: a reader resting on the long-read budget takes timers too.
+      let caughtUp!: () => void;
+      const done = new Promise<void>((resolve) => (caughtUp = resolve));
+      const sub = await eventLog.tail({ topic: customerEventsTopic.spec.name, handle: async (m) => void seen.push(m), onCaughtUp: () => caughtUp() });
+      await done;
+      await sub.stop();
       return seen.map((m) => decodeEvent(customerEventsTopic, m.value)).filter((e): e is RuleEvent => e.event_type === 'rule');
     },
     async close() {
