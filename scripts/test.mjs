@@ -5,8 +5,9 @@
  * restart servers of their own; alone, their load does not slow the other suites' timings).
  * Extra arguments go to jest.
  *
- * It ends with one plain line, `tests: N passed, N failed`, summed over every jest run: jest's own
- * summary ("Tests: 5 passed, 5 total") is split per run and is not a format CI tools read.
+ * It ends with the counts summed over every jest run, in TAP's closing form (`# tests N`, `# pass N`,
+ * `# fail N`) and as one plain last line, `tests: N passed, N failed, N skipped`: jest's own summary
+ * ("Tests: 5 passed, 5 total") is split per run and is not a format CI tools read.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,9 +16,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const artifacts = path.join(root, 'test-artifacts');
-const totals = { passed: 0, failed: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0 };
 
-const summary = () => console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
+const summary = () => {
+  const { passed, failed, skipped } = totals;
+  console.log(`\n# tests ${passed + failed + skipped}\n# pass ${passed}\n# fail ${failed}\n# skipped ${skipped}`);
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+};
 const step = (label, cmd, args) => {
   console.log(`\n[test] ${label}`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
@@ -40,6 +45,7 @@ const jestStep = (label, args) => {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
   } else if (status !== 0) {
     totals.failed += 1; // jest died before it could report: count the run itself as a failure
   }
