@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { generateGatewayKey, parseGatewayKeys } from '@wellstream/config';
 import { ALL_TOPICS } from '@wellstream/contracts';
-import { Outbox, outboxGauges } from '@wellstream/outbox';
 import { FaultTolerantRateLimitStore } from '@wellstream/ratelimit';
 import { createRateLimitStore, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { AccountCache } from './accounts/account-cache';
@@ -33,15 +32,14 @@ export function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, 
     shared,
     listen: { host: config.WELLSTREAM_HOST, port: config.WELLSTREAM_PORT },
     topics: ALL_TOPICS,
-    async compose({ store, eventLog, logger, metrics, lifecycle }) {
+    async compose({ store, eventLog, logger, metrics, lifecycle, openOutbox }) {
       const rateLimits = new FaultTolerantRateLimitStore(createRateLimitStore(config, logger), { mode: config.WELLSTREAM_RATE_LIMIT_FAILURE_MODE, logger });
       lifecycle.onStop('rate limits', () => rateLimits.close());
       const repo = await AccountRepository.open(store);
       const accounts = new AccountCache(repo, config.WELLSTREAM_TOKEN_CACHE_MS);
       const revocations = tokenRevocations(accounts, eventLog, logger);
       lifecycle.started('token revocations', await revocations.follow());
-      const outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
-      lifecycle.started('outbox', outbox);
+      const outbox = await openOutbox();
       await outbox.start();
       const adminToken = config.WELLSTREAM_ADMIN_TOKEN ?? `wsa_${randomBytes(24).toString('base64url')}`;
       if (config.WELLSTREAM_USERS_URL) directory.users = config.WELLSTREAM_USERS_URL;
@@ -50,7 +48,6 @@ export function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, 
       if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
       if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
       let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
-      for (const g of outboxGauges(outbox)) metrics.gauge(g.name, g.help, g.read);
       metrics.gauge('rate_limit_store_errors', 'Calls to the rate-limit store that failed since start', () => [{ value: rateLimits.storeErrors }]);
       metrics.gauge('rate_limit_store_degraded', '1 while the rate-limit store is failing (limits counted in process or refused)', () => [{ value: rateLimits.degraded ? 1 : 0 }]);
       const inProcess: InProcessServices = {};

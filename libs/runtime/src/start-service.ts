@@ -6,9 +6,11 @@
 import type { RequestListener } from 'node:http';
 import type { EventLog, Subscription, TopicSpec } from '@wellstream/bus';
 import type { InfraSettings, ServiceSettings } from '@wellstream/config';
-import { consumeEvents, EventContext, TopicDefinition } from '@wellstream/contracts';
+import { consumeEvents, consumerGauges, EventContext, TopicDefinition } from '@wellstream/contracts';
 import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
 import { createLogger, Logger, setLogLevel } from '@wellstream/logging';
+import { Outbox, outboxGauges } from '@wellstream/outbox';
+import type { Clock } from '@wellstream/clock';
 import type { DocumentStore } from '@wellstream/store';
 import { createDocumentStore, createEventLog } from './infra';
 import { Lifecycle } from './lifecycle';
@@ -26,6 +28,11 @@ export interface ServiceContext<C extends InfraSettings = InfraSettings> {
   trackLongLived(end: () => void): () => void;
   /** Consumes a topic in a group, with the service's logger; the subscription stops with the service. */
   consume<T>(topic: TopicDefinition<T>, options: { groupId: string; fromBeginning?: boolean; handle(event: T, ctx: EventContext): Promise<void> }): Promise<Subscription>;
+  /**
+   * Opens the service's outbox with the platform's outbox settings, its gauges on /metrics; it stops
+   * with the service. The caller starts it (`outbox.start()`) once what it publishes may flow.
+   */
+  openOutbox(options?: { clock?: Clock }): Promise<Outbox>;
 }
 
 export interface ComposedService<X> {
@@ -68,7 +75,15 @@ export async function startService<C extends InfraSettings, X = object>(def: Ser
       lifecycle,
       trackLongLived: (end) => (late.http ? late.http.trackLongLived(end) : () => {}),
       consume: async (topic, options) => lifecycle.started(`consumer ${options.groupId}`, await consumeEvents(eventLog, topic, { ...options, logger })),
+      openOutbox: async (options = {}) => {
+        const { WELLSTREAM_OUTBOX_STALE_MS: staleMs, WELLSTREAM_OUTBOX_DRAIN_MS: drainMs } = def.config;
+        const outbox = lifecycle.started('outbox', await Outbox.open(store, { eventLog, logger, staleMs, drainMs, clock: options.clock }));
+        for (const g of outboxGauges(outbox)) ctx.metrics.gauge(g.name, g.help, g.read);
+        return outbox;
+      },
     };
+    // Lag and counts of the groups this service consumes in (`<name>.…`), on /metrics.
+    for (const g of consumerGauges(`${def.name}.`)) ctx.metrics.gauge(g.name, g.help, g.read, g.labels);
     const composed = await def.compose(ctx);
     const server = await startHttpServer(composed.app, def.listen ?? serviceListen(def.config as InfraSettings & Partial<ServiceSettings>));
     late.http = server;

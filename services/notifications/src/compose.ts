@@ -2,7 +2,7 @@
  * The notifications service on the shared skeleton: the event consumer (records → pending items),
  * the push scheduler (pending items → batches → delivery tries) and its routes.
  */
-import { consumerGauges, customerEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { notificationsRoutes } from './app';
 import { NotificationsConfig, pushSettings } from './config';
@@ -27,7 +27,6 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
     topics: [customerEventsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, metrics, lifecycle } = ctx;
-      for (const g of consumerGauges('notifications.')) metrics.gauge(g.name, g.help, g.read, g.labels);
       const [targets, batches, pendingItems, organizations] = await Promise.all([
         TargetRepository.open(store),
         BatchRepository.open(store),

@@ -2,8 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { consumerGauges, customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
-import { Outbox, outboxGauges } from '@wellstream/outbox';
+import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -25,14 +24,12 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
     shared,
     topics: [customerEventsTopic, sourceDetectionsTopic],
     async compose(ctx) {
-      const { store, eventLog, logger, metrics, lifecycle } = ctx;
+      const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
       const records = await RecordRepository.open(store);
       const users = await UserProjectionRepository.open(store);
       const organizations = await OrganizationProjectionRepository.open(store);
-      const outbox = await Outbox.open(store, { eventLog, logger, clock, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
-      lifecycle.started('outbox', outbox);
-      for (const g of [...outboxGauges(outbox), ...consumerGauges('records.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
+      const outbox = await ctx.openOutbox({ clock });
       const ingest: IngestDeps = { records, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
       const demo = new DemoSource({
         users,

@@ -2,8 +2,7 @@
  * The rules service on the shared skeleton: use cases wired to the topics it consumes
  * (organizations, users, events), to the evaluation schedule and to its routes.
  */
-import { customerEventsTopic, organizationEventsTopic, userEventsTopic, consumerGauges } from '@wellstream/contracts';
-import { Outbox, outboxGauges } from '@wellstream/outbox';
+import { customerEventsTopic, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { rulesRoutes } from './app';
 import { rulesOpenApi } from './docs/rules.openapi';
@@ -32,16 +31,14 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
     shared,
     topics: [organizationEventsTopic, userEventsTopic, customerEventsTopic],
     async compose(ctx) {
-      const { store, eventLog, logger, metrics, lifecycle } = ctx;
+      const { store, logger, lifecycle } = ctx;
       const clock = systemClock;
       const rules = await RuleRepository.open(store);
       const points = await DataPointRepository.open(store);
       const users = await UserProjectionRepository.open(store);
       const organizations = await OrganizationProjectionRepository.open(store);
       const feature = rulesFeature(organizations, config.WELLSTREAM_RULES_ENABLED);
-      const outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
-      lifecycle.started('outbox', outbox);
-      for (const g of [...outboxGauges(outbox), ...consumerGauges('rules.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
+      const outbox = await ctx.openOutbox();
       const evaluation: EvaluationDeps = { rules, points, feature, outbox, logger };
       await outbox.start();
       // One group per projection: replicas share the service's database, so each message needs

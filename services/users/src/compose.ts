@@ -2,8 +2,7 @@
  * The users service on the shared skeleton: its repositories, the outbox its events leave by, the
  * source-detection consumer and its routes.
  */
-import { ALL_TOPICS, consumerGauges } from '@wellstream/contracts';
-import { Outbox, outboxGauges } from '@wellstream/outbox';
+import { ALL_TOPICS } from '@wellstream/contracts';
 import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
 import type { UsersConfig } from './config';
@@ -22,11 +21,9 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
     // Idempotent; lets the service start on its own (distributed) before or without the gateway.
     topics: ALL_TOPICS,
     async compose(ctx) {
-      const { store, eventLog, logger, metrics, lifecycle } = ctx;
+      const { store, eventLog, logger, lifecycle } = ctx;
       const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
-      const outbox = await Outbox.open(store, { eventLog, logger, staleMs: config.WELLSTREAM_OUTBOX_STALE_MS, drainMs: config.WELLSTREAM_OUTBOX_DRAIN_MS });
-      lifecycle.started('outbox', outbox);
-      for (const g of [...outboxGauges(outbox), ...consumerGauges('users.')]) metrics.gauge(g.name, g.help, g.read, 'labels' in g ? g.labels : []);
+      const outbox = await ctx.openOutbox();
       const deps: UsersDeps = {
         repo: await UserRepository.open(store),
         events: new UserEvents(outbox),
