@@ -3,7 +3,7 @@
  * refers to. Constraints follow admin.routes.ts; links lead from each create to what uses its id.
  */
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
-import type { OpenApiPart } from './openapi-merge';
+import type { OpenApiPart } from './openapi-part';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const nameBody = {

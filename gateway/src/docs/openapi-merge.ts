@@ -6,12 +6,7 @@ import type { Logger } from '@wellstream/logging';
 import type { ServiceDirectory } from '../proxy/service-proxy';
 import { addGatewayAnswers } from './gateway-answers';
 import { gatewayOpenApi } from './gateway.openapi';
-
-export interface OpenApiPart {
-  paths?: Record<string, unknown>;
-  components?: { schemas?: Record<string, unknown> };
-  tags?: { name: string; description?: string }[];
-}
+import type { OpenApiPart } from './openapi-part';
 
 export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: string, logger: Logger) {
   const parts: OpenApiPart[] = [gatewayOpenApi];

@@ -14,7 +14,7 @@ import { startCollectingRecords } from './batches/collect-record/collect-records
 import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
-import { notificationsOpenApi } from './notifications.openapi';
+import { notificationsOpenApi } from './docs/notifications.openapi';
 import { systemClock } from '@wellstream/clock';
 
 export function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {

@@ -7,7 +7,7 @@ import { createStandardServiceApp, RunningService, SharedInfra, startService } f
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
-import { recordsOpenApi } from './openapi/records.openapi';
+import { recordsOpenApi } from './docs/records.openapi';
 import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
 import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';

@@ -10,7 +10,7 @@ import { UserRepository } from './users/user.repository';
 import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
 import { consumeSourceDetections } from './sources/source-detections.consumer';
-import { usersOpenApi } from './openapi/users.openapi';
+import { usersOpenApi } from './docs/users.openapi';
 import { systemClock } from '@wellstream/clock';
 
 export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {

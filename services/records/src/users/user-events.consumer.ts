@@ -6,7 +6,7 @@ import type { EventLog, Subscription } from '@wellstream/bus';
 import { consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import type { OrganizationProjectionRepository } from '../organizations/organization-projection.repository';
-import { applyUserEvent, ApplyUserEventDeps } from './apply-user-event.usecase';
+import { applyUserEvent, ApplyUserEventDeps } from './apply-user-event/apply-user-event.usecase';
 
 export const USER_PROJECTION_GROUP = 'records.user-projection';
 export const ORGANIZATION_PROJECTION_GROUP = 'records.organization-projection';

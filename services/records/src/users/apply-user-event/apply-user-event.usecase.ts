@@ -3,8 +3,8 @@
  * (the demo source) about the user's new state.
  */
 import type { UserEvent } from '@wellstream/contracts';
-import type { ProjectedUser } from './user-projection';
-import type { UserProjectionRepository } from './user-projection.repository';
+import type { ProjectedUser } from '../user-projection';
+import type { UserProjectionRepository } from '../user-projection.repository';
 
 export interface ApplyUserEventDeps {
   users: UserProjectionRepository;
