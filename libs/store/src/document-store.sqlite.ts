@@ -285,6 +285,10 @@ export class SqliteDocumentStore implements TestableDocumentStore {
   constructor(private readonly file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
+    // Rows deleted soon after they are written (outbox entries, pending push items) leave free pages
+    // behind; with incremental auto-vacuum, closing hands them back to the file system. Takes effect
+    // on a new database only (an existing one keeps its mode until a VACUUM).
+    this.db.pragma('auto_vacuum = INCREMENTAL');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
   }
@@ -329,6 +333,7 @@ export class SqliteDocumentStore implements TestableDocumentStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.db.pragma('incremental_vacuum');
     this.db.close();
   }
 
