@@ -65,33 +65,6 @@ export function decodeEvent<T>(topic: TopicDefinition<T>, value: string): T {
   return decodeEventAs(topic, value, { joi: topic.schema });
 }
 
-/**
- * The groups of one process may be handed the very same message (the embedded log shares a read
- * among the groups woken by one append, frozen): the first group validates it, the others take
- * that value, frozen so no handler can change what another sees. Held weakly: an entry lives as
- * long as its message. A message that is not shared (Kafka: one copy per group) is not cached.
- */
-const decodedShared = new WeakMap<Joi.Schema, WeakMap<LogMessage, unknown>>();
-
-/** decodeEvent for a consumed message, reusing the decode of another group when the message is shared. */
-export function decodeMessage<T>(topic: TopicDefinition<T>, message: LogMessage): T {
-  if (!Object.isFrozen(message)) return decodeEvent(topic, message.value);
-  let bySchema = decodedShared.get(topic.schema);
-  if (!bySchema) decodedShared.set(topic.schema, (bySchema = new WeakMap()));
-  if (bySchema.has(message)) return bySchema.get(message) as T;
-  const event = deepFreeze(decodeEvent(topic, message.value));
-  bySchema.set(message, event);
-  return event;
-}
-
-function deepFreeze<V>(value: V): V {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 /** decodeEvent, validated against another schema of the topic's messages (e.g. the envelope only). */
 export function decodeEventAs<S>(topic: TopicDefinition<unknown>, value: string, schema: Typed<S>): S {
   const raw = JSON.parse(value) as unknown;
@@ -181,7 +154,7 @@ export async function consumeEvents<T>(
     handle: async (message) => {
       let event: T;
       try {
-        event = decodeMessage(topic, message);
+        event = decodeEvent(topic, message.value);
       } catch (err) {
         options.logger.error('skipping an invalid event', { topic: message.topic, partition: message.partition, offset: message.offset, error: err });
         return;
