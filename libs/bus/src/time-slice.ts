@@ -21,8 +21,12 @@ import { performance } from 'node:perf_hooks';
 export const DEFAULT_SLICE_MS = 2;
 /** The share of a process's time that all long reads together may use. */
 export const BULK_SHARE = 0.4;
-/** How much unused budget may be saved up (a burst after idling). */
-const BULK_BURST_MS = 20;
+/**
+ * How much unused budget may be saved up (a burst after idling). Small on purpose: readers resumed
+ * in the same turn of the loop run one after another, so the saved-up budget is how long they may
+ * hold it together before the first of them rests (20 ms let five replays stall requests for 20+ ms).
+ */
+const BULK_BURST_MS = 4;
 
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
