@@ -8,7 +8,7 @@ import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
 import { recordsOpenApi } from './docs/records.openapi';
-import { OrganizationProjectionRepository } from './organizations/organization-projection.repository';
+import { openOrganizationProjection } from './organizations/organization-projection';
 import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
 import { BatchByKey } from './records/batch-by-key';
@@ -28,7 +28,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const clock = systemClock;
       const records = await RecordRepository.open(store);
       const users = await UserProjectionRepository.open(store);
-      const organizations = await OrganizationProjectionRepository.open(store);
+      const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
       const ingest: IngestDeps = { records, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
       const demo = new DemoSource({

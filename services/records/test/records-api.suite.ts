@@ -325,6 +325,22 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(detections.events.filter((e) => e.user_id === u.id)).toHaveLength(1);
     });
 
+    it("serves no day older than the organization's history_days (operator setting), from the organizations topic", async () => {
+      const c = await createTenant(platform.baseUrl);
+      const u = await createUser(platform.baseUrl, c, { timezone: 'UTC' });
+      const old = isoDay(-5);
+      await u.mobile.post('/mobile/records', { records: [sampleRecord('measurement', old, { log_id: 'old-1' }), sampleRecord('measurement', day, { log_id: 'new-1' })] });
+      const q = `?start_date=${isoDay(-6)}&end_date=${day}`;
+      expect((await list(c, u, 'measurements', q)).body.data.map((r: any) => r.log_id)).toEqual(['old-1', 'new-1']);
+      const admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
+      expect((await admin.patch(`/admin/organizations/${c.organizationId}/settings`, { history_days: 2 })).status).toBe(200);
+      const logIds = async () => (await list(c, u, 'measurements', q)).body.data.map((r: any) => r.log_id).join(',');
+      await eventually(async () => (await logIds()) === 'new-1');
+      // Only the window moved: the stored record is still there once the window is wide again.
+      expect((await admin.patch(`/admin/organizations/${c.organizationId}/settings`, { history_days: 30 })).status).toBe(200);
+      await eventually(async () => (await logIds()) === 'old-1,new-1');
+    });
+
     it('isolates users, organizations and customers; unknown users are 404', async () => {
       const uid = `shared-u${Date.now().toString(36)}`;
       const ua = await createUser(platform.baseUrl, a, { uid });

@@ -5,7 +5,7 @@
 import type { EventLog, Subscription } from '@wellstream/bus';
 import { consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
-import type { OrganizationProjectionRepository } from '../organizations/organization-projection.repository';
+import type { OrganizationProjection } from '../organizations/organization-projection';
 import { applyUserEvent, ApplyUserEventDeps } from './apply-user-event/apply-user-event.usecase';
 
 export const USER_PROJECTION_GROUP = 'records.user-projection';
@@ -14,7 +14,7 @@ export const ORGANIZATION_PROJECTION_GROUP = 'records.organization-projection';
 export async function consumeProjections(
   eventLog: EventLog,
   logger: Logger,
-  deps: ApplyUserEventDeps & { organizations: OrganizationProjectionRepository },
+  deps: ApplyUserEventDeps & { organizations: OrganizationProjection },
 ): Promise<Subscription[]> {
   await eventLog.ensureTopic(userEventsTopic.spec);
   await eventLog.ensureTopic(organizationEventsTopic.spec);

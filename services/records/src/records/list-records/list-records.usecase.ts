@@ -4,20 +4,21 @@
  * organization's history (history_days, default 183) are not served.
  */
 import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { DEFAULT_HISTORY_DAYS } from '@wellstream/contracts';
 import { validate } from '@wellstream/errors';
 import type { RecordDoc, RecordPayload } from '../record';
 import { invalidQuery, unknownSource, userNotFound } from '../record.errors';
 import type { RecordRepository } from '../record.repository';
 import { addDays, daysBetween } from '../utc-offset';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
-import type { OrganizationProjectionRepository } from '../../organizations/organization-projection.repository';
 import { listRecordsQuerySchema, MAX_RANGE_DAYS } from './list-records.schema';
 import type { Clock } from '@wellstream/clock';
 
 export interface ListRecordsDeps {
   records: RecordRepository;
   users: UserProjectionRepository;
-  organizations: OrganizationProjectionRepository;
+  /** The organization's settings as records projects them (how many days of history it serves). */
+  organizations: { find(organizationId: string): Promise<{ history_days: number } | null> };
   clock: Clock;
 }
 
@@ -54,7 +55,8 @@ export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest
   }
   const user = await deps.users.byUid(req.organizationId, req.uid);
   if (!user || user.customer_id !== req.customerId) throw userNotFound(req.uid);
-  const earliest = addDays(today, -(await deps.organizations.historyDays(req.organizationId)));
+  const historyDays = (await deps.organizations.find(req.organizationId))?.history_days ?? DEFAULT_HISTORY_DAYS;
+  const earliest = addDays(today, -historyDays);
   const from = start < earliest ? earliest : start;
   if (from > end) return emptyPages();
   return payloadsOf(deps.records.findPages({ userId: user._id, type, fromDate: from, toDate: end, sources }, RECORDS_PAGE_SIZE));
