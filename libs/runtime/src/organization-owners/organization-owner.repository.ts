@@ -20,8 +20,7 @@ export interface OrganizationOwnerOptions<X> {
   fields?: (o: OrganizationSnapshot) => X;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no extra fields by default
-export class OrganizationOwnerRepository<X extends object = {}> {
+export class OrganizationOwnerRepository<X extends object = object> {
   private constructor(
     // Typed by the fields every projection has: a filter cannot be checked against an open X.
     private readonly owners: Collection<OwnerFields>,
