@@ -27,7 +27,8 @@ export const freePort = () =>
 export async function startProcess(script, env, readyUrl, okStatuses = [200], nodeArgs = [], timeoutMs = 60_000) {
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     env: { ...process.env, WELLSTREAM_LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // BENCH_PLATFORM_STDOUT=inherit shows what node itself prints there (--trace-gc, for one).
+    stdio: ['ignore', process.env.BENCH_PLATFORM_STDOUT === 'inherit' ? 'inherit' : 'ignore', 'inherit'],
   });
   children.add(child);
   const deadline = Date.now() + timeoutMs;

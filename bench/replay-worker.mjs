@@ -5,11 +5,14 @@
  * blame the platform for the benchmark's own work.
  *
  * Messages in: {id, cmd:'loop', url, expected, parallel} replays again and again until {cmd:'stop'};
- * {id, cmd:'once', url, expected} replays once. Messages out: {id, done: {ms, got}} when a single
- * replay ends, {id, stopped: completed} when a loop ends after a stop.
+ * {id, cmd:'once', url, expected} replays once; {id, cmd:'get', base, path, token} reads a REST
+ * answer (a whole history of records: parsing it on the measuring thread held that thread for
+ * hundreds of milliseconds, and the soak counted that against the platform's ingest latency).
+ * Messages out: {id, done: {ms, got}} when a single replay or read ends ({got} is the number of
+ * items read, -1 on an error), {id, stopped: completed} when a loop ends after a stop.
  */
 import { parentPort } from 'node:worker_threads';
-import { openSse, sleep, until } from './harness.mjs';
+import { api, openSse, sleep, until } from './harness.mjs';
 
 let running = false;
 async function replayOnce(url, expected) {
@@ -26,6 +29,12 @@ async function replayOnce(url, expected) {
 parentPort.on('message', async (m) => {
   if (m.cmd === 'stop') {
     running = false;
+    return;
+  }
+  if (m.cmd === 'get') {
+    const t0 = performance.now();
+    const got = await api(m.base, 'GET', m.path, m.token).then((body) => body.data.length, () => -1);
+    parentPort.postMessage({ id: m.id, done: { ms: performance.now() - t0, got } });
     return;
   }
   running = true;

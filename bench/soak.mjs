@@ -3,23 +3,35 @@
  * Soak: the embedded platform under a steady mixed load for a long time, sampling memory and
  * latency, then checking that nothing was lost.
  *
- *   node bench/soak.mjs [--minutes 60] [--rate 30] [--customers 5] [--root DIR]
+ *   node bench/soak.mjs [--minutes 60] [--rate 30] [--customers 5] [--preload 0] [--slow-ms 0] [--root DIR]
  *
  * Load: `--customers` customers, each with one user, a stream with 2 connected clients, a push
  * target (a receiver in this process); `--rate` single-record ingestions per second spread over
  * them; every 30 s each customer reads REST once and runs a full replay. Each minute prints the
  * platform's RSS, ingest p50/p99, stream delivery p99 and replay time. At the end: every
  * acknowledged record must have reached its stream clients, the push receiver and a final replay.
+ * `--preload N` first stores N records per customer (100 a request) and waits until the streams
+ * delivered them, so a short run starts with the history an hour would have built (21,600 per
+ * customer at the defaults): a quick look at the end state, not a substitute for the hour.
+ * `--slow-ms N` prints every ingestion slower than N ms with when it was sent and when the last
+ * periodic reads began (times in ms since this script started), to see what the slow ones follow.
+ * Each minute's row also has the platform's event-loop delay p99 (from /metrics).
+ *
+ * Everything that parses whole histories (the replays, the REST reads) runs on a worker thread:
+ * parsing a 20,000-record REST answer here held this thread for up to 400 ms every 30 s, and the
+ * ingestions waiting behind it were counted as the platform's latency.
  * Verdict: after the first third (warm-up), RSS within 10 % of its post-warm-up level and ingest
  * p99 of the last minutes within 2× of the first post-warm-up minutes. Loopback only; bounded.
  */
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { api, args, createTenant, createUser, measurement, openSse, pct, procSample, sleep, startEmbedded, until } from './harness.mjs';
+import { api, args, createTenant, createUser, eventLoopP99, measurement, openSse, pct, procSample, sleep, startEmbedded, until } from './harness.mjs';
 
 const MINUTES = Number(args.minutes ?? 60);
 const RATE = Number(args.rate ?? 30);
 const CUSTOMERS = Number(args.customers ?? 5);
+const PRELOAD = Number(args.preload ?? 0);
+const SLOW_MS = Number(args['slow-ms'] ?? 0);
 
 const pushed = new Set();
 const receiver = http.createServer((req, res) => {
@@ -58,6 +70,20 @@ for (let c = 0; c < CUSTOMERS; c++) {
   customers.push(cust);
 }
 
+for (const cust of customers) {
+  for (let left = PRELOAD; left > 0; left -= 100) {
+    const records = Array.from({ length: Math.min(100, left) }, (_, k) => measurement(`pre${cust.t.organizationId}-${left}-${k}`));
+    const res = await fetch(`${base}/mobile/records?token=${cust.user.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records }) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`preload: ${res.status}`);
+    cust.acked.push(...records.map((r) => r.log_id));
+  }
+}
+if (PRELOAD > 0) {
+  await until('preloaded records on the streams', async () => customers.every((c) => c.acked.every((id) => c.seen.has(id))), 600_000, 1000);
+  console.log(JSON.stringify({ preloaded_per_customer: PRELOAD }));
+}
+
 /** Every acked record in a full replay of `cust` (the final check, on this thread: it needs the ids). */
 async function replayCount(cust) {
   const ids = new Set();
@@ -87,6 +113,19 @@ const timedReplay = (cust) =>
     replayer.postMessage({ id, cmd: 'once', url: `${base}/replay?token=${cust.t.token}&event_types=data`, expected });
   });
 
+/** The customer's REST read of its last 20 days (on the worker, like the replays); rejects unless it answered 200. */
+const restRead = (cust) =>
+  new Promise((resolve, reject) => {
+    const id = ++replayIds;
+    pendingReplays.set(id, (done) => {
+      pendingReplays.delete(id);
+      return done.got >= 0 ? resolve(done.got) : reject(new Error('REST read failed'));
+    });
+    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+    const path = `/organizations/${cust.t.organizationId}/users/${cust.user.uid}/measurements?start_date=${day(Date.now() - 20 * 86400_000)}&end_date=${day(Date.now())}`;
+    replayer.postMessage({ id, cmd: 'get', base, path, token: cust.t.token });
+  });
+
 const minutes = [];
 let errors = 0;
 const end = Date.now() + MINUTES * 60_000;
@@ -97,6 +136,7 @@ const everyMs = 1000 / RATE;
 let next = performance.now();
 let i = 0;
 let lastPeriodic = Date.now();
+let lastPeriodicAt = 0;
 const inFlight = new Set();
 while (Date.now() < end) {
   const cust = customers[i++ % customers.length];
@@ -109,6 +149,7 @@ while (Date.now() < end) {
       if (r.status === 200) {
         cust.acked.push(rec.log_id);
         ingestLat.push(performance.now() - t0);
+        if (SLOW_MS && performance.now() - t0 > SLOW_MS) console.log(JSON.stringify({ slow_ingest_ms: Math.round(performance.now() - t0), sent_at_ms: Math.round(t0), periodic_at_ms: Math.round(lastPeriodicAt) }));
       } else errors++;
     })
     .catch(() => errors++)
@@ -116,15 +157,17 @@ while (Date.now() < end) {
   inFlight.add(p);
   if (Date.now() - lastPeriodic >= 30_000) {
     lastPeriodic = Date.now();
+    lastPeriodicAt = performance.now();
     for (const c of customers) {
-      void api(base, 'GET', `/organizations/${c.t.organizationId}/users/${c.user.uid}/measurements?start_date=${new Date(Date.now() - 20 * 86400_000).toISOString().slice(0, 10)}&end_date=${new Date().toISOString().slice(0, 10)}`, c.t.token).catch(() => errors++);
+      void restRead(c).catch(() => errors++);
       void timedReplay(c).then((ms) => replayMs.push(ms), () => errors++);
     }
   }
   if (Date.now() - minuteStart >= 60_000) {
     const s = procSample(platform.pid);
+    const loopP99 = await eventLoopP99(platform.metricsUrl).catch(() => null);
     const delivery = customers.flatMap((c) => c.delivery.splice(0));
-    const row = { minute: minutes.length + 1, rss_mib: +(s.rss / 1048576).toFixed(1), ingest_p50_ms: +pct(ingestLat, 50).toFixed(1), ingest_p99_ms: +pct(ingestLat, 99).toFixed(1), stream_p99_ms: +pct(delivery, 99).toFixed(1), replay_ms_max: replayMs.length ? Math.round(Math.max(...replayMs)) : null, acked: customers.reduce((n, c) => n + c.acked.length, 0), errors };
+    const row = { minute: minutes.length + 1, rss_mib: +(s.rss / 1048576).toFixed(1), ingest_p50_ms: +pct(ingestLat, 50).toFixed(1), ingest_p99_ms: +pct(ingestLat, 99).toFixed(1), stream_p99_ms: +pct(delivery, 99).toFixed(1), loop_p99_ms: loopP99, replay_ms_max: replayMs.length ? Math.round(Math.max(...replayMs)) : null, acked: customers.reduce((n, c) => n + c.acked.length, 0), errors };
     minutes.push(row);
     console.log(JSON.stringify(row));
     minuteStart = Date.now();
