@@ -112,7 +112,7 @@ export class EmbeddedEventLog implements EventLog {
         options.onCaughtUp?.();
       }
     };
-    const slice = new TimeSlice();
+    const slice = new TimeSlice({ givesWay: true });
     const run = async () => {
       if (seq >= endAtStart) reportCaughtUp();
       while (!stopped) {

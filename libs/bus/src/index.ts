@@ -1,3 +1,4 @@
 export * from './event-log.port';
 export * from './partitioner';
-export { TimeSlice } from './time-slice';
+export { answeringNow, answeringRequest, TimeSlice } from './time-slice';
+export type { AnsweredResponse, TimeSliceOptions } from './time-slice';

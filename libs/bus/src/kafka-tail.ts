@@ -66,7 +66,7 @@ export class KafkaTailReader {
     await consumer.connect();
     await consumer.subscribe({ topic: kafkaTopic, fromBeginning: true });
     // A replay reads a whole history in big fetches: let other customers' work in between.
-    const slice = new TimeSlice();
+    const slice = new TimeSlice({ givesWay: true });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ partition, message }) => {

@@ -4,7 +4,7 @@
  * with a Lifecycle, so stop runs in reverse and a start that fails halfway stops what had started.
  */
 import type { RequestListener } from 'node:http';
-import type { EventLog, Subscription, TopicSpec } from '@wellstream/bus';
+import { answeringNow, answeringRequest, EventLog, Subscription, TopicSpec } from '@wellstream/bus';
 import type { InfraSettings, ServiceSettings } from '@wellstream/config';
 import { consumeEvents, consumerGauges, EventContext, TopicDefinition } from '@wellstream/contracts';
 import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
@@ -84,8 +84,11 @@ export async function startService<C extends InfraSettings, X = object>(def: Ser
     };
     // Lag and counts of the groups this service consumes in (`<name>.…`), on /metrics.
     for (const g of consumerGauges(`${def.name}.`)) ctx.metrics.gauge(g.name, g.help, g.read, g.labels);
+    ctx.metrics.gauge('requests_being_answered', 'Requests this process is answering now (until their response head); history reads give way meanwhile', () => [{ value: answeringNow() }]);
     const composed = await def.compose(ctx);
     const server = await startHttpServer(composed.app, def.listen ?? serviceListen(def.config as InfraSettings & Partial<ServiceSettings>));
+    // Before the app sees it: history reads of this process give way while a request is answered.
+    server.server.prependListener('request', (_req, res) => answeringRequest(res));
     late.http = server;
     lifecycle.onStop('http', () => server.close());
     const extra = composed.listening?.(server) ?? ({} as X);

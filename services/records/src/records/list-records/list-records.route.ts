@@ -23,7 +23,7 @@ export function listRecordsRoute(router: IRouter, deps: ListRecordsDeps): void {
         objectType: req.params.object_type,
         query: req.query,
       });
-      const slice = new TimeSlice();
+      const slice = new TimeSlice({ givesWay: true });
       await sendJsonPages(res, 'data', pages, () => slice.pause());
     }),
   );
