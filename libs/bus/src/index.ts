@@ -1,4 +1,6 @@
 export * from './event-log.port';
 export * from './partitioner';
-export { answeringNow, answeringRequest, TimeSlice } from './time-slice';
-export type { AnsweredResponse, TimeSliceOptions } from './time-slice';
+export { TimeSlice } from './time-slice';
+export type { TimeSliceOptions } from './time-slice';
+export { answeringNow, answeringRequest } from './answering-requests';
+export type { AnsweredResponse } from './answering-requests';

@@ -17,16 +17,11 @@
  * five replays of growing histories never delay today's records.
  *
  * History readers on behalf of one customer (a replay's tail, a REST read's pages) also give way to
- * requests: while this process is answering a request (from its arrival until its response
- * head goes out), they do not start a slice, so a request waits for at most the slice already
- * running, not for one at each of its hops (gateway, service, store, back). The budget's share
- * alone let an ingest wait behind several slices once replays ran all the time (an hour-long soak:
- * p99 2.3× its first minutes). So that endless requests cannot starve them, one waiting reader in
- * turn gets a pass every GIVE_WAY_MAX_MS (about a tenth of the process for history reads while
- * requests never stop). Consumer groups (the platform's own pipeline) do not give way: ingestion
- * would otherwise slow its own delivery.
+ * requests being answered (answering-requests.ts); consumer groups (the platform's own pipeline)
+ * do not: ingestion would otherwise slow its own delivery.
  */
 import { performance } from 'node:perf_hooks';
+import { giveWay, isAnswering } from './answering-requests';
 
 export const DEFAULT_SLICE_MS = 2;
 /** The share of a process's time that all long reads together may use. */
@@ -37,8 +32,6 @@ export const BULK_SHARE = 0.4;
  * hold it together before the first of them rests (20 ms let five replays stall requests for 20+ ms).
  */
 const BULK_BURST_MS = 4;
-/** The longest a history reader waits for requests to be answered before it gets a pass (in turn). */
-export const GIVE_WAY_MAX_MS = 20;
 
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -50,67 +43,6 @@ function refill(): void {
   bulk.tokens = Math.min(BULK_BURST_MS, bulk.tokens + (now - bulk.at) * BULK_SHARE);
   bulk.at = now;
 }
-
-/** Requests this process is answering now, and the history readers waiting for them, in arrival order. */
-let answering = 0;
-const givingWay: Array<(passed: boolean) => void> = [];
-let passTimer: NodeJS.Timeout | undefined;
-
-function handPass(): void {
-  passTimer = undefined;
-  givingWay.shift()?.(true);
-  if (givingWay.length > 0) passTimer = setTimeout(handPass, GIVE_WAY_MAX_MS);
-}
-
-/** Lets the waiting readers go once nothing is being answered, after the I/O at hand (the rest of the answer's body). */
-function releaseIfIdle(): void {
-  if (answering > 0) return;
-  clearTimeout(passTimer);
-  passTimer = undefined;
-  for (const go of givingWay.splice(0)) go(false);
-}
-
-function answered(): void {
-  if (--answering === 0 && givingWay.length > 0) setImmediate(releaseIfIdle);
-}
-
-/** Resolves once no request is being answered (false) or this reader's pass came up (true). */
-function giveWay(): Promise<boolean> {
-  return new Promise((resolve) => {
-    givingWay.push(resolve);
-    passTimer ??= setTimeout(handPass, GIVE_WAY_MAX_MS);
-  });
-}
-
-/** What `answeringRequest` needs of a response: node's http.ServerResponse has it. */
-export interface AnsweredResponse {
-  writeHead: (...args: never[]) => unknown;
-  once(event: 'close', listener: () => void): unknown;
-}
-
-/**
- * Counts a request as being answered until its response head is written (or the connection
- * closes): an SSE stream or a paged REST read counts only until it starts sending, after that it
- * is a history reader itself. Call it on every incoming request (the HTTP server does).
- */
-export function answeringRequest(res: AnsweredResponse): void {
-  answering++;
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
-    answered();
-  };
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: unknown, ...args: never[]) {
-    finish();
-    return writeHead.apply(this, args);
-  };
-  res.once('close', finish);
-}
-
-/** How many requests this process is answering now (a gauge on /metrics). */
-export const answeringNow = (): number => answering;
 
 export interface TimeSliceOptions {
   budgetMs?: number;
@@ -143,7 +75,7 @@ export class TimeSlice {
     bulk.tokens -= used;
     await yieldToEventLoop();
     for (let passed = false; !this.live; ) {
-      if (this.givesWay && !passed && answering > 0) passed = await giveWay();
+      if (this.givesWay && !passed && isAnswering()) passed = await giveWay();
       refill();
       if (bulk.tokens >= 0) break;
       await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
