@@ -95,36 +95,39 @@ async function replayCount(cust) {
   return { ms: performance.now() - t0, ids };
 }
 
-// The periodic replays read on a worker thread: parsing tens of thousands of events here would
-// delay the ingestion timings this script measures and blame the platform for it.
-const replayer = new Worker(new URL('./replay-worker.mjs', import.meta.url), { argv: process.argv.slice(2) });
-const pendingReplays = new Map();
-let replayIds = 0;
-replayer.on('message', (m) => pendingReplays.get(m.id)?.(m.done));
-/** A full replay of `cust`'s history on the worker; resolves with its duration once every record acked so far arrived. */
-const timedReplay = (cust) =>
-  new Promise((resolve, reject) => {
-    const id = ++replayIds;
-    const expected = cust.acked.length;
-    pendingReplays.set(id, (done) => {
-      pendingReplays.delete(id);
-      return done.got >= expected ? resolve(done.ms) : reject(new Error(`replay got ${done.got} of ${expected}`));
+// The periodic replays and REST reads run on a worker thread: parsing tens of thousands of records
+// here would delay the ingestion timings this script measures and blame the platform for it.
+const worker = new Worker(new URL('./replay-worker.mjs', import.meta.url), { argv: process.argv.slice(2) });
+const pending = new Map();
+let lastCall = 0;
+worker.on('message', (m) => pending.get(m.id)?.(m.done));
+/** Sends `message` to the worker; resolves with what it reports ({ms, got}) once done. */
+const onWorker = (message) =>
+  new Promise((resolve) => {
+    const id = ++lastCall;
+    pending.set(id, (done) => {
+      pending.delete(id);
+      resolve(done);
     });
-    replayer.postMessage({ id, cmd: 'once', url: `${base}/replay?token=${cust.t.token}&event_types=data`, expected });
+    worker.postMessage({ id, ...message });
   });
 
-/** The customer's REST read of its last 20 days (on the worker, like the replays); rejects unless it answered 200. */
-const restRead = (cust) =>
-  new Promise((resolve, reject) => {
-    const id = ++replayIds;
-    pendingReplays.set(id, (done) => {
-      pendingReplays.delete(id);
-      return done.got >= 0 ? resolve(done.got) : reject(new Error('REST read failed'));
-    });
-    const day = (ms) => new Date(ms).toISOString().slice(0, 10);
-    const path = `/organizations/${cust.t.organizationId}/users/${cust.user.uid}/measurements?start_date=${day(Date.now() - 20 * 86400_000)}&end_date=${day(Date.now())}`;
-    replayer.postMessage({ id, cmd: 'get', base, path, token: cust.t.token });
-  });
+/** A full replay of `cust`'s history; resolves with its duration once every record acked so far arrived. */
+async function timedReplay(cust) {
+  const expected = cust.acked.length;
+  const done = await onWorker({ cmd: 'once', url: `${base}/replay?token=${cust.t.token}&event_types=data`, expected });
+  if (done.got < expected) throw new Error(`replay got ${done.got} of ${expected}`);
+  return done.ms;
+}
+
+/** The customer's REST read of its last 20 days; rejects unless it answered 200. */
+async function restRead(cust) {
+  const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+  const path = `/organizations/${cust.t.organizationId}/users/${cust.user.uid}/measurements?start_date=${day(Date.now() - 20 * 86400_000)}&end_date=${day(Date.now())}`;
+  const done = await onWorker({ cmd: 'get', base, path, token: cust.t.token });
+  if (done.got < 0) throw new Error('REST read failed');
+  return done.got;
+}
 
 const minutes = [];
 let errors = 0;
@@ -203,7 +206,7 @@ console.log(
     verdict: lost === 0 && maxDrift <= 0.1 && lastP99 <= 2 * firstP99 ? 'pass' : 'fail',
   }),
 );
-await replayer.terminate();
+await worker.terminate();
 await platform.stop();
 receiver.close();
 process.exit(0);

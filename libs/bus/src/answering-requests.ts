@@ -75,5 +75,3 @@ export function answeringRequest(res: AnsweredResponse): void {
 
 /** How many requests this process is answering now (a gauge on /metrics). */
 export const answeringNow = (): number => answering;
-
-export const isAnswering = (): boolean => answering > 0;

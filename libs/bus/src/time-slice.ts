@@ -21,7 +21,7 @@
  * do not: ingestion would otherwise slow its own delivery.
  */
 import { performance } from 'node:perf_hooks';
-import { giveWay, isAnswering } from './answering-requests';
+import { answeringNow, giveWay } from './answering-requests';
 
 export const DEFAULT_SLICE_MS = 2;
 /** The share of a process's time that all long reads together may use. */
@@ -75,7 +75,7 @@ export class TimeSlice {
     bulk.tokens -= used;
     await yieldToEventLoop();
     for (let passed = false; !this.live; ) {
-      if (this.givesWay && !passed && isAnswering()) passed = await giveWay();
+      if (this.givesWay && !passed && answeringNow() > 0) passed = await giveWay();
       refill();
       if (bulk.tokens >= 0) break;
       await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
