@@ -1,6 +1,6 @@
 /**
- * The gateway's express app: health, docs, the operator API, and the authenticated proxy to the
- * services.
+ * The gateway's request handler: requests routed to a service take the forwarding path
+ * (proxy/forward-request.ts); health, metrics, docs and the operator API are an express app.
  */
 import express from 'express';
 import type { EventLog } from '@wellstream/bus';
@@ -18,8 +18,9 @@ import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
 import { renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
-import { signCaller } from './proxy/caller-signer';
-import { InProcessServices, inProcessDispatch } from './proxy/in-process-dispatch';
+import { callerSigner } from './proxy/caller-signer';
+import { forwardRequests } from './proxy/forward-request';
+import type { InProcessServices, RequestHandlerOrListener } from './proxy/in-process-services';
 import { ServiceDirectory, serviceProxy } from './proxy/service-proxy';
 import type { Clock } from '@wellstream/clock';
 
@@ -67,7 +68,7 @@ function serviceChecks(directory: ServiceDirectory): HealthChecks {
 
 export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
 
-export function createGatewayApp(deps: GatewayAppDeps): express.Express {
+export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener {
   const adminHash = adminTokenHash(deps.adminToken);
   const app = express();
   app.disable('x-powered-by');
@@ -102,15 +103,6 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
     }),
   );
 
-  // Signed before either path: services in this process verify the assertion as remote ones do.
-  app.all(
-    /^\/v2\/.*/,
-    gatewayPipeline({ ...deps, adminHash }),
-    signCaller(deps.gatewayKeys),
-    inProcessDispatch(deps.inProcess),
-    serviceProxy(deps.directory, deps.logger),
-  );
-
   app.use(
     '/v2/admin',
     route(async (req, _res, next) => {
@@ -123,5 +115,17 @@ export function createGatewayApp(deps: GatewayAppDeps): express.Express {
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));
-  return app;
+
+  return forwardRequests(
+    {
+      logger: deps.logger,
+      metrics: deps.metrics,
+      pipeline: gatewayPipeline({ ...deps, adminHash }),
+      // Signed on both paths: services in this process verify the assertion as remote ones do.
+      sign: callerSigner(deps.gatewayKeys),
+      inProcess: deps.inProcess,
+      proxy: serviceProxy(deps.directory, deps.logger),
+    },
+    app,
+  );
 }

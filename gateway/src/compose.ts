@@ -12,7 +12,7 @@ import { AccountRepository } from './accounts/account.repository';
 import { tokenRevocations } from './auth/token-revocations';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
-import type { InProcessServices } from './proxy/in-process-dispatch';
+import type { InProcessServices } from './proxy/in-process-services';
 import type { ServiceDirectory } from './proxy/service-proxy';
 import { systemClock } from '@wellstream/clock';
 

@@ -1,14 +1,15 @@
 /**
  * The gateway's rate limit while its store fails: fail-open serves (limits counted in process),
- * fail-closed answers 503 {"message"} with Retry-After; never a 500. The middleware and the error
+ * fail-closed answers 503 {"message"} with Retry-After; never a 500. The limiter and the error
  * edge are the gateway's own, over a store that refuses every call.
  */
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { errorHandler } from '@wellstream/http';
+import { errorHandler, route } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
 import { FaultTolerantRateLimitStore, RateLimitFailureMode, RateLimitStore } from '@wellstream/ratelimit';
-import { rateLimit } from '../src/auth/rate-limit.middleware';
+import type { DeveloperIdentity } from '../src/accounts/authenticate.usecase';
+import { rateLimiter } from '../src/auth/rate-limit';
 
 const refusing: RateLimitStore = {
   hit: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
@@ -19,12 +20,15 @@ const refusing: RateLimitStore = {
 async function serve(mode: RateLimitFailureMode) {
   const logger = createLogger('rate-limit-outage-test');
   const app = express();
-  const identity = { kind: 'developer', customerId: 'cus_1', tokenHash: 'hash-1', rateLimitPerHour: 2 };
-  app.use((_req, res, next) => {
-    res.locals.identity = identity;
-    next();
-  });
-  app.get('/thing', rateLimit(new FaultTolerantRateLimitStore(refusing, { mode, logger }), (res) => res.locals.identity), (_req, res) => void res.json({ ok: true }));
+  const identity: DeveloperIdentity = { kind: 'developer', customerId: 'cus_1', tokenHash: 'hash-1', rateLimitPerHour: 2 };
+  const limit = rateLimiter(new FaultTolerantRateLimitStore(refusing, { mode, logger }));
+  app.get(
+    '/thing',
+    route(async (_req, res) => {
+      await limit(identity, res);
+      res.json({ ok: true });
+    }),
+  );
   app.use(errorHandler(logger));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -30,16 +30,23 @@ export const ROUTES: RouteRule[] = [
   { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
 ];
 
-export function matchRoute(path: string): { rule: RouteRule; organizationId?: string } | undefined {
+export interface RouteMatch {
+  rule: RouteRule;
+  /** The organization id as it appears in the path (still percent-encoded), when the path names one. */
+  organizationSegment?: string;
+}
+
+/** Only matches; decoding the organization id (which can fail) is the pipeline's, so errors answer in one place. */
+export function matchRoute(path: string): RouteMatch | undefined {
   for (const rule of ROUTES) {
     const m = rule.pattern.exec(path);
-    if (m) return { rule, organizationId: rule.orgGroup ? decodeSegment(m[rule.orgGroup]) : undefined };
+    if (m) return { rule, organizationSegment: rule.orgGroup ? m[rule.orgGroup] : undefined };
   }
   return undefined;
 }
 
 /** A path segment that is not valid percent-encoding (`%E0%A4%A`) is the client's mistake: 400, not a URIError → 500. */
-function decodeSegment(segment: string): string {
+export function decodeOrganizationId(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -6,7 +6,6 @@
  * and headers on every request, which cost the gateway as much as the rest of its work.
  */
 import http from 'node:http';
-import type { RequestHandler } from 'express';
 import { unavailable } from '@wellstream/errors';
 import { toHttpError } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
@@ -14,7 +13,8 @@ import type { ServiceName } from './route-table';
 
 export type ServiceDirectory = Partial<Record<ServiceName, string>>;
 
-export const TARGET_SERVICE = 'wsTargetService';
+/** Forwards one request to `service` (the pipeline checked the directory has it) and streams the answer back. */
+export type ServiceProxy = (req: http.IncomingMessage, res: http.ServerResponse, service: ServiceName) => void;
 
 /** Connection-level headers: they describe one hop and are never forwarded (RFC 9110 7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -36,7 +36,7 @@ function addForwarded(headers: http.OutgoingHttpHeaders, req: http.IncomingMessa
   add('x-forwarded-proto', (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 }
 
-export function serviceProxy(directory: ServiceDirectory, logger: Logger): RequestHandler {
+export function serviceProxy(directory: ServiceDirectory, logger: Logger): ServiceProxy {
   // No cap on concurrent upstream sockets: each open SSE connection holds one for its whole life,
   // so a cap (it was 256) made the next client wait forever. The idle pool stays bounded.
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, keepAliveMsecs: 10_000 });
@@ -47,9 +47,7 @@ export function serviceProxy(directory: ServiceDirectory, logger: Logger): Reque
     return url;
   };
 
-  return (req, res) => {
-    const service = (req as unknown as { [TARGET_SERVICE]: ServiceName })[TARGET_SERVICE];
-    // The pipeline checked the directory before routing here.
+  return (req, res, service) => {
     const target = targetOf(directory[service] as string);
     const headers = withoutHopByHop(req.headers);
     addForwarded(headers, req);

@@ -4,11 +4,12 @@
  */
 import express, { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { isAppError } from '@wellstream/errors';
-import { Logger, newRequestId, redactString, runWithRequestContext } from '@wellstream/logging';
-import { toHttpError } from './error-response';
+import type { Logger } from '@wellstream/logging';
+import { answerError } from './error-response';
 import { gatewayTrust } from './gateway-trust.middleware';
 import { healthReport, HealthOption } from './health';
 import { ServiceMetrics } from './metrics';
+import { requestContext } from './request-context';
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -21,30 +22,6 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
   /** Keys the gateway signs its assertions with (the first signs; all verify). */
   gatewayKeys: readonly string[];
-}
-
-export function requestContext(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const incoming = req.header('x-request-id');
-    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : newRequestId();
-    req.headers['x-request-id'] = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      // A muted logger (nothing reads it) would drop the line anyway: skip building it.
-      if (logger.silent) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      runWithRequestContext({ requestId }, () =>
-        logger.info('request', {
-          method: req.method,
-          path: redactString(req.originalUrl),
-          status: res.statusCode,
-          duration_ms: Math.round(ms * 10) / 10,
-        }),
-      );
-    });
-    runWithRequestContext({ requestId }, next);
-  };
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -68,13 +45,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json({ errors: [err instanceof URIError ? 'The request path is not valid percent-encoding.' : 'The request could not be read.'] });
       return;
     }
-    const out = toHttpError(err);
-    if (out.status >= 500) logger.error('request failed', { error: err, stack: (err as Error)?.stack });
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    res.status(out.status).set(out.headers).json(out.body);
+    answerError(res, err, logger);
   };
 }
 

@@ -5,6 +5,7 @@ export * from './gateway-assertion';
 export * from './gateway-trust.middleware';
 export * from './http-server';
 export * from './openapi-parts';
+export * from './request-context';
 export * from './organization-ownership';
 // Routes validate bodies and queries with the same helpers the use cases use.
 export { fieldPath, joiFieldErrors, validate } from '@wellstream/errors';

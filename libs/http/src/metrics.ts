@@ -5,6 +5,7 @@
  * the composition root adds (outbox backlog, consumer lag, push attempts, rate-limit errors).
  * One registry per app, so the one-process platform still serves each service's own numbers.
  */
+import type { ServerResponse } from 'node:http';
 import type { Express, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -51,7 +52,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route' | 'status'>;
-  private readonly openResponses = new Set<Response>();
+  private readonly openResponses = new Set<ServerResponse>();
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -88,17 +89,21 @@ export class ServiceMetrics {
   middleware(): RequestHandler {
     return (req, res, next) => {
       if (req.path === '/metrics') return next();
-      const started = process.hrtime.bigint();
-      this.openResponses.add(res);
-      res.on('close', () => {
-        this.openResponses.delete(res);
-        const route = (res.locals[ROUTE_LOCAL] as string | undefined) ?? (req.route?.path !== undefined && typeof req.route.path === 'string' ? `${req.baseUrl}${req.route.path}` : routeTemplate(req.path));
-        const labels = { method: req.method, route, status: String(res.statusCode) };
-        this.requests.inc(labels);
-        this.durations.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      });
+      this.track(req.method, res, () => (res.locals[ROUTE_LOCAL] as string | undefined) ?? (req.route?.path !== undefined && typeof req.route.path === 'string' ? `${req.baseUrl}${req.route.path}` : routeTemplate(req.path)));
       next();
     };
+  }
+
+  /** Counts and times one request, labelled with the route `routeOf` names once it is answered. */
+  track(method: string, res: ServerResponse, routeOf: () => string): void {
+    const started = process.hrtime.bigint();
+    this.openResponses.add(res);
+    res.on('close', () => {
+      this.openResponses.delete(res);
+      const labels = { method, route: routeOf(), status: String(res.statusCode) };
+      this.requests.inc(labels);
+      this.durations.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
   }
 
   /** A gauge read at scrape time; a failing or slow read reports nothing rather than holding the scrape. */

@@ -1,0 +1,50 @@
+/**
+ * The gateway's path for every request routed to a service, on node's request and response: the
+ * request id and log line, metrics, the pipeline, the signed caller, then the service's handler in
+ * this process or the proxy. Anything else (health, metrics, docs, the operator API, unknown
+ * paths) goes to the gateway's express app.
+ *
+ * Why not express: the gateway forwards nearly every request, and express's per-request work
+ * (prototype swaps, the router's walk over every layer, a promise per middleware) cost about as
+ * much as the checks themselves (bench/gateway.bench.mjs, README).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { notFound } from '@wellstream/errors';
+import { answerError, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
+import { Logger, runWithRequestContext } from '@wellstream/logging';
+import type { GatewayPipeline } from '../auth/gateway-pipeline';
+import type { InProcessServices, RequestHandlerOrListener } from './in-process-services';
+import { matchRoute, RouteMatch } from './route-table';
+import type { ServiceProxy } from './service-proxy';
+
+export function forwardRequests(
+  deps: { logger: Logger; metrics?: ServiceMetrics; pipeline: GatewayPipeline; sign: (req: IncomingMessage) => void; inProcess: InProcessServices; proxy: ServiceProxy },
+  gatewayOwn: RequestHandlerOrListener,
+): RequestHandlerOrListener {
+  const { logger, metrics, pipeline, sign, inProcess, proxy } = deps;
+
+  const forward = async (req: IncomingMessage, res: ServerResponse, match: RouteMatch) => {
+    await pipeline(req, res, match);
+    sign(req);
+    const local = inProcess[match.rule.service];
+    // A service's app answers everything itself (its own 404 and errors); `next` is a safety net.
+    if (local) local(req, res, (err) => answerError(res, err ?? notFound('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req.url)}.`), logger));
+    else proxy(req, res, match.rule.service);
+  };
+
+  return (req, res, next) => {
+    const path = pathOf(req.url);
+    const match = matchRoute(path);
+    if (!match) return gatewayOwn(req, res, next);
+    const requestId = startRequest(logger, req, res);
+    metrics?.track(req.method ?? '', res, () => routeTemplate(path));
+    runWithRequestContext({ requestId }, () => void forward(req, res, match).catch((err: unknown) => answerError(res, err, logger)));
+  };
+}
+
+/** The path of an origin-form request target, as express's req.path (no decoding). */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q < 0 ? target : target.slice(0, q);
+}
