@@ -5,7 +5,6 @@
 import Joi from 'joi';
 import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
-import { decodedOnce } from './decoded-events';
 import { Typed, validateTyped } from './typed-schema';
 
 export interface TopicDefinition<T> {
@@ -60,8 +59,7 @@ export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
 
 /**
  * Reads a message as a consumer: an accepted schema version (else InvalidEventError), fields this
- * release does not know ignored, validated against this release's schema. The event is frozen and
- * may be the very object another group of this process got (decoded-events.ts).
+ * release does not know ignored, validated against this release's schema.
  */
 export function decodeEvent<T>(topic: TopicDefinition<T>, value: string): T {
   return decodeEventAs(topic, value, { joi: topic.schema });
@@ -69,10 +67,6 @@ export function decodeEvent<T>(topic: TopicDefinition<T>, value: string): T {
 
 /** decodeEvent, validated against another schema of the topic's messages (e.g. the envelope only). */
 export function decodeEventAs<S>(topic: TopicDefinition<unknown>, value: string, schema: Typed<S>): S {
-  return decodedOnce(schema.joi, value, () => decodeNow(topic, value, schema));
-}
-
-function decodeNow<S>(topic: TopicDefinition<unknown>, value: string, schema: Typed<S>): S {
   const raw = JSON.parse(value) as unknown;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidEventError(topic.spec.name, 'not a JSON object');
   const { [SCHEMA_VERSION_FIELD]: _version, ...event } = raw as Record<string, unknown>;
