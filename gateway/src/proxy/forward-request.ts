@@ -5,7 +5,7 @@
  * paths) goes to the gateway's express app.
  *
  * Why not express: the gateway forwards nearly every request, and express's per-request work
- * (prototype swaps, the router's walk over every layer, a promise per middleware) cost about as
+ * (prototype swaps, the router's walk over every layer, a closure per `next`) cost about as
  * much as the checks themselves (bench/gateway.bench.mjs, README).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
