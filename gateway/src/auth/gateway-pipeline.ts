@@ -5,20 +5,18 @@
  * to answer. One async function on node's request and response, not a chain of express
  * middleware: each hop through express and a promise cost as much as the checks.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { unauthenticated, unavailable } from '@wellstream/errors';
 import { ASSERTION_HEADER, CALLER_HEADERS, OPERATOR_HEADER } from '@wellstream/http';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import { AccountLookups, authenticate, authorizeOrganization } from '../accounts/authenticate.usecase';
-import { decodeOrganizationId, RouteMatch } from '../proxy/route-table';
+import type { GatewayPipeline } from '../proxy/forward-request';
+import { decodeOrganizationId } from '../proxy/route-table';
 import type { ServiceDirectory } from '../proxy/service-proxy';
 import { rateLimiter } from './rate-limit';
 import { tokenFromRequest } from './token-from-request';
 
 /** Identity headers are the gateway's to set; a client's are dropped. */
 const GATEWAY_HEADERS = [...Object.values(CALLER_HEADERS), OPERATOR_HEADER, ASSERTION_HEADER];
-
-export type GatewayPipeline = (req: IncomingMessage, res: ServerResponse, match: RouteMatch) => Promise<void>;
 
 export function gatewayPipeline(deps: { accounts: AccountLookups; adminHash: Buffer; rateLimits: RateLimitStore; directory: ServiceDirectory }): GatewayPipeline {
   const limit = rateLimiter(deps.rateLimits);

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { unauthenticated } from '@wellstream/errors';
 import { ServiceMetrics } from '@wellstream/http';
 import { createLogger } from '@wellstream/logging';
-import type { GatewayPipeline } from '../auth/gateway-pipeline';
-import { forwardRequests } from './forward-request';
+import { forwardRequests, GatewayPipeline } from './forward-request';
 import type { ServiceHandler } from './in-process-services';
 
 async function serve(pipeline: GatewayPipeline) {

@@ -12,10 +12,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '@wellstream/errors';
 import { answerError, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
 import { Logger, runWithRequestContext } from '@wellstream/logging';
-import type { GatewayPipeline } from '../auth/gateway-pipeline';
 import type { InProcessServices, RequestHandlerOrListener } from './in-process-services';
 import { matchRoute, RouteMatch } from './route-table';
 import type { ServiceProxy } from './service-proxy';
+
+/** Clears and sets the caller headers, or rejects with the error to answer (auth/gateway-pipeline.ts). */
+export type GatewayPipeline = (req: IncomingMessage, res: ServerResponse, match: RouteMatch) => Promise<void>;
 
 export function forwardRequests(
   deps: { logger: Logger; metrics?: ServiceMetrics; pipeline: GatewayPipeline; sign: (req: IncomingMessage) => void; inProcess: InProcessServices; proxy: ServiceProxy },
