@@ -27,7 +27,9 @@ describe('demo source', () => {
     const connected = await market.request('POST', `/marketplace/${u.marketplaceToken}/sources/demo/connect`, { consent: true }, { headers: { accept: 'application/json' } });
     expect(connected.status).toBe(200);
 
-    const q = `?start_date=${isoDay(-7)}&end_date=${isoDay(0)}`;
+    // Dates are the user's local dates: from 22:00 or 23:00 UTC on, Berlin's today is UTC's tomorrow,
+    // so the window reaches one day past UTC's today (the test failed in that hour before).
+    const q = `?start_date=${isoDay(-7)}&end_date=${isoDay(1)}`;
     const get = (plural: string) => t.api.get(`/organizations/${t.organizationId}/users/${u.uid}/${plural}${q}`);
     const summaries = await eventually(async () => {
       const res = await get('summaries');
