@@ -5,6 +5,7 @@
 import Joi from 'joi';
 import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
+import { fastValidate } from './fast-validation';
 import { Typed, validateTyped } from './typed-schema';
 
 export interface TopicDefinition<T> {
@@ -52,6 +53,8 @@ export class InvalidEventError extends Error {
 }
 
 export function validateEvent<T>(topic: TopicDefinition<T>, event: unknown): T {
+  const fast = fastValidate(topic.schema, event, { abortEarly: false });
+  if (fast) return fast.value as T;
   const { value, error } = topic.schema.validate(event, { abortEarly: false });
   if (error) throw new InvalidEventError(topic.spec.name, error.message);
   return value as T;
