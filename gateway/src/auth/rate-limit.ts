@@ -14,16 +14,13 @@ export type RateLimiter = (identity: DeveloperIdentity, res: ServerResponse) => 
 
 export function rateLimiter(store: RateLimitStore): RateLimiter {
   return async (identity, res) => {
-    let r;
-    try {
-      r = await store.hit(`rl:${identity.tokenHash}`, identity.rateLimitPerHour, HOUR_MS);
-    } catch (err) {
+    const r = await store.hit(`rl:${identity.tokenHash}`, identity.rateLimitPerHour, HOUR_MS).catch((err: unknown) => {
       // Fail-closed during a store outage: an honest 503 the client may retry, never a 500.
       if (err instanceof RateLimitStoreUnavailableError) {
         throw new AppError('unavailable', 'RATE_LIMIT_UNAVAILABLE', 'Rate limiting is temporarily unavailable; retry shortly.', { retryAfterSeconds: err.retryAfterSeconds });
       }
       throw err;
-    }
+    });
     const resetSeconds = Math.ceil(r.resetAt / 1000);
     res.setHeader('X-RateLimit-Limit', String(r.limit));
     res.setHeader('X-RateLimit-Remaining', String(r.remaining));
