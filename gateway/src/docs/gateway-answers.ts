@@ -54,8 +54,11 @@ export function addGatewayAnswers(paths: Record<string, Record<string, unknown>>
       }
       if (pathParams) addIfMissing(responses, 400, errorResponse(400, 'A path segment that is not valid percent-encoding ({"errors":[…]}).', ['ErrorList']));
       if (rule) {
-        addIfMissing(responses, 502, errorResponse(502, 'The service did not answer.'));
-        addIfMissing(responses, 503, errorResponse(503, 'The service is not available.'));
+        addIfMissing(responses, 502, errorResponse(502, 'Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents.'));
+        addIfMissing(responses, 503, {
+          ...errorResponse(503, 'The service is not available: not running, not reachable, or it did not start its answer within 30 s.'),
+          headers: { 'Retry-After': { description: 'Seconds after which a retry may succeed (sent when the service could not be reached).', schema: { type: 'integer', minimum: 1 } } },
+        });
       }
     }
   }

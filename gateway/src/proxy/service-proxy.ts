@@ -6,8 +6,8 @@
  * and headers on every request, which cost the gateway as much as the rest of its work.
  */
 import http from 'node:http';
-import { unavailable } from '@wellstream/errors';
-import { toHttpError } from '@wellstream/http';
+import { AppError } from '@wellstream/errors';
+import { sendJson, toHttpError } from '@wellstream/http';
 import type { Logger } from '@wellstream/logging';
 import type { ServiceName } from './route-table';
 
@@ -36,7 +36,11 @@ function addForwarded(headers: http.OutgoingHttpHeaders, req: http.IncomingMessa
   add('x-forwarded-proto', (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 }
 
-export function serviceProxy(directory: ServiceDirectory, logger: Logger): ServiceProxy {
+/** How long a service may take to start its answer (an SSE stream starts at once; a REST page within seconds). */
+export const UPSTREAM_HEAD_TIMEOUT_MS = 30_000;
+const SERVICE_UNREACHABLE = toHttpError(new AppError('unavailable', 'UPSTREAM_UNAVAILABLE', 'The service is temporarily unavailable.', { retryAfterSeconds: 5 }));
+
+export function serviceProxy(directory: ServiceDirectory, logger: Logger, headTimeoutMs = UPSTREAM_HEAD_TIMEOUT_MS): ServiceProxy {
   // No cap on concurrent upstream sockets: each open SSE connection holds one for its whole life,
   // so a cap (it was 256) made the next client wait forever. The idle pool stays bounded.
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256, keepAliveMsecs: 10_000 });
@@ -53,14 +57,14 @@ export function serviceProxy(directory: ServiceDirectory, logger: Logger): Servi
     addForwarded(headers, req);
     const upstream = http.request({ agent, protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers });
 
+    // A service that was killed, restarts or hangs: 503 with Retry-After the caller may act on, never a wait without end.
+    const headTimer = setTimeout(() => upstream.destroy(new Error(`no answer within ${headTimeoutMs} ms`)), headTimeoutMs);
     const fail = (err: Error) => {
+      clearTimeout(headTimer);
       if (res.destroyed) return; // the client left first; destroying the upstream is what failed
       logger.warn('upstream error', { error: err });
-      if (!res.headersSent) {
-        const out = toHttpError(unavailable('UPSTREAM_UNAVAILABLE', 'The service is temporarily unavailable.'));
-        res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(out.body));
-      } else res.destroy();
+      if (!res.headersSent) sendJson(res, SERVICE_UNREACHABLE.status, SERVICE_UNREACHABLE.body, SERVICE_UNREACHABLE.headers);
+      else res.destroy();
     };
     upstream.on('error', fail);
     // Abort the upstream as soon as the client is gone (SSE disconnects must reach the service).
@@ -68,6 +72,7 @@ export function serviceProxy(directory: ServiceDirectory, logger: Logger): Servi
       if (!res.writableFinished) upstream.destroy();
     });
     upstream.on('response', (answer) => {
+      clearTimeout(headTimer);
       const out = withoutHopByHop(answer.headers);
       // Tell any intermediary not to buffer event streams, and send their headers at once.
       const sse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
