@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench [name]`: runs every benchmark (bench/*.bench.mjs, services/*/bench/*.mjs) in turn (each prints its own figures).
+ * `npm run bench [name]`: runs every benchmark (bench/NAME.bench.mjs, services/SERVICE/bench/NAME.mjs) in turn (each prints its own figures).
  * Loopback only; every loop is bounded by a request count and a time limit.
  */
 import { spawnSync } from 'node:child_process';
