@@ -21,6 +21,10 @@ let failed = 0;
 for (const f of files) {
   console.log(`\n=== ${f}`);
   const r = spawnSync(process.execPath, [path.join(root, f)], { stdio: 'inherit', env: { ...process.env, WELLSTREAM_LOG_LEVEL: 'silent' } });
-  if (r.status !== 0) failed++;
+  if (r.status !== 0) {
+    failed++;
+    console.log(`=== ${f} exited with ${r.status ?? r.signal}`);
+  }
 }
+if (failed) console.log(`\n${failed} of ${files.length} benchmarks failed`);
 process.exit(failed ? 1 : 0);
