@@ -46,6 +46,8 @@ export async function startProcess(script, env, readyUrl, okStatuses = [200], no
     pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
+        // A second stop (a bench's finally after its own stop) must not wait for an exit that came already.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', resolve);
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
