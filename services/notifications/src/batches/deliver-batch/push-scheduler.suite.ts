@@ -84,12 +84,21 @@ describe(`PushScheduler with two replicas (${label})`, () => {
   });
 
   it('retries on another replica after the first stops, recording every try', async () => {
-    let calls = 0;
-    const sender = new FakeSender(() => (++calls <= 12 ? 500 : 200));
+    // Every batch's first try fails and every later one succeeds, decided by batch id rather than
+    // by call count: on a slow store a retry can come before the last first try, and a count would
+    // then fail that retry too.
+    const tried = new Set<string>();
+    const sender = new FakeSender((req) => {
+      const id = JSON.parse(req.body).id as string;
+      if (tried.has(id)) return 200;
+      tried.add(id);
+      return 500;
+    });
     const a = new PushScheduler({ ...base, sender });
     a.start();
     await until(async () => sender.sent.length >= 12);
     await a.stop();
+    const sentByA = sender.sent.length;
     const b = new PushScheduler({ ...base, sender });
     b.start();
     try {
@@ -106,6 +115,9 @@ describe(`PushScheduler with two replicas (${label})`, () => {
       }
     }
     expect(sender.sent).toHaveLength(24);
+    // The replica that took over made retries of batches the stopped one had tried.
+    const firstTriedByA = new Set(sender.sent.slice(0, sentByA).map((s) => s.id));
+    expect(sender.sent.slice(sentByA).some((s) => firstTriedByA.has(s.id))).toBe(true);
   });
 });
 }
