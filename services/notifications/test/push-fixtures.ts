@@ -47,12 +47,16 @@ export async function publishData(log: EventLog, events: CustomerEvent[]): Promi
 
 export const orgPath = (organizationId: string) => `/organizations/${organizationId}`;
 
-/** Waits until the organization's list satisfies `pred`; returns the list's data. */
+/**
+ * Waits until the organization's list satisfies `pred`; returns the list's data. The deadline is
+ * generous (it costs nothing when the condition comes fast): on the slow store of a loaded CI
+ * machine collecting, forming and trying a batch can take seconds.
+ */
 export async function waitForBatches(
   api: ApiClient,
   organizationId: string,
   pred: (batches: any[]) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<any[]> {
   return eventually(async () => {
     const res = await api.get(`${orgPath(organizationId)}/notifications?limit=100`);

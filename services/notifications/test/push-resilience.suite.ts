@@ -17,9 +17,11 @@ export function pushResilienceSuite(mode: 'embedded' | 'distributed'): void {
     });
 
     it('resumes a pending retry after the restart and sends the batch exactly until it succeeds', async () => {
-      // Long enough retry delays that the second try cannot happen before the stop.
+      // Long enough retry delays that the second try cannot happen before the stop: seeing the
+      // first try on the list and stopping (the gateway and the other services stop first, each
+      // leaving its Kafka groups in the distributed run) take seconds on a loaded machine.
       const env: NodeJS.ProcessEnv = {
-        WELLSTREAM_PUSH_RETRY_DELAYS_MS: '2500,2500',
+        WELLSTREAM_PUSH_RETRY_DELAYS_MS: '6000,6000',
         ...(mode === 'distributed' ? distributedEnv('pushrestart') : {}),
       };
       platform = await startTestPlatform({ mode, env });
@@ -38,7 +40,7 @@ export function pushResilienceSuite(mode: 'embedded' | 'distributed'): void {
       platform = await startTestPlatform({ mode, env, dataDir });
       const api = new ApiClient(platform.baseUrl, tenant.token);
 
-      const [done] = await waitForBatches(api, tenant.organizationId, (b) => b.length === 1 && b[0].status === 'SUCCESS', 15_000);
+      const [done] = await waitForBatches(api, tenant.organizationId, (b) => b.length === 1 && b[0].status === 'SUCCESS', 30_000);
       expect(done).toMatchObject({ id: first.id, attempts: { count: 2 }, next_attempt_at: null });
       const detail = await batchDetail(api, tenant.organizationId, first.id);
       expect(detail.attempts.details.map((a: any) => a.response.code)).toEqual([500, 200]);
@@ -56,7 +58,11 @@ export function pushResilienceSuite(mode: 'embedded' | 'distributed'): void {
       platform = await startTestPlatform({
         mode,
         label: 'pushorder',
-        env: { WELLSTREAM_PUSH_BATCH_SIZE: '2', WELLSTREAM_PUSH_FLUSH_MS: '300', WELLSTREAM_PUSH_RETRY_DELAYS_MS: '600,600' },
+        // The test needs b2's first try before b1's retry and each pair of records in one batch: both
+        // come down to collecting and forming a few records on the store, which takes well under a
+        // second but more than a few hundred ms on a loaded machine, so the retry delay and the flush
+        // time are seconds long (the flush only delays the last, single-record batch).
+        env: { WELLSTREAM_PUSH_BATCH_SIZE: '2', WELLSTREAM_PUSH_FLUSH_MS: '2000', WELLSTREAM_PUSH_RETRY_DELAYS_MS: '3000,3000' },
       });
     });
     afterAll(async () => {
@@ -70,7 +76,7 @@ export function pushResilienceSuite(mode: 'embedded' | 'distributed'): void {
       receiver = await startPushReceiver({ script: [500] });
       await tenant.api.put(`${orgPath(tenant.organizationId)}/notification_target`, { url: receiver.url });
       const events = await publishData(platform.eventLog, [dataEvent(tenant), dataEvent(tenant), dataEvent(tenant), dataEvent(tenant), dataEvent(tenant)]);
-      const batches = await waitForBatches(tenant.api, tenant.organizationId, (b) => b.length === 3 && b.every((x) => x.status === 'SUCCESS'), 15_000);
+      const batches = await waitForBatches(tenant.api, tenant.organizationId, (b) => b.length === 3 && b.every((x) => x.status === 'SUCCESS'), 30_000);
 
       // Records keep their order across batches (one user: one partition), two per batch.
       const pushedItems = receiver.received.filter((r, i, all) => all.findIndex((o) => o.body.id === r.body.id) === i).flatMap((r) => r.body.items.map((x) => x.id));

@@ -11,6 +11,12 @@ import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, Tes
 import { connectReplay, connectStream, markOf, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;
+/**
+ * How long a test waits for a poke at POKE_MS: a poke's payload asks the event log for the member
+ * count (a real broker in the distributed run, slow on a loaded machine), so a few intervals are too
+ * tight; still well under the 5 s default interval, so a poke at the default would fail the wait.
+ */
+const POKE_WAIT_MS = 4_000;
 const MAX_MEMBERS = 3;
 
 export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
@@ -30,7 +36,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       return res.body as { id: string; group: string };
     };
     const members = async (id: string) => (await tenant.api.get(`/streams/${id}`)).body.members as number;
-    const waitMembers = (id: string, n: number) => eventually(async () => (await members(id)) === n, 10_000);
+    const waitMembers = (id: string, n: number) => eventually(async () => (await members(id)) === n, 30_000);
     const users = (n: number) => {
       const prefix = randomUUID().slice(0, 8);
       return [...Array(n).keys()].map((i) => `${prefix}-u${i}`);
@@ -74,7 +80,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       expect(c.headers.get('content-type')).toMatch(/^text\/event-stream/);
       expect(c.headers.get('cache-control')).toBe('no-cache, no-transform');
       expect(c.headers.get('x-accel-buffering')).toBe('no');
-      const poke = await c.waitFor((e) => e.event === 'poke', POKE_MS * 4);
+      const poke = await c.waitFor((e) => e.event === 'poke', POKE_WAIT_MS);
       expect(poke.id).toBeUndefined();
       expect(poke.json()).toEqual({ ts: expect.any(String), stream: stream.id, members: { count: 1, max: MAX_MEMBERS } });
       expect(Number.isNaN(Date.parse(poke.json().ts))).toBe(false);
@@ -95,7 +101,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
 
       // Pokes keep coming while idle, and the stream shows the client.
       const before = c.events.length;
-      await c.waitFor((e) => e.event === 'poke', POKE_MS * 4, before);
+      await c.waitFor((e) => e.event === 'poke', POKE_WAIT_MS, before);
       c.close();
       await waitMembers(stream.id, 0);
     });
