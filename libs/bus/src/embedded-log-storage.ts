@@ -1,7 +1,7 @@
 /**
  * The embedded log's storage: one SQLite file holds every topic's messages and every group's
- * committed positions. WAL mode with NORMAL sync keeps appends fast and durable across a
- * process crash (the OS keeps what the process wrote).
+ * committed positions, opened like every embedded SQLite file (libs/sqlite: WAL, NORMAL sync,
+ * checkpoints off the event loop).
  *
  * A tenant-scoped topic stores each message once, with its tenant in a column; a tenant's slice is
  * read through indexes that lead with the tenant, so reading it costs that tenant's messages only.
@@ -11,9 +11,8 @@
  * Everything that touches many rows (compaction, retention, dropping or migrating a tenant) works
  * in bounded chunks so the caller can yield to the event loop between them.
  */
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { closeSqlite, openSqlite } from '@wellstream/sqlite';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
 import { partitionFor } from './partitioner';
@@ -85,11 +84,8 @@ export class EmbeddedLogStorage {
   private writes = 0;
   private lastRead: { key: string; writes: number; messages: LogMessage[] } | undefined;
 
-  constructor(file: string) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+  constructor(private readonly file: string) {
+    this.db = openSqlite(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS messages (
@@ -307,7 +303,7 @@ export class EmbeddedLogStorage {
     return rows.length;
   }
 
-  close(): void {
-    this.db.close();
+  close(): Promise<void> {
+    return closeSqlite(this.file, this.db);
   }
 }

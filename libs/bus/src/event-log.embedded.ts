@@ -216,7 +216,7 @@ export class EmbeddedEventLog implements EventLog {
     await this.cleaning;
     this.closed = true;
     clearInterval(this.cleaner);
-    this.storage.close();
+    await this.storage.close();
   }
 
   private checkSlice(topic: string, tenant: string | undefined): void {

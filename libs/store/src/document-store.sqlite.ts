@@ -3,9 +3,8 @@
  * whole JSON documents; indexes are expression indexes on json_extract, so the same filter text
  * the queries use hits them.
  */
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { closeSqlite, openSqlite } from '@wellstream/sqlite';
 import {
   assertFieldPath,
   assertTestTarget,
@@ -283,14 +282,9 @@ export class SqliteDocumentStore implements TestableDocumentStore {
 
   /** `file` is the SQLite file, e.g. `<data dir>/users.db`. */
   constructor(private readonly file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    // Rows deleted soon after they are written (outbox entries, pending push items) leave free pages
-    // behind; with incremental auto-vacuum, closing hands them back to the file system. Takes effect
-    // on a new database only (an existing one keeps its mode until a VACUUM).
-    this.db.pragma('auto_vacuum = INCREMENTAL');
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    // Outbox entries and pending push items are deleted soon after they are written: incremental
+    // auto-vacuum hands their pages back on close.
+    this.db = openSqlite(file, { incrementalVacuum: true });
   }
 
   async collection<T extends Doc>(spec: CollectionSpec): Promise<Collection<T>> {
@@ -334,7 +328,7 @@ export class SqliteDocumentStore implements TestableDocumentStore {
     if (this.closed) return;
     this.closed = true;
     this.db.pragma('incremental_vacuum');
-    this.db.close();
+    await closeSqlite(this.file, this.db);
   }
 
   async dropForTests(): Promise<void> {

@@ -1,0 +1,85 @@
+/**
+ * Checkpoints happen on the background thread (the database file grows while this thread only
+ * commits), closing lets go of the file and leaves no WAL, and a lost thread hands checkpointing
+ * back to SQLite.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { closeSqlite, openSqlite } from '../src';
+import { BackgroundCheckpoints } from '../src/background-checkpoints';
+
+const dirs: string[] = [];
+const tempFile = (name: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-sqlite-'));
+  dirs.push(dir);
+  return path.join(dir, name);
+};
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+/** About 2 MB committed in 20 transactions: twice SQLite's own checkpoint threshold. */
+function writeRows(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const tx = db.transaction(() => {
+    for (let i = 0; i < 100; i++) insert.run('x'.repeat(1000));
+  });
+  for (let i = 0; i < 20; i++) tx();
+}
+
+async function until(pred: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('SQLite checkpoints on a background thread', () => {
+  it('leaves checkpointing to the thread, which copies committed pages into the database file', async () => {
+    const file = tempFile('a.db');
+    const db = openSqlite(file);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    writeRows(db);
+    // Only a checkpoint moves pages from the WAL into the database file; this thread ran none.
+    await until(() => fs.statSync(file).size > 1_500_000);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 2000 });
+    await closeSqlite(file, db);
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('leaves an in-memory database to SQLite (no file for the thread to open)', () => {
+    const db = openSqlite(':memory:');
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    db.close();
+  });
+
+  it('never keeps a process alive: a program that leaves a database open still exits', () => {
+    // The built package, as a program loads it (npm test builds before it runs the tests).
+    const dist = path.resolve(__dirname, '../dist');
+    const program = `require(${JSON.stringify(dist)}).openSqlite(${JSON.stringify(tempFile('d.db'))}).exec('CREATE TABLE t (x)')`;
+    const child = spawnSync(process.execPath, ['-e', program], { timeout: 15_000 });
+    expect({ status: child.status, signal: child.signal }).toEqual({ status: 0, signal: null });
+  });
+
+  it('hands checkpointing back to SQLite when the thread is gone', async () => {
+    const checkpoints = new BackgroundCheckpoints();
+    const file = tempFile('b.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    checkpoints.watch(file, db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await checkpoints['worker']!.terminate();
+    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000);
+    // And a file opened after that checkpoints on its own from the start.
+    const other = new Database(tempFile('c.db'));
+    other.pragma('journal_mode = WAL');
+    checkpoints.watch('c.db', other);
+    expect(other.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await checkpoints.unwatch(file);
+    db.close();
+    other.close();
+  });
+});
