@@ -5,18 +5,21 @@
  *
  * The function is compiled once per schema and options from the schema's own description
  * (`schema.describe()`), so joi stays the one definition. It knows a small part of joi (objects,
- * strings with patterns and ISO dates, numbers and integers, booleans, arrays, value lists and
- * allowed values, alternatives chosen by a field, primitive defaults) and answers only when it is
+ * strings with patterns, ISO dates and lengths, numbers with integer and min/max, booleans, arrays
+ * with counts, value lists and allowed values, alternatives chosen by a field, a `when` switch on a
+ * sibling, custom rules (run as written), stripped keys, JSON defaults) and answers only when it is
  * sure: a value joi accepts, with the value joi would return. Anything else (a value joi would
  * refuse, or convert in a way not known here, or a schema using anything else) goes to joi, so
  * refusals and their messages stay joi's. fast-validation.test.ts holds it against joi on the
- * catalog's fixtures and thousands of mutations of them.
+ * catalog's fixtures and thousands of mutations of them; record-fast-path.test.ts (records service)
+ * does the same for ingestion's record schemas.
  */
 import type Joi from 'joi';
 
 /** The fast path cannot tell: ask joi. */
 const UNSURE = Symbol('ask joi');
-type Check = (value: unknown) => unknown;
+/** `parent` is the object holding the value (custom rules and `when` conditions read siblings). */
+type Check = (value: unknown, parent?: Record<string, unknown>) => unknown;
 
 interface Prefs {
   convert: boolean;
@@ -31,26 +34,101 @@ interface Description {
   keys?: Record<string, Description>;
   items?: Description[];
   matches?: { schema?: Description; ref?: { path: string[]; ancestor?: number }; switch?: { is: Description; then: Description }[] }[];
+  whens?: { ref?: { path: string[]; ancestor?: number }; switch?: { is: Description; then: Description }[] }[];
+  preferences?: Record<string, unknown>;
 }
 
 class Unsupported extends Error {}
 
-const KNOWN_PROPS = new Set(['type', 'flags', 'rules', 'allow', 'keys', 'items', 'matches']);
-const KNOWN_FLAGS = new Set(['presence', 'only', 'unknown', 'default']);
+const KNOWN_PROPS = new Set(['type', 'flags', 'rules', 'allow', 'keys', 'items', 'matches', 'whens', 'preferences']);
+const KNOWN_FLAGS = new Set(['presence', 'only', 'unknown', 'default', 'result']);
 /** The ISO times the catalog writes, a strict subset of what joi's isoDate reads. */
 const ISO_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOverride = (v: unknown) => isObject(v) && v.override === true;
+const isPlainJson = (v: unknown): boolean =>
+  v === null || ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) ? v.every(isPlainJson) : isObject(v) && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every(isPlainJson));
 
 function compile(d: Description, prefs: Prefs): Check {
   for (const k of Object.keys(d)) if (!KNOWN_PROPS.has(k)) throw new Unsupported(k);
   for (const f of Object.keys(d.flags ?? {})) if (!KNOWN_FLAGS.has(f)) throw new Unsupported(f);
+  // Custom messages change what a refusal says, never what passes.
+  if (Object.keys(d.preferences ?? {}).some((k) => k !== 'messages')) throw new Unsupported('preferences');
+  if (d.flags?.result !== undefined && d.flags.result !== 'strip') throw new Unsupported('result');
   const listed = (d.allow ?? []).filter((v) => !isOverride(v));
   if (listed.some((v) => v !== null && typeof v === 'object')) throw new Unsupported('allow');
   const only = d.flags?.only === true;
-  const check = only ? undefined : byType(d, prefs);
-  return (value) => (listed.includes(value) ? value : check ? check(value) : UNSURE);
+  const check = only ? undefined : d.whens ? whenCheck(d, prefs) : byType(d, prefs);
+  return (value, parent) => (listed.includes(value) ? value : check ? check(value, parent) : UNSURE);
+}
+
+/**
+ * A custom rule (joi's `custom(method)`): run with the little of joi's helpers such rules use here
+ * (`error`, `state.ancestors[0]`). Sure only when the method returns the value itself; an error, a
+ * throw, a changed value or a helper it does not have leave the value to joi.
+ */
+function customRule(method: unknown): Check {
+  if (typeof method !== 'function') throw new Unsupported('custom');
+  const refused = {};
+  return (value, parent) => {
+    try {
+      const helpers = { error: () => refused, state: { ancestors: [parent] } };
+      return (method as (v: unknown, h: unknown) => unknown)(value, helpers) === value ? value : UNSURE;
+    } catch {
+      return UNSURE;
+    }
+  };
+}
+
+/** A numeric limit of a rule (`min`, `max`), never a reference to another field. */
+function limitOf(rule: { name: string; args?: Record<string, unknown> }): number {
+  const { limit, ...rest } = rule.args ?? {};
+  if (typeof limit !== 'number' || Object.values(rest).some((v) => v !== undefined)) throw new Unsupported(rule.name);
+  return limit;
+}
+
+/** The rules of a type that bound a size (length, count or value) and custom rules, as checks. */
+function sizeAndCustomRules(d: Description, measure: (v: never) => number, also: string[] = []): Check[] {
+  const checks: Check[] = [];
+  for (const r of d.rules ?? []) {
+    if (r.name === 'min' || r.name === 'max') {
+      const limit = limitOf(r);
+      checks.push(r.name === 'min' ? (v) => (measure(v as never) >= limit ? v : UNSURE) : (v) => (measure(v as never) <= limit ? v : UNSURE));
+    } else if (r.name === 'custom') checks.push(customRule(r.args?.method));
+    else if (!also.includes(r.name)) throw new Unsupported(r.name);
+  }
+  return checks;
+}
+
+const passes = (checks: Check[], value: unknown, parent?: Record<string, unknown>) => {
+  for (const c of checks) if (c(value, parent) === UNSURE) return false;
+  return true;
+};
+
+/**
+ * `when(sibling, {switch: [{is: literal, then: valid(...)}]})`: where the sibling holds one of the
+ * literals, the value must be one of that case's values; elsewhere the base schema holds.
+ */
+function whenCheck(d: Description, prefs: Prefs): Check {
+  const [w, ...more] = d.whens ?? [];
+  if (more.length > 0 || !w.ref || !w.switch || Object.keys(w).length !== 2 || w.ref.path.length !== 1 || (w.ref.ancestor ?? 1) !== 1) throw new Unsupported('when');
+  const field = w.ref.path[0];
+  const cases = new Map<unknown, unknown[]>();
+  for (const { is, then } of w.switch) {
+    const literals = (is.allow ?? []).filter((v) => !isOverride(v));
+    if (is.type !== 'any' || is.flags?.only !== true || is.rules || literals.length !== 1) throw new Unsupported('switch');
+    const { flags, allow, preferences, type, ...other } = then;
+    const values = (allow ?? []).filter((v) => !isOverride(v));
+    if (type !== 'any' || Object.keys(other).length > 0 || Object.keys(flags ?? {}).join() !== 'only' || Object.keys(preferences ?? {}).some((k) => k !== 'messages') || values.some((v) => typeof v === 'object')) throw new Unsupported('then');
+    if (!cases.has(literals[0])) cases.set(literals[0], values);
+  }
+  const base = byType({ ...d, whens: undefined }, prefs);
+  return (v, parent) => {
+    const values = parent ? cases.get(parent[field]) : undefined;
+    if (values) return values.includes(v) ? v : UNSURE;
+    return base(v, parent);
+  };
 }
 
 function byType(d: Description, prefs: Prefs): Check {
@@ -66,12 +144,13 @@ function byType(d: Description, prefs: Prefs): Check {
       known();
       return (v) => (typeof v === 'boolean' ? v : UNSURE);
     case 'number': {
-      known('integer');
-      const integer = rules.length > 0;
-      return (v) => {
+      const integer = rules.some((r) => r.name === 'integer');
+      const checks = sizeAndCustomRules(d, (v: number) => v, ['integer']);
+      return (v, parent) => {
         if (typeof v !== 'number' || !Number.isFinite(v) || v > Number.MAX_SAFE_INTEGER || v < Number.MIN_SAFE_INTEGER) return UNSURE;
         if (integer && !Number.isInteger(v)) return UNSURE;
-        return v === 0 ? 0 : v; // joi answers -0 as 0
+        const out = v === 0 ? 0 : v; // joi answers -0 as 0
+        return passes(checks, out, parent) ? out : UNSURE;
       };
     }
     case 'string':
@@ -92,13 +171,16 @@ function stringCheck(d: Description, prefs: Prefs): Check {
   let isoDate = false;
   for (const r of d.rules ?? []) {
     if (r.name === 'isoDate') isoDate = true;
-    else if (r.name === 'pattern' && typeof r.args?.regex === 'string' && Object.keys(r.args).length === 1) {
+    else if (r.name === 'pattern') {
+      if (typeof r.args?.regex !== 'string' || Object.keys(r.args).length !== 1) throw new Unsupported('pattern');
       const text = r.args.regex;
       const end = text.lastIndexOf('/');
       patterns.push(new RegExp(text.slice(1, end), text.slice(end + 1)));
-    } else throw new Unsupported(r.name);
+    }
   }
-  return (v) => {
+  // In joi's order: the rules as written, after the type's own conversion.
+  const checks = sizeAndCustomRules(d, (v: string) => v.length, ['isoDate', 'pattern']);
+  return (v, parent) => {
     if (typeof v !== 'string' || v === '') return UNSURE;
     let out = v;
     if (isoDate) {
@@ -109,22 +191,23 @@ function stringCheck(d: Description, prefs: Prefs): Check {
       if (prefs.convert) out = time.toISOString();
     }
     for (const p of patterns) if (!p.test(out)) return UNSURE;
-    return out;
+    return passes(checks, out, parent) ? out : UNSURE;
   };
 }
 
 function arrayCheck(d: Description, prefs: Prefs): Check {
-  if ((d.rules ?? []).length > 0 || (d.items ?? []).length > 1) throw new Unsupported('array');
+  if ((d.items ?? []).length > 1) throw new Unsupported('array');
+  const checks = sizeAndCustomRules(d, (v: unknown[]) => v.length);
   const item = d.items?.[0] ? compile(d.items[0], prefs) : (v: unknown) => v;
-  return (v) => {
-    if (!Array.isArray(v)) return UNSURE;
+  return (v, parent) => {
+    if (!Array.isArray(v) || !passes(checks, v, parent)) return UNSURE;
     let out = v;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
       if (x === undefined) return UNSURE; // a sparse array is joi's to refuse
       const r = item(x);
       if (r === UNSURE) return UNSURE;
-      if (r !== x) {
+      if (!Object.is(r, x)) {
         if (out === v) out = v.slice();
         out[i] = r;
       }
@@ -138,8 +221,15 @@ function objectCheck(d: Description, prefs: Prefs): Check {
   if (!d.keys) return (v) => (isObject(v) ? v : UNSURE); // no keys named: any keys
   const keys = Object.entries(d.keys).map(([name, k]) => {
     const fallback = k.flags?.default;
-    if (fallback !== undefined && fallback !== null && typeof fallback === 'object') throw new Unsupported('default');
-    return { name, check: compile(k, prefs), presence: k.flags?.presence ?? 'optional', fallback };
+    // joi hands out a copy of an object default each time (a function default is joi's own).
+    if (typeof fallback === 'function' || (typeof fallback === 'object' && fallback !== null && !isPlainJson(fallback))) throw new Unsupported('default');
+    const fresh =
+      Array.isArray(fallback) && fallback.length === 0
+        ? () => []
+        : typeof fallback === 'object' && fallback !== null
+          ? () => JSON.parse(JSON.stringify(fallback)) as unknown
+          : () => fallback;
+    return { name, check: compile(k, prefs), presence: k.flags?.presence ?? 'optional', fallback: fallback === undefined ? undefined : fresh, strip: k.flags?.result === 'strip' };
   });
   const named = new Set(keys.map((k) => k.name));
   const unknownAllowed = d.flags?.unknown ?? prefs.allowUnknown;
@@ -150,17 +240,20 @@ function objectCheck(d: Description, prefs: Prefs): Check {
       if (out === v) out = { ...v };
       out[name] = value;
     };
-    for (const { name, check, presence, fallback } of keys) {
+    for (const { name, check, presence, fallback, strip } of keys) {
       const x = v[name];
       if (x === undefined) {
         if (presence === 'required') return UNSURE;
-        if (fallback !== undefined && presence !== 'forbidden') set(name, fallback);
+        if (fallback !== undefined && presence !== 'forbidden' && !strip) set(name, fallback());
         continue;
       }
       if (presence === 'forbidden') return UNSURE;
-      const r = check(x);
+      const r = check(x, out);
       if (r === UNSURE) return UNSURE;
-      if (r !== x) set(name, r);
+      if (strip) {
+        if (out === v) out = { ...v };
+        delete out[name];
+      } else if (!Object.is(r, x)) set(name, r); // Object.is: -0 becomes 0
     }
     if (!unknownAllowed) for (const k of Object.keys(v)) if (!named.has(k)) return UNSURE;
     return out;

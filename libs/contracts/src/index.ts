@@ -8,6 +8,7 @@ export * from './organization-events';
 export * from './source-detections';
 export * from './token-revocations';
 export * from './asyncapi';
+export { fastValidate } from './fast-validation';
 
 import { customerEventsTopic } from './customer-events';
 import { organizationEventsTopic } from './organization-events';

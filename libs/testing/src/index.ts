@@ -6,3 +6,4 @@ export * from './process-platform';
 export * from './signed-headers';
 export * from './openapi-conformance';
 export * from './record-fixtures';
+export * from './fast-path-agreement';
