@@ -21,6 +21,9 @@ export function openSqlite(file: string, options: OpenSqliteOptions = {}): Datab
   const inMemory = file === ':memory:';
   if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
+  // Pages of 16 KB for a new file (an existing one keeps its size): a commit writes each changed page
+  // to the WAL with its own system calls, and a record with its outbox entry spans about a 4 KB page.
+  db.pragma('page_size = 16384');
   if (options.incrementalVacuum) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
