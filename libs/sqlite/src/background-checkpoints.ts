@@ -3,9 +3,16 @@
  * crosses 1,000 pages: that commit copies the pages into the database file and waits for two
  * fsyncs, holding the event loop (and every customer's request behind it) for milliseconds. Here the
  * connections of this process leave checkpointing alone (`wal_autocheckpoint = 0`) and one worker
- * thread, with its own connection to each file, runs a PASSIVE checkpoint every few milliseconds:
- * it copies what was committed without blocking writers or readers, and the next commit that finds
- * everything copied starts the WAL over. Durability is the same: a commit is in the WAL either way.
+ * thread, with its own connection to each file, runs a PASSIVE checkpoint once as much is waiting
+ * as SQLite's own threshold (4 MB of WAL frames): it copies what was committed without blocking
+ * writers or readers, and the next commit that finds everything copied starts the WAL over.
+ * Durability is the same: a commit is in the WAL either way. Not more often: each checkpoint ends
+ * in fsyncs, and frequent ones (every 50 ms) stalled the other thread's writes on the file system
+ * (bench/noisy-neighbour.bench.mjs: a neighbour's single-record ingestion p99 8 → 17 ms).
+ *
+ * How much is waiting comes from the WAL index (the `-shm` file, https://www.sqlite.org/walformat.html):
+ * mxFrame (frames in the WAL) less nBackfill (frames already copied), times the page size; a read
+ * of its first 136 bytes every 50 ms, where a checkpoint would read the index and more.
  *
  * If the thread cannot start or dies, each connection goes back to SQLite's own checkpoints, so the
  * WAL never grows without bound.
@@ -16,12 +23,36 @@ import { Worker } from 'node:worker_threads';
 /** The default autocheckpoint of SQLite, restored when the thread is gone. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 const INTERVAL_MS = 50;
+/** SQLite's own threshold: 1,000 pages of 4 KB. */
+const THRESHOLD_BYTES = 4 * 1024 * 1024;
 
 // CommonJS source for the thread (eval'd, so it runs the same under ts-jest/swc and from dist).
 const WORKER_SOURCE = `
+const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const open = new Map();
+const header = Buffer.alloc(136);
+const littleEndian = require('node:os').endianness() === 'LE';
+const u16 = (at) => (littleEndian ? header.readUInt16LE(at) : header.readUInt16BE(at));
+const u32 = (at) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
+/** Bytes of committed frames not yet copied into the database file; Infinity when the index cannot be read. */
+function waiting(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file + '-shm', 'r');
+    if (fs.readSync(fd, header, 0, 136, 0) < 136) return 0;
+  } catch (e) {
+    return e && e.code === 'ENOENT' ? 0 : Infinity;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+  // Native byte order, as SQLite writes it. A page size of 65536 is stored as 1.
+  const raw = u16(14);
+  const pageSize = raw === 1 ? 65536 : raw;
+  const frames = u32(16) - u32(96);
+  return frames > 0 ? frames * pageSize : 0;
+}
 parentPort.on('message', (m) => {
   if (m.type === 'watch') {
     try {
@@ -41,6 +72,7 @@ parentPort.on('message', (m) => {
 });
 setInterval(() => {
   for (const [file, db] of open) {
+    if (waiting(file) < workerData.thresholdBytes) continue;
     try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) {
       // SQLITE_BUSY: another checkpoint holds the lock; the next tick tries again.
       if (!(e && e.code === 'SQLITE_BUSY')) {
@@ -83,7 +115,8 @@ export class BackgroundCheckpoints {
   private start(): Worker | undefined {
     if (this.worker || this.failed) return this.worker;
     try {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS } });
+      const workerData = { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS, thresholdBytes: THRESHOLD_BYTES };
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
       worker.on('message', (m: { type: string; file?: string; id?: number }) => {
         if (m.type === 'unwatched' && m.id !== undefined) this.settle(m.id);
         if (m.type === 'failed' && m.file) this.fallBack(m.file);

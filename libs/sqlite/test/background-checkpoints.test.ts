@@ -19,14 +19,14 @@ const tempFile = (name: string) => {
 };
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-/** About 2 MB committed in 20 transactions: twice SQLite's own checkpoint threshold. */
-function writeRows(db: Database.Database): void {
+/** `megabytes` of rows committed, 100 KB a transaction. */
+function writeRows(db: Database.Database, megabytes: number): void {
   db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
   const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
   const tx = db.transaction(() => {
     for (let i = 0; i < 100; i++) insert.run('x'.repeat(1000));
   });
-  for (let i = 0; i < 20; i++) tx();
+  for (let i = 0; i < megabytes * 10; i++) tx();
 }
 
 async function until(pred: () => boolean, ms = 20_000): Promise<void> {
@@ -38,14 +38,18 @@ async function until(pred: () => boolean, ms = 20_000): Promise<void> {
 }
 
 describe('SQLite checkpoints on a background thread', () => {
-  it('leaves checkpointing to the thread, which copies committed pages into the database file', async () => {
+  it('leaves checkpointing to the thread, which copies committed pages into the database file past 4 MB', async () => {
     const file = tempFile('a.db');
     const db = openSqlite(file);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
-    writeRows(db);
+    // Below SQLite's own threshold (4 MB waiting) nothing is copied: each checkpoint ends in fsyncs.
+    writeRows(db, 1);
+    await new Promise((r) => setTimeout(r, 300)); // six of the thread's rounds
+    expect(fs.statSync(file).size).toBeLessThan(200_000);
+    writeRows(db, 5);
     // Only a checkpoint moves pages from the WAL into the database file; this thread ran none.
-    await until(() => fs.statSync(file).size > 1_500_000);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 2000 });
+    await until(() => fs.statSync(file).size > 5_000_000);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 6000 });
     await closeSqlite(file, db);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
