@@ -11,6 +11,9 @@ import Database from 'better-sqlite3';
 import { closeSqlite, openSqlite } from '../src';
 import { BackgroundCheckpoints } from '../src/background-checkpoints';
 
+// The waits below allow for a loaded machine; jest's default 5 s would cut them short.
+jest.setTimeout(30_000);
+
 const dirs: string[] = [];
 const tempFile = (name: string) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-sqlite-'));
