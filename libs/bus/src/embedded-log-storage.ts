@@ -84,7 +84,7 @@ export class EmbeddedLogStorage {
   private writes = 0;
   private lastRead: { key: string; writes: number; messages: LogMessage[] } | undefined;
 
-  constructor(private readonly file: string) {
+  constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
@@ -304,6 +304,6 @@ export class EmbeddedLogStorage {
   }
 
   close(): Promise<void> {
-    return closeSqlite(this.file, this.db);
+    return closeSqlite(this.db);
   }
 }

@@ -47,16 +47,26 @@ const ISO_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOverride = (v: unknown) => isObject(v) && v.override === true;
+/** The values a schema lists with valid()/allow(), without joi's override marker. */
+const listedValues = (d: Description): unknown[] => (d.allow ?? []).filter((v) => !isOverride(v));
+/** Custom messages change what a refusal says, never what passes; any other preference might. */
+const onlyMessages = (d: Description) => Object.keys(d.preferences ?? {}).every((k) => k === 'messages');
+
+/** The literal a switch case compares with (`is: literal`); anything else is not known here. */
+function switchLiteral(is: Description): unknown {
+  const literals = listedValues(is);
+  if (is.type !== 'any' || is.flags?.only !== true || is.rules || literals.length !== 1) throw new Unsupported('switch');
+  return literals[0];
+}
 const isPlainJson = (v: unknown): boolean =>
   v === null || ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) ? v.every(isPlainJson) : isObject(v) && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every(isPlainJson));
 
 function compile(d: Description, prefs: Prefs): Check {
   for (const k of Object.keys(d)) if (!KNOWN_PROPS.has(k)) throw new Unsupported(k);
   for (const f of Object.keys(d.flags ?? {})) if (!KNOWN_FLAGS.has(f)) throw new Unsupported(f);
-  // Custom messages change what a refusal says, never what passes.
-  if (Object.keys(d.preferences ?? {}).some((k) => k !== 'messages')) throw new Unsupported('preferences');
+  if (!onlyMessages(d)) throw new Unsupported('preferences');
   if (d.flags?.result !== undefined && d.flags.result !== 'strip') throw new Unsupported('result');
-  const listed = (d.allow ?? []).filter((v) => !isOverride(v));
+  const listed = listedValues(d);
   if (listed.some((v) => v !== null && typeof v === 'object')) throw new Unsupported('allow');
   const only = d.flags?.only === true;
   const check = only ? undefined : d.whens ? whenCheck(d, prefs) : byType(d, prefs);
@@ -116,12 +126,11 @@ function whenCheck(d: Description, prefs: Prefs): Check {
   const field = w.ref.path[0];
   const cases = new Map<unknown, unknown[]>();
   for (const { is, then } of w.switch) {
-    const literals = (is.allow ?? []).filter((v) => !isOverride(v));
-    if (is.type !== 'any' || is.flags?.only !== true || is.rules || literals.length !== 1) throw new Unsupported('switch');
-    const { flags, allow, preferences, type, ...other } = then;
-    const values = (allow ?? []).filter((v) => !isOverride(v));
-    if (type !== 'any' || Object.keys(other).length > 0 || Object.keys(flags ?? {}).join() !== 'only' || Object.keys(preferences ?? {}).some((k) => k !== 'messages') || values.some((v) => typeof v === 'object')) throw new Unsupported('then');
-    if (!cases.has(literals[0])) cases.set(literals[0], values);
+    const literal = switchLiteral(is);
+    const { flags, allow: _allow, preferences: _preferences, type, ...other } = then;
+    const values = listedValues(then);
+    if (type !== 'any' || Object.keys(other).length > 0 || Object.keys(flags ?? {}).join() !== 'only' || !onlyMessages(then) || values.some((v) => typeof v === 'object')) throw new Unsupported('then');
+    if (!cases.has(literal)) cases.set(literal, values);
   }
   const base = byType({ ...d, whens: undefined }, prefs);
   return (v, parent) => {
@@ -269,9 +278,8 @@ function alternativesCheck(d: Description, prefs: Prefs): Check {
   const field = m.ref.path[0];
   const cases = new Map<unknown, Check>();
   for (const { is, then } of m.switch) {
-    const literals = (is.allow ?? []).filter((v) => !isOverride(v));
-    if (is.type !== 'any' || is.flags?.only !== true || is.rules || literals.length !== 1) throw new Unsupported('switch');
-    if (!cases.has(literals[0])) cases.set(literals[0], compile(then, prefs));
+    const literal = switchLiteral(is);
+    if (!cases.has(literal)) cases.set(literal, compile(then, prefs));
   }
   return (v) => {
     const check = isObject(v) ? cases.get(v[field]) : undefined;

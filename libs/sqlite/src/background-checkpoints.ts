@@ -31,21 +31,18 @@ const WORKER_SOURCE = `
 const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+/** file → { db, shm }: the thread's connection and the WAL index it reads, both kept open. */
 const open = new Map();
 const header = Buffer.alloc(136);
 const littleEndian = require('node:os').endianness() === 'LE';
 const u16 = (at) => (littleEndian ? header.readUInt16LE(at) : header.readUInt16BE(at));
 const u32 = (at) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
 /** Bytes of committed frames not yet copied into the database file; Infinity when the index cannot be read. */
-function waiting(file) {
-  let fd;
+function waiting(entry) {
   try {
-    fd = fs.openSync(file + '-shm', 'r');
-    if (fs.readSync(fd, header, 0, 136, 0) < 136) return 0;
+    if (fs.readSync(entry.shm, header, 0, 136, 0) < 136) return 0;
   } catch (e) {
-    return e && e.code === 'ENOENT' ? 0 : Infinity;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    return Infinity;
   }
   // Native byte order, as SQLite writes it. A page size of 65536 is stored as 1.
   const raw = u16(14);
@@ -59,26 +56,31 @@ parentPort.on('message', (m) => {
       const db = new Database(m.file, { fileMustExist: true });
       // Never wait on a lock here: a busy checkpoint is simply tried again on the next tick.
       db.pragma('busy_timeout = 0');
-      open.set(m.file, db);
+      // The index exists while a connection has the file open in WAL mode, as this one has.
+      open.set(m.file, { db, shm: fs.openSync(m.file + '-shm', 'r') });
     } catch (e) {
-      parentPort.postMessage({ type: 'failed', file: m.file, message: String((e && e.message) || e) });
+      parentPort.postMessage({ type: 'failed', file: m.file });
     }
   } else if (m.type === 'unwatch') {
-    const db = open.get(m.file);
-    open.delete(m.file);
-    try { if (db) db.close(); } catch (e) { /* already gone with its file */ }
+    forget(m.file);
     parentPort.postMessage({ type: 'unwatched', id: m.id });
   }
 });
+function forget(file) {
+  const entry = open.get(file);
+  open.delete(file);
+  if (!entry) return;
+  try { fs.closeSync(entry.shm); } catch (e) { /* nothing left to do */ }
+  try { entry.db.close(); } catch (e) { /* already gone with its file */ }
+}
 setInterval(() => {
-  for (const [file, db] of open) {
-    if (waiting(file) < workerData.thresholdBytes) continue;
-    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) {
+  for (const [file, entry] of open) {
+    if (waiting(entry) < workerData.thresholdBytes) continue;
+    try { entry.db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) {
       // SQLITE_BUSY: another checkpoint holds the lock; the next tick tries again.
       if (!(e && e.code === 'SQLITE_BUSY')) {
-        open.delete(file);
-        try { db.close(); } catch (_) { /* nothing left to do */ }
-        parentPort.postMessage({ type: 'failed', file, message: String((e && e.message) || e) });
+        forget(file);
+        parentPort.postMessage({ type: 'failed', file });
       }
     }
   }
@@ -92,17 +94,18 @@ export class BackgroundCheckpoints {
   private readonly pending = new Map<number, () => void>();
   private nextId = 1;
 
-  /** Checkpoints `file` (opened as `db` on this thread) in the background from now on. */
-  watch(file: string, db: Database.Database): void {
+  /** Checkpoints `db` (a file opened on this thread) in the background from now on. */
+  watch(db: Database.Database): void {
     const worker = this.start();
     if (!worker) return;
     db.pragma('wal_autocheckpoint = 0');
-    this.watched.set(file, db);
-    worker.postMessage({ type: 'watch', file });
+    this.watched.set(db.name, db);
+    worker.postMessage({ type: 'watch', file: db.name });
   }
 
-  /** Resolves once the thread has closed its connection to `file`. */
-  unwatch(file: string): Promise<void> {
+  /** Resolves once the thread has closed its connection to `db`'s file. */
+  unwatch(db: Database.Database): Promise<void> {
+    const file = db.name;
     if (!this.watched.delete(file) || !this.worker) return Promise.resolve();
     const id = this.nextId++;
     const worker = this.worker;

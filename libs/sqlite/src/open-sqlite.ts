@@ -29,12 +29,12 @@ export function openSqlite(file: string, options: OpenSqliteOptions = {}): Datab
   db.pragma('synchronous = NORMAL');
   // A reset WAL file is cut back to this size, so one burst does not keep a large file for good.
   db.pragma('journal_size_limit = 67108864');
-  if (!inMemory) backgroundCheckpoints.watch(file, db);
+  if (!inMemory) backgroundCheckpoints.watch(db);
   return db;
 }
 
 /** Closes a database opened by openSqlite, after the background thread let go of it. */
-export async function closeSqlite(file: string, db: Database.Database): Promise<void> {
-  await backgroundCheckpoints.unwatch(file);
+export async function closeSqlite(db: Database.Database): Promise<void> {
+  await backgroundCheckpoints.unwatch(db);
   db.close();
 }

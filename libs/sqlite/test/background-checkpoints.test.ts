@@ -53,7 +53,7 @@ describe('SQLite checkpoints on a background thread', () => {
     // Only a checkpoint moves pages from the WAL into the database file; this thread ran none.
     await until(() => fs.statSync(file).size > 5_000_000);
     expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 6000 });
-    await closeSqlite(file, db);
+    await closeSqlite(db);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
 
@@ -76,16 +76,16 @@ describe('SQLite checkpoints on a background thread', () => {
     const file = tempFile('b.db');
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
-    checkpoints.watch(file, db);
+    checkpoints.watch(db);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     await checkpoints['worker']!.terminate();
     await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000);
     // And a file opened after that checkpoints on its own from the start.
     const other = new Database(tempFile('c.db'));
     other.pragma('journal_mode = WAL');
-    checkpoints.watch('c.db', other);
+    checkpoints.watch(other);
     expect(other.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    await checkpoints.unwatch(file);
+    await checkpoints.unwatch(db);
     db.close();
     other.close();
   });

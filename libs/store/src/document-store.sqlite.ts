@@ -328,7 +328,7 @@ export class SqliteDocumentStore implements TestableDocumentStore {
     if (this.closed) return;
     this.closed = true;
     this.db.pragma('incremental_vacuum');
-    await closeSqlite(this.file, this.db);
+    await closeSqlite(this.db);
   }
 
   async dropForTests(): Promise<void> {
