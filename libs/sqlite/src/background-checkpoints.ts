@@ -38,11 +38,13 @@ const littleEndian = require('node:os').endianness() === 'LE';
 const u16 = (at) => (littleEndian ? header.readUInt16LE(at) : header.readUInt16BE(at));
 const u32 = (at) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
 /** Bytes of committed frames not yet copied into the database file; Infinity when the index cannot be read. */
-function waiting(entry) {
+function waiting(file, entry) {
   try {
+    // Opened on first need and kept: a new database has no index until its first transaction.
+    if (entry.shm === undefined) entry.shm = fs.openSync(file + '-shm', 'r');
     if (fs.readSync(entry.shm, header, 0, 136, 0) < 136) return 0;
   } catch (e) {
-    return Infinity;
+    return e && e.code === 'ENOENT' ? 0 : Infinity;
   }
   // Native byte order, as SQLite writes it. A page size of 65536 is stored as 1.
   const raw = u16(14);
@@ -56,8 +58,7 @@ parentPort.on('message', (m) => {
       const db = new Database(m.file, { fileMustExist: true });
       // Never wait on a lock here: a busy checkpoint is simply tried again on the next tick.
       db.pragma('busy_timeout = 0');
-      // The index exists while a connection has the file open in WAL mode, as this one has.
-      open.set(m.file, { db, shm: fs.openSync(m.file + '-shm', 'r') });
+      open.set(m.file, { db, shm: undefined });
     } catch (e) {
       parentPort.postMessage({ type: 'failed', file: m.file });
     }
@@ -70,12 +71,12 @@ function forget(file) {
   const entry = open.get(file);
   open.delete(file);
   if (!entry) return;
-  try { fs.closeSync(entry.shm); } catch (e) { /* nothing left to do */ }
+  try { if (entry.shm !== undefined) fs.closeSync(entry.shm); } catch (e) { /* nothing left to do */ }
   try { entry.db.close(); } catch (e) { /* already gone with its file */ }
 }
 setInterval(() => {
   for (const [file, entry] of open) {
-    if (waiting(entry) < workerData.thresholdBytes) continue;
+    if (waiting(file, entry) < workerData.thresholdBytes) continue;
     try { entry.db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) {
       // SQLITE_BUSY: another checkpoint holds the lock; the next tick tries again.
       if (!(e && e.code === 'SQLITE_BUSY')) {

@@ -45,6 +45,8 @@ describe('SQLite checkpoints on a background thread', () => {
     const file = tempFile('a.db');
     const db = openSqlite(file);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    // As a service opens its files at start and writes later: the thread sees the new file first.
+    await new Promise((r) => setTimeout(r, 200));
     // Below SQLite's own threshold (4 MB waiting) nothing is copied: each checkpoint ends in fsyncs.
     writeRows(db, 1);
     await new Promise((r) => setTimeout(r, 300)); // six of the thread's rounds
@@ -52,6 +54,8 @@ describe('SQLite checkpoints on a background thread', () => {
     writeRows(db, 5);
     // Only a checkpoint moves pages from the WAL into the database file; this thread ran none.
     await until(() => fs.statSync(file).size > 5_000_000);
+    // Still the thread's job: it did not give the file back to SQLite (a new file has no WAL index at first).
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 6000 });
     await closeSqlite(db);
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
