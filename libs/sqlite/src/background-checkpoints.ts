@@ -110,6 +110,8 @@ export class BackgroundCheckpoints {
     if (!this.watched.delete(file) || !this.worker) return Promise.resolve();
     const id = this.nextId++;
     const worker = this.worker;
+    // Held while a caller awaits the reply: an unref'd thread would let the process exit mid-await.
+    worker.ref();
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       worker.postMessage({ type: 'unwatch', file, id });
@@ -140,7 +142,9 @@ export class BackgroundCheckpoints {
   private settle(id: number): void {
     this.pending.get(id)?.();
     this.pending.delete(id);
-    if (this.watched.size === 0 && this.pending.size === 0) this.retire();
+    if (this.pending.size > 0) return;
+    this.worker?.unref();
+    if (this.watched.size === 0) this.retire();
   }
 
   /** Nothing left to watch (all closed): the thread ends; the next file opened starts another. */
