@@ -13,8 +13,8 @@
  */
 import type Database from 'better-sqlite3';
 import { closeSqlite, openSqlite } from '@wellstream/sqlite';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
+import { packValue, unpackValue } from './log-values';
 import { partitionFor } from './partitioner';
 import { tenantFromValue } from './tenant-field';
 
@@ -29,13 +29,6 @@ interface Row {
   ts: number;
   tenant: string | null;
 }
-
-/**
- * Values are stored deflated: a record's JSON repeats its field names and shrinks to about half,
- * and the log holds 30 days of them. Rows written before (text) read as they are.
- */
-const packValue = (value: string): Buffer => deflateRawSync(value, { level: 1 });
-const unpackValue = (stored: string | Buffer): string => (typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 
 const toMessage = (r: Row): LogMessage => ({
   topic: r.topic,
@@ -174,23 +167,27 @@ export class EmbeddedLogStorage {
     return spec;
   }
 
-  /** Appends atomically: either every message of the call is stored or none. */
-  append(topicName: string, messages: OutgoingMessage[], now = Date.now()): AppendedTo[] {
+  /**
+   * Appends atomically: either every message of the call is stored or none. `packed` holds the
+   * values already deflated (log-values.ts), when the caller did that elsewhere.
+   */
+  append(topicName: string, messages: OutgoingMessage[], packed?: Buffer[], now = Date.now()): AppendedTo[] {
     const spec = this.topic(topicName);
     if (spec.tenants && messages.some((m) => !m.tenant)) throw new Error(`every message on the tenant-scoped topic ${topicName} needs a tenant`);
     const touched = new Map<string, AppendedTo>();
     const ends = new Map<number, number>();
     this.writes++;
     this.db.transaction(() => {
-      for (const m of messages) {
+      messages.forEach((m, i) => {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
         const k = `${topicName}/${partition}`;
         const offset = ends.get(partition) ?? this.nextOffset.get(k) ?? 0;
         const tenant = spec.tenants ? m.tenant : undefined;
-        this.stmts.insert.run(topicName, partition, offset, m.key, packValue(m.value), JSON.stringify(m.headers ?? {}), now, tenant ?? null);
+        const value = packed?.[i] ?? packValue(m.value);
+        this.stmts.insert.run(topicName, partition, offset, m.key, value, JSON.stringify(m.headers ?? {}), now, tenant ?? null);
         ends.set(partition, offset + 1);
         touched.set(`${tenant ?? ''}/${partition}`, { partition, tenant });
-      }
+      });
       // Each partition's end once per append, not once per message.
       for (const [partition, end] of ends) this.stmts.setEnd.run(topicName, partition, end);
     })();

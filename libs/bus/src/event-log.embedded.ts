@@ -9,6 +9,7 @@ import type { Logger } from '@wellstream/logging';
 import { currentRequestId } from '@wellstream/logging';
 import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
+import { backgroundDeflate } from './background-deflate';
 import { EmbeddedLogStorage } from './embedded-log-storage';
 import {
   EmbeddedConsumerGroup,
@@ -39,6 +40,8 @@ export class EmbeddedEventLog implements EventLog {
   private cleaning?: Promise<number>;
   private nextMemberId = 1;
   private closed = false;
+  /** The last append under way: appends happen in the order of the publishes, whenever deflating ends. */
+  private appending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: EmbeddedEventLogOptions) {
     this.storage = new EmbeddedLogStorage(options.file);
@@ -59,9 +62,13 @@ export class EmbeddedEventLog implements EventLog {
     const withHeaders = requestId
       ? messages.map((m) => ({ ...m, headers: { [REQUEST_ID_HEADER]: requestId, ...m.headers } }))
       : messages;
+    // Deflated off the event loop while earlier publishes finish; appended after them, in call order.
+    const packed = backgroundDeflate.pack(withHeaders.map((m) => m.value));
+    const appended = this.appending.then(async () => this.storage.append(topic, withHeaders, await packed));
+    this.appending = appended.catch(() => undefined);
     // Wake only the readers of partitions (and tenant slices) that got messages: each wake-up costs a read.
     const tenants = new Set<string>();
-    for (const { partition, tenant } of this.storage.append(topic, withHeaders)) {
+    for (const { partition, tenant } of await appended) {
       this.notifier.emit(partitionWakeEvent(topic, partition));
       if (tenant !== undefined) {
         this.notifier.emit(partitionWakeEvent(topic, partition, tenant));
@@ -214,6 +221,7 @@ export class EmbeddedEventLog implements EventLog {
     if (this.closed) return;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.cleaning;
+    await this.appending;
     this.closed = true;
     clearInterval(this.cleaner);
     await this.storage.close();
