@@ -85,10 +85,15 @@ class PartitionWorker {
     let offset = this.startOffset();
     const slice = new TimeSlice();
     while (!this.stopped) {
-      const batch = this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
+      const appends = this.storage.appends;
+      const batch = await this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
+      // A stop during the read found nothing to wake: it must not find this worker asleep after.
+      if (this.stopped) return;
       // A short read reached the end of the partition: what follows is live traffic.
       slice.live = batch.length < BATCH;
       if (batch.length === 0) {
+        // Something was appended while the read resolved: its wake-up came before this wait.
+        if (this.storage.appends !== appends) continue;
         const w = waitFor(this.notifier, partitionWakeEvent(topic, this.partition, tenant), IDLE_RECHECK_MS);
         this.wake = w.cancel;
         await w.promise;

@@ -14,6 +14,7 @@
 import type Database from 'better-sqlite3';
 import { closeSqlite, openSqlite } from '@wellstream/sqlite';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
+import { backgroundZlib } from './background-zlib';
 import { packValue, unpackValue } from './log-values';
 import { partitionFor } from './partitioner';
 import { tenantFromValue } from './tenant-field';
@@ -30,12 +31,12 @@ interface Row {
   tenant: string | null;
 }
 
-const toMessage = (r: Row): LogMessage => ({
+const toMessage = (r: Row, value: string): LogMessage => ({
   topic: r.topic,
   partition: r.partition,
   offset: r.offset,
   key: r.key,
-  value: unpackValue(r.value),
+  value,
   headers: JSON.parse(r.headers) as Record<string, string>,
   timestamp: r.ts,
   ...(r.tenant ? { tenant: r.tenant } : {}),
@@ -75,7 +76,12 @@ export class EmbeddedLogStorage {
   private readonly stmts;
   /** Counts changes to the messages, so a remembered read knows it is still what the table holds. */
   private writes = 0;
-  private lastRead: { key: string; writes: number; messages: LogMessage[] } | undefined;
+  /**
+   * Counts appends. Reads resolve after their rows were taken (values inflate off the loop), so a
+   * reader that found nothing compares this before going to sleep: an append in between woke nobody.
+   */
+  appends = 0;
+  private lastRead: { key: string; writes: number; messages: Promise<readonly LogMessage[]> } | undefined;
 
   constructor(file: string) {
     this.db = openSqlite(file);
@@ -177,6 +183,7 @@ export class EmbeddedLogStorage {
     const touched = new Map<string, AppendedTo>();
     const ends = new Map<number, number>();
     this.writes++;
+    this.appends++;
     this.db.transaction(() => {
       messages.forEach((m, i) => {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);
@@ -196,28 +203,33 @@ export class EmbeddedLogStorage {
     return [...touched.values()];
   }
 
-  readPartition(topic: string, partition: number, fromOffset: number, limit: number, tenant?: string): LogMessage[] {
+  /** Messages from `fromOffset` on; values are inflated off the event loop when there are many. */
+  readPartition(topic: string, partition: number, fromOffset: number, limit: number, tenant?: string): Promise<readonly LogMessage[]> {
     // The groups of one process, woken by the same append, read the same range one after another:
     // the first reads and inflates, the others take its messages while nothing was written since.
     const key = `${topic}\u0000${partition}\u0000${fromOffset}\u0000${limit}\u0000${tenant ?? ''}`;
     if (this.lastRead?.key === key && this.lastRead.writes === this.writes) return this.lastRead.messages;
-    const rows = tenant === undefined
+    const rows = (tenant === undefined
       ? this.stmts.readPartition.all(topic, partition, fromOffset, limit)
-      : this.stmts.readTenantPartition.all(topic, tenant, partition, fromOffset, limit);
+      : this.stmts.readTenantPartition.all(topic, tenant, partition, fromOffset, limit)) as Row[];
     // Frozen: several readers hold the very same objects.
-    const messages = (rows as Row[]).map((r) => {
-      const m = toMessage(r);
-      Object.freeze(m.headers);
-      return Object.freeze(m);
-    });
-    Object.freeze(messages);
+    const messages = backgroundZlib.unpack(rows.map((r) => r.value)).then((values) =>
+      Object.freeze(
+        rows.map((r, i) => {
+          const m = toMessage(r, values[i]);
+          Object.freeze(m.headers);
+          return Object.freeze(m);
+        }),
+      ),
+    );
     this.lastRead = { key, writes: this.writes, messages };
     return messages;
   }
 
-  readAfterSeq(topic: string, afterSeq: number, limit: number, tenant?: string): SeqMessage[] {
-    const rows = tenant === undefined ? this.stmts.readSeq.all(topic, afterSeq, limit) : this.stmts.readTenantSeq.all(topic, tenant, afterSeq, limit);
-    return (rows as Row[]).map((r) => ({ ...toMessage(r), seq: r.seq }));
+  async readAfterSeq(topic: string, afterSeq: number, limit: number, tenant?: string): Promise<SeqMessage[]> {
+    const rows = (tenant === undefined ? this.stmts.readSeq.all(topic, afterSeq, limit) : this.stmts.readTenantSeq.all(topic, tenant, afterSeq, limit)) as Row[];
+    const values = await backgroundZlib.unpack(rows.map((r) => r.value));
+    return rows.map((r, i) => ({ ...toMessage(r, values[i]), seq: r.seq }));
   }
 
   /** The seq just before the first message at or after `ts` (so reading "after" it starts there). */

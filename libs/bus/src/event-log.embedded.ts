@@ -9,7 +9,7 @@ import type { Logger } from '@wellstream/logging';
 import { currentRequestId } from '@wellstream/logging';
 import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
-import { backgroundDeflate } from './background-deflate';
+import { backgroundZlib } from './background-zlib';
 import { EmbeddedLogStorage } from './embedded-log-storage';
 import {
   EmbeddedConsumerGroup,
@@ -63,7 +63,7 @@ export class EmbeddedEventLog implements EventLog {
       ? messages.map((m) => ({ ...m, headers: { [REQUEST_ID_HEADER]: requestId, ...m.headers } }))
       : messages;
     // Deflated off the event loop while earlier publishes finish; appended after them, in call order.
-    const packed = backgroundDeflate.pack(withHeaders.map((m) => m.value));
+    const packed = backgroundZlib.pack(withHeaders.map((m) => m.value));
     const appended = this.appending.then(async () => this.storage.append(topic, withHeaders, await packed));
     this.appending = appended.catch(() => undefined);
     // Wake only the readers of partitions (and tenant slices) that got messages: each wake-up costs a read.
@@ -123,11 +123,16 @@ export class EmbeddedEventLog implements EventLog {
     const run = async () => {
       if (seq >= endAtStart) reportCaughtUp();
       while (!stopped) {
-        const batch = this.storage.readAfterSeq(topic, seq, TAIL_BATCH, tenant);
+        const appends = this.storage.appends;
+        const batch = await this.storage.readAfterSeq(topic, seq, TAIL_BATCH, tenant);
+        // A stop during the read found nothing to wake: it must not find this reader asleep after.
+        if (stopped) return;
         // Past the history it was asked for and reading short batches: live traffic.
         slice.live = caughtUp && batch.length < TAIL_BATCH;
         if (batch.length === 0) {
           reportCaughtUp();
+          // Something was appended while the read resolved: its wake-up came before this wait.
+          if (this.storage.appends !== appends) continue;
           const w = waitFor(this.notifier, topicWakeEvent(topic, tenant), IDLE_RECHECK_MS);
           wake = w.cancel;
           await w.promise;
