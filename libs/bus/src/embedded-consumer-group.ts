@@ -4,11 +4,11 @@
  * one member at a time from the group's committed position.
  */
 import { EventEmitter } from 'node:events';
-import { runWithRequestContext } from '@wellstream/logging';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions, LogMessage } from './event-log.port';
-import { REQUEST_ID_HEADER } from './event-log.port';
+import type { ConsumeOptions } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
+import { handleInContext } from './handle-in-context';
+import { SharedLookups } from './read-batch';
 import { TimeSlice } from './time-slice';
 
 const BATCH = 100;
@@ -25,12 +25,6 @@ export const partitionWakeEvent = (topic: string, partition: number, tenant?: st
 
 /** The notifier event that wakes readers of a whole topic (or of a tenant's slice). */
 export const topicWakeEvent = (topic: string, tenant?: string) => (tenant === undefined ? topic : `${topic}/${tenant}`);
-
-/** Runs a handler inside the request context of the message that caused it. */
-export function handleInContext(handle: (m: LogMessage) => Promise<void>, m: LogMessage): Promise<void> {
-  const requestId = m.headers[REQUEST_ID_HEADER];
-  return requestId ? runWithRequestContext({ requestId }, () => handle(m)) : handle(m);
-}
 
 /** Waits until `emitter` fires `event` or `ms` pass; returns a canceller too. */
 export function waitFor(emitter: EventEmitter, event: string, ms: number): { promise: Promise<void>; cancel: () => void } {
@@ -106,13 +100,14 @@ class PartitionWorker {
       const commit = () => {
         if (offset !== committed) this.storage.commit(this.groupId, topic, this.partition, (committed = offset));
       };
+      const lookups = new SharedLookups();
       try {
         for (const m of batch) {
           await slice.pause();
           if (this.stopped) return;
           for (;;) {
             try {
-              await handleInContext(this.options.handle, m);
+              await handleInContext(this.options.handle, m, lookups);
               break;
             } catch (err) {
               commit();

@@ -10,11 +10,11 @@ import { currentRequestId } from '@wellstream/logging';
 import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { backgroundZlib } from './background-zlib';
+import { handleInContext } from './handle-in-context';
 import { EmbeddedLogStorage } from './embedded-log-storage';
 import {
   EmbeddedConsumerGroup,
   EmbeddedMember,
-  handleInContext,
   IDLE_RECHECK_MS,
   partitionWakeEvent,
   topicWakeEvent,

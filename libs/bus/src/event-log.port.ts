@@ -54,6 +54,8 @@ export interface LogMessage {
   tenant?: string;
 }
 
+import type { ReadBatch } from './read-batch';
+
 export interface ConsumeOptions {
   topic: string;
   /** Members of one group share the partitions; each message goes to one member. */
@@ -63,8 +65,9 @@ export interface ConsumeOptions {
   /**
    * Called in order within a partition (different partitions may run concurrently). The position is
    * committed only after it resolves; if it throws, the same message is retried after a pause.
+   * `batch` is shared by the messages read together (read-batch.ts).
    */
-  handle(message: LogMessage): Promise<void>;
+  handle(message: LogMessage, batch: ReadBatch): Promise<void>;
   /** The partitions this member now owns, after every rebalance. */
   onAssignment?(partitions: number[]): void;
   /** Read only this tenant's slice of a tenant-scoped topic (its own partitions and offsets). */

@@ -8,7 +8,8 @@
 import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
 import type { ConsumeOptions } from './event-log.port';
-import { handleWithRequestContext, sleep, toLogMessage } from './kafka-message';
+import { handleInContext } from './handle-in-context';
+import { sleep, toLogMessage } from './kafka-message';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
 import { TimeSlice } from './time-slice';
 
@@ -119,7 +120,7 @@ export class KafkaGroupMember {
     if (this.stopping) return holdBack();
     const logMessage = toLogMessage(this.p.options.topic, partition, message);
     try {
-      await handleWithRequestContext(this.p.options.handle, logMessage);
+      await handleInContext(this.p.options.handle, logMessage);
     } catch (err) {
       if (this.stopping) return holdBack();
       this.p.logger.warn('event handler failed; retrying', { topic: this.p.options.topic, group: this.p.options.groupId, partition, offset, error: err });

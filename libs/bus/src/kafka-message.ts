@@ -4,7 +4,6 @@
  * the request context a handler runs in.
  */
 import type { IHeaders, ICustomPartitioner, KafkaMessage } from 'kafkajs';
-import { runWithRequestContext } from '@wellstream/logging';
 import type { LogMessage, OutgoingMessage } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { partitionFor } from './partitioner';
@@ -51,12 +50,6 @@ export function toLogMessage(topic: string, partition: number, m: KafkaMessage):
     headers: headersOf(m.headers),
     timestamp: Number(m.timestamp),
   };
-}
-
-/** Runs a handler inside the request context of the message that caused it. */
-export function handleWithRequestContext(handle: (m: LogMessage) => Promise<void>, m: LogMessage): Promise<void> {
-  const requestId = m.headers[REQUEST_ID_HEADER];
-  return requestId ? runWithRequestContext({ requestId }, () => handle(m)) : handle(m);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -9,7 +9,8 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
 import type { TailOptions } from './event-log.port';
 import type { KafkaAdmin } from './kafka-admin';
-import { handleWithRequestContext, toLogMessage } from './kafka-message';
+import { handleInContext } from './handle-in-context';
+import { toLogMessage } from './kafka-message';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
 import { TimeSlice } from './time-slice';
 
@@ -76,7 +77,7 @@ export class KafkaTailReader {
         if (this.stopped) return;
         const m = toLogMessage(options.topic, partition, message);
         try {
-          await handleWithRequestContext(options.handle, m);
+          await handleInContext(options.handle, m);
         } catch (err) {
           // Like the embedded reader: a failing handler ends this tail (the caller's reader is broken).
           this.p.logger.warn('tail reader stopped on a handler error', { topic: options.topic, error: err });

@@ -1,4 +1,5 @@
 export * from './topic';
+export type { ReadBatch } from '@wellstream/bus';
 export * as typed from './typed-schema';
 export type { Infer, Typed } from './typed-schema';
 export * from './record-payload';

@@ -3,7 +3,7 @@
  * TypeScript type, the validation and the topic configuration cannot drift apart.
  */
 import Joi from 'joi';
-import type { EventLog, LogMessage, OutgoingMessage, Subscription, TopicSpec } from '@wellstream/bus';
+import type { EventLog, LogMessage, OutgoingMessage, ReadBatch, Subscription, TopicSpec } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 import { fastValidate } from './fast-validation';
 import { Typed, validateTyped } from './typed-schema';
@@ -138,6 +138,8 @@ export function consumerGauges(prefix: string): { name: string; help: string; la
 
 export interface EventContext {
   message: LogMessage;
+  /** Lookups shared by the events read together (ReadBatch in libs/bus). */
+  batch: ReadBatch;
 }
 
 /**
@@ -154,7 +156,7 @@ export async function consumeEvents<T>(
     topic: topic.spec.name,
     groupId: options.groupId,
     fromBeginning: options.fromBeginning ?? true,
-    handle: async (message) => {
+    handle: async (message, batch) => {
       let event: T;
       try {
         event = decodeEvent(topic, message.value);
@@ -164,7 +166,7 @@ export async function consumeEvents<T>(
       }
       const stats = consumerStats.get(options.groupId) ?? consumerStats.set(options.groupId, { lagMs: 0, handled: 0, failed: 0 }).get(options.groupId)!;
       try {
-        await options.handle(event, { message });
+        await options.handle(event, { message, batch });
       } catch (err) {
         stats.failed++;
         throw err;

@@ -47,8 +47,8 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       await ctx.consume(userEventsTopic, { groupId: 'rules.users', handle: (event) => applyUserEvent({ users, rules, points, logger }, event).then(() => undefined) });
       await ctx.consume(customerEventsTopic, {
         groupId: 'rules.data',
-        handle: async (event) => {
-          const changed = await recordDataPoints({ rules, points }, event);
+        handle: async (event, { batch }) => {
+          const changed = await recordDataPoints({ rules, points }, event, batch);
           if (changed.length > 0) await evaluateUserRules(evaluation, event.user_id, changed, clock.now());
         },
       });

@@ -19,8 +19,8 @@ export function startCollectingRecords(
     // from the beginning only matters for a group that never ran: nothing published is missed.
     fromBeginning: true,
     logger: deps.logger,
-    handle: async (event) => {
-      if (await collectRecord(deps, event)) deps.onQueued(event.organization_id);
+    handle: async (event, { batch }) => {
+      if (await collectRecord(deps, event, batch)) deps.onQueued(event.organization_id);
     },
   });
 }

@@ -3,6 +3,7 @@
  * embedded event log, no HTTP.
  */
 import type { EventLog } from '@wellstream/bus';
+import { unshared } from '@wellstream/bus';
 import { createLogger } from '@wellstream/logging';
 import { Outbox } from '@wellstream/outbox';
 import { dataEvent, DAY, HOUR, Harness, openHarness, ORG, owner, userEvent, weightRule } from '../../../test/rules-harness';
@@ -23,7 +24,7 @@ afterEach(() => h.close());
 
 /** What the data consumer does: keep the points, then judge the user's rules watching them. */
 async function receive(event: ReturnType<typeof dataEvent>) {
-  const changed = await recordDataPoints({ rules: h.rules, points: h.points }, event);
+  const changed = await recordDataPoints({ rules: h.rules, points: h.points }, event, unshared);
   return evaluateUserRules(h.evaluation, event.user_id, changed, h.clock.now);
 }
 
