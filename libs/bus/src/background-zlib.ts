@@ -10,7 +10,8 @@
  * order of the calls keep the order of the publishes. If the thread cannot start or dies, what it
  * had not answered and everything after is done in place: the same bytes, on the loop.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startHelperThread } from '@wellstream/sqlite';
 import { packValue, unpackValue } from './log-values';
 
 /** Below this many values the hop to the thread costs the loop more than deflating in place. */
@@ -18,7 +19,7 @@ export const PACK_ON_THREAD_FROM = 4;
 /** Inflating costs half as much as deflating, so the hop pays from twice as many values. */
 export const UNPACK_ON_THREAD_FROM = 8;
 
-// CommonJS source for the thread (eval'd, so it runs the same under ts-jest/swc and from dist).
+// CommonJS source for the thread (libs/sqlite's startHelperThread).
 // Bytes travel as one buffer and the lengths of its parts, handed over without a copy.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -118,17 +119,11 @@ export class BackgroundZlib {
 
   private start(): Worker | undefined {
     if (this.worker || this.failed) return this.worker;
-    try {
-      const worker = new Worker(WORKER_SOURCE, { eval: true });
-      worker.on('message', (a: Answer) => this.settle(a));
-      worker.on('error', () => this.worker === worker && this.stop());
-      worker.on('exit', () => this.worker === worker && this.stop());
-      // Never what keeps a process alive on its own (after the listeners: adding one refs it again).
-      worker.unref();
-      this.worker = worker;
-    } catch {
-      this.failed = true;
-    }
+    this.worker = startHelperThread<Answer>(WORKER_SOURCE, {
+      onMessage: (a) => this.settle(a),
+      onLost: (worker) => this.worker === worker && this.stop(),
+    });
+    this.failed = !this.worker;
     return this.worker;
   }
 

@@ -18,7 +18,8 @@
  * WAL never grows without bound.
  */
 import type Database from 'better-sqlite3';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startHelperThread } from './helper-thread';
 
 /** The default autocheckpoint of SQLite, restored when the thread is gone. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
@@ -120,22 +121,17 @@ export class BackgroundCheckpoints {
 
   private start(): Worker | undefined {
     if (this.worker || this.failed) return this.worker;
-    try {
-      const workerData = { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS, thresholdBytes: THRESHOLD_BYTES };
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-      worker.on('message', (m: { type: string; file?: string; id?: number }) => {
+    const workerData = { driver: require.resolve('better-sqlite3'), intervalMs: INTERVAL_MS, thresholdBytes: THRESHOLD_BYTES };
+    this.worker = startHelperThread<{ type: string; file?: string; id?: number }>(WORKER_SOURCE, {
+      workerData,
+      onMessage: (m) => {
         if (m.type === 'unwatched' && m.id !== undefined) this.settle(m.id);
         if (m.type === 'failed' && m.file) this.fallBack(m.file);
-      });
+      },
       // Only an exit nobody asked for is a failure (retire() ends a thread with nothing to watch).
-      worker.on('error', () => this.worker === worker && this.stop());
-      worker.on('exit', () => this.worker === worker && this.stop());
-      // Never what keeps a process alive (after the listeners: adding one refs the thread again).
-      worker.unref();
-      this.worker = worker;
-    } catch {
-      this.failed = true;
-    }
+      onLost: (worker) => this.worker === worker && this.stop(),
+    });
+    this.failed = !this.worker;
     return this.worker;
   }
 

@@ -1,2 +1,3 @@
 export { openSqlite, closeSqlite } from './open-sqlite';
 export type { OpenSqliteOptions } from './open-sqlite';
+export { startHelperThread } from './helper-thread';
