@@ -79,7 +79,7 @@ class PartitionWorker {
     let offset = this.startOffset();
     const slice = new TimeSlice();
     while (!this.stopped) {
-      const appends = this.storage.appends;
+      const changes = this.storage.changes;
       const batch = await this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
       // A stop during the read found nothing to wake: it must not find this worker asleep after.
       if (this.stopped) return;
@@ -87,7 +87,7 @@ class PartitionWorker {
       slice.live = batch.length < BATCH;
       if (batch.length === 0) {
         // Something was appended while the read resolved: its wake-up came before this wait.
-        if (this.storage.appends !== appends) continue;
+        if (this.storage.changes !== changes) continue;
         const w = waitFor(this.notifier, partitionWakeEvent(topic, this.partition, tenant), IDLE_RECHECK_MS);
         this.wake = w.cancel;
         await w.promise;

@@ -76,11 +76,6 @@ export class EmbeddedLogStorage {
   private readonly stmts;
   /** Counts changes to the messages, so a remembered read knows it is still what the table holds. */
   private writes = 0;
-  /**
-   * Counts appends. Reads resolve after their rows were taken (values inflate off the loop), so a
-   * reader that found nothing compares this before going to sleep: an append in between woke nobody.
-   */
-  appends = 0;
   private lastRead: { key: string; writes: number; messages: Promise<readonly LogMessage[]> } | undefined;
 
   constructor(file: string) {
@@ -159,6 +154,15 @@ export class EmbeddedLogStorage {
     }
   }
 
+  /**
+   * Changes to the messages so far. Reads resolve after their rows were taken (values inflate off
+   * the loop), so a reader that found nothing compares this before it sleeps: an append in between
+   * woke nobody. (A clean-up in between costs one more read, nothing else.)
+   */
+  get changes(): number {
+    return this.writes;
+  }
+
   ensureTopic(spec: TopicSpec): void {
     const existing = this.topics.get(spec.name);
     // Like Kafka, the partition count of an existing topic never shrinks (keys would move).
@@ -183,7 +187,6 @@ export class EmbeddedLogStorage {
     const touched = new Map<string, AppendedTo>();
     const ends = new Map<number, number>();
     this.writes++;
-    this.appends++;
     this.db.transaction(() => {
       messages.forEach((m, i) => {
         const partition = partitionFor(m.partitionKey ?? m.key, spec.partitions);

@@ -123,7 +123,7 @@ export class EmbeddedEventLog implements EventLog {
     const run = async () => {
       if (seq >= endAtStart) reportCaughtUp();
       while (!stopped) {
-        const appends = this.storage.appends;
+        const changes = this.storage.changes;
         const batch = await this.storage.readAfterSeq(topic, seq, TAIL_BATCH, tenant);
         // A stop during the read found nothing to wake: it must not find this reader asleep after.
         if (stopped) return;
@@ -132,7 +132,7 @@ export class EmbeddedEventLog implements EventLog {
         if (batch.length === 0) {
           reportCaughtUp();
           // Something was appended while the read resolved: its wake-up came before this wait.
-          if (this.storage.appends !== appends) continue;
+          if (this.storage.changes !== changes) continue;
           const w = waitFor(this.notifier, topicWakeEvent(topic, tenant), IDLE_RECHECK_MS);
           wake = w.cancel;
           await w.promise;
