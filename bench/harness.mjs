@@ -5,7 +5,7 @@
  * Any benchmark can run against another built checkout with `--root DIR` (e.g. the previous
  * commit) to measure before and after in the same run. Loopback only; every wait has a deadline.
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -275,6 +275,27 @@ export async function eventLoopP99(metricsUrl) {
   const m = /^nodejs_eventloop_lag_p99_seconds(?:{[^}]*})?\s+([\d.e+-]+)/m.exec(text);
   return m ? Number((Number(m[1]) * 1000).toFixed(1)) : null;
 }
+
+/**
+ * An idle child process timing its own 2 ms timer (bench/host-canary.mjs). `report()` resolves to
+ * its lateness since the previous report: { ticks, p99, max, over20 } in ms. A gap the canary saw
+ * too was the host's, not the platform's.
+ */
+export async function startCanary() {
+  const child = fork(path.join(ownRoot, 'bench/host-canary.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
+  const report = () =>
+    new Promise((resolve) => {
+      child.once('message', resolve);
+      child.send('report');
+    });
+  await report();
+  return { report, stop: () => child.disconnect() };
+}
+
+/** One line for a canary report: the host's own stalls in the same window as a latency figure. */
+export const canaryLine = (r) =>
+  `host canary (an idle process's 2 ms timer), same window: late p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms, ${r.over20} gaps over 20 ms`;
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const pct = (xs, p) => {

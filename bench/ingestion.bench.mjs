@@ -12,7 +12,9 @@
  * - a 30-day summaries query;
  * - ingest → stream-client latency: one stream client connected, single records POSTed at a fixed
  *   `--rate` per second for `--seconds` (open loop: a slow answer does not slow the sender), the
- *   time from sending the POST to the record's event arriving on the client, p50/p99.
+ *   time from sending the POST to the record's event arriving on the client, p50/p99; beside it,
+ *   how late an idle canary process's timer fired in the same window (bench/host-canary.mjs), so
+ *   a p99 bent by the host's own stalls can be told from one the platform caused.
  * Physical references, same run: raw SQLite (better-sqlite3, WAL, synchronous=NORMAL like the
  * embedded store) inserting record-sized JSON rows, one per transaction and 100 per transaction;
  * and for the latency, a bare node:http server (bench/bare-relay.mjs, its own process) relaying
@@ -24,7 +26,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { api, args, createTenant, createUser, openSse, pct, procSample, settle, sleep, startEmbedded, until } from './harness.mjs';
+import { api, args, canaryLine, createTenant, createUser, openSse, pct, procSample, settle, sleep, startCanary, startEmbedded, until } from './harness.mjs';
 import { load, fmt } from './load.mjs';
 import { freePort, root as ownRoot, startProcess } from './processes.mjs';
 
@@ -165,6 +167,8 @@ try {
     if (event === 'data') platformArrivals.on?.(JSON.parse(data).log_id, at);
   });
   await sleep(200);
+  const canary = await startCanary();
+  await canary.report();
   const live = await fixedRate({
     postUrl: url,
     rate: RATE,
@@ -172,6 +176,7 @@ try {
     arrivals: platformArrivals,
     body: (i) => ({ logId: `l-${i}`, text: JSON.stringify({ records: [measurement(i, 'l')] }) }),
   });
+  const liveHost = await canary.report();
   client.close();
   const bareArrivals = {};
   const bareClient = await openSse(`http://127.0.0.1:${barePort}/sse`, (event, data, at) => {
@@ -184,6 +189,8 @@ try {
     arrivals: bareArrivals,
     body: (i) => ({ logId: `l-${i}`, text: JSON.stringify({ records: [measurement(i, 'l')] }) }),
   });
+  const bareHost = await canary.report();
+  canary.stop();
   bareClient.close();
 
   const rawSingle = rawSqliteRate(1, 5000);
@@ -199,10 +206,12 @@ try {
   console.log(fmt('GET 30 days of summaries (30 records)', query));
   console.log(`batching ratio: ${((batched.rps * 100) / single.rps).toFixed(1)}x the records/s of single-record requests`);
   console.log(latencyLine(`reference: bare relay, POST → SSE at ${RATE}/s`, bareLive));
+  console.log(`  ${canaryLine(bareHost)}`);
   console.log(
     latencyLine(`ingest → stream client at ${RATE}/s, ${SECONDS} s`, live),
     `= ${(pct(live.latencies, 50) / pct(bareLive.latencies, 50)).toFixed(1)}x / ${(pct(live.latencies, 99) / pct(bareLive.latencies, 99)).toFixed(1)}x the bare relay's p50 / p99`,
   );
+  console.log(`  ${canaryLine(liveHost)}`);
 } finally {
   await bare.stop();
   await platform.stop();
