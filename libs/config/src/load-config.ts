@@ -13,9 +13,9 @@ export class ConfigError extends Error {
 
 export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): T {
   // Only the variables the schema knows are read; the rest of the environment is ignored.
-  const known = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => v !== undefined && v !== '' && schema.describe().keys?.[k] !== undefined),
-  );
+  // describe() walks the whole schema, so it runs once, not once per variable of the environment.
+  const keys = schema.describe().keys ?? {};
+  const known = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && v !== '' && keys[k] !== undefined));
   const { value, error } = schema.validate(known, { abortEarly: false, convert: true, stripUnknown: true });
   if (error) {
     const variables = [...new Set(error.details.map((d) => String(d.path[0] ?? d.context?.key ?? '?')))];
