@@ -174,8 +174,8 @@ try {
     if (event === 'data') platformArrivals.on?.(JSON.parse(data).log_id, at);
   });
   await sleep(200);
+  // Its count starts when it is ready (startCanary's first report): it times this window only.
   const canary = await startCanary();
-  await canary.report();
   const live = await fixedRate({
     postUrl: url,
     rate: RATE,

@@ -2,6 +2,7 @@
  * The event log port: a partitioned, durable log with consumer groups (Kafka's model). Two
  * adapters implement it: the embedded one (SQLite) and Kafka (kafkajs). Callers never see either.
  */
+import type { ReadBatch } from './read-batch';
 
 export interface TopicSpec {
   name: string;
@@ -53,8 +54,6 @@ export interface LogMessage {
   /** The tenant it was published with (tenant-scoped topics). */
   tenant?: string;
 }
-
-import type { ReadBatch } from './read-batch';
 
 export interface ConsumeOptions {
   topic: string;

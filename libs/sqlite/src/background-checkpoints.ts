@@ -27,7 +27,7 @@ const INTERVAL_MS = 50;
 /** SQLite's own threshold: 1,000 pages of 4 KB. */
 const THRESHOLD_BYTES = 4 * 1024 * 1024;
 
-// CommonJS source for the thread (eval'd, so it runs the same under ts-jest/swc and from dist).
+// CommonJS source for the thread (startHelperThread).
 const WORKER_SOURCE = `
 const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
