@@ -7,3 +7,4 @@ export * from './signed-headers';
 export * from './openapi-conformance';
 export * from './record-fixtures';
 export * from './fast-path-agreement';
+export * from './ingest-validation';
