@@ -66,7 +66,7 @@ function serviceChecks(directory: ServiceDirectory): HealthChecks {
   );
 }
 
-export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
+export const EXPECTED_SERVICES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
 
 export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener {
   const adminHash = adminTokenHash(deps.adminToken);

@@ -47,6 +47,7 @@ export function composeGateway(config: GatewayConfig, shared: SharedInfra = {}, 
       if (config.WELLSTREAM_STREAMS_URL) directory.streams = config.WELLSTREAM_STREAMS_URL;
       if (config.WELLSTREAM_NOTIFICATIONS_URL) directory.notifications = config.WELLSTREAM_NOTIFICATIONS_URL;
       if (config.WELLSTREAM_RULES_URL) directory.rules = config.WELLSTREAM_RULES_URL;
+      if (config.WELLSTREAM_SOURCES_URL) directory.sources = config.WELLSTREAM_SOURCES_URL;
       let publicUrl = config.WELLSTREAM_PUBLIC_URL ?? '';
       metrics.gauge('rate_limit_store_errors', 'Calls to the rate-limit store that failed since start', () => [{ value: rateLimits.storeErrors }]);
       metrics.gauge('rate_limit_store_degraded', '1 while the rate-limit store is failing (limits counted in process or refused)', () => [{ value: rateLimits.degraded ? 1 : 0 }]);

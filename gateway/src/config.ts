@@ -17,6 +17,7 @@ export interface GatewayConfig extends InfraSettings {
   WELLSTREAM_STREAMS_URL?: string;
   WELLSTREAM_NOTIFICATIONS_URL?: string;
   WELLSTREAM_RULES_URL?: string;
+  WELLSTREAM_SOURCES_URL?: string;
   /** What the rate limit does while its store (Redis) is unreachable: `open` limits per process, `closed` answers 503. */
   WELLSTREAM_RATE_LIMIT_FAILURE_MODE: 'open' | 'closed';
   /** Signs caller assertions (the first key); the one-process platform generates one when unset. */
@@ -42,6 +43,7 @@ const schemaFor = (servicesFromConfig: boolean) => Joi.object<GatewayConfig>({
   WELLSTREAM_STREAMS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_NOTIFICATIONS_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RULES_URL: serviceUrl(servicesFromConfig),
+  WELLSTREAM_SOURCES_URL: serviceUrl(servicesFromConfig),
   WELLSTREAM_RATE_LIMIT_FAILURE_MODE: Joi.string().valid('open', 'closed').default('open'),
   WELLSTREAM_GATEWAY_KEYS: servicesFromConfig
     ? gatewayKeysSchema().when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() })

@@ -13,6 +13,7 @@ import { composeRecords, loadRecordsConfig } from '@wellstream/records-service';
 import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
 import { composeNotifications, loadNotificationsConfig } from '@wellstream/notifications-service';
 import { composeRules, loadRulesConfig } from '@wellstream/rules-service';
+import { composeSources, loadSourcesConfig } from '@wellstream/sources-service';
 
 export interface RunningPlatform {
   /** Where the gateway listens, e.g. http://127.0.0.1:8080 */
@@ -65,6 +66,7 @@ export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env, hook
       () => composeStreams(loadStreamsConfig(serviceEnv), shared),
       () => composeNotifications(loadNotificationsConfig(serviceEnv), shared),
       () => composeRules(loadRulesConfig(serviceEnv), shared),
+      () => composeSources(loadSourcesConfig(serviceEnv), shared),
     ];
     for (const compose of services) {
       const service = await compose();

@@ -2,10 +2,10 @@
  * Which service answers which path, and what authentication it needs. Order matters: the first
  * match wins. Paths keep their /v2 prefix on the way to the service.
  */
-import { RESOURCE_PATHS } from '@wellstream/catalog';
+import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS } from '@wellstream/catalog';
 import { badRequest } from '@wellstream/errors';
 
-export type ServiceName = 'users' | 'records' | 'streams' | 'notifications' | 'rules';
+export type ServiceName = 'users' | 'records' | 'streams' | 'notifications' | 'rules' | 'sources';
 export type AuthKind = 'developer' | 'admin' | 'public';
 
 export interface RouteRule {
@@ -26,7 +26,11 @@ export const ROUTES: RouteRule[] = [
   { pattern: new RegExp(`^${ORG}/(?:notification_target|notifications)(?:/.*)?$`), service: 'notifications', auth: 'developer', orgGroup: 1 },
   { pattern: /^\/v2\/(?:streams|replay)(?:\/.*)?$/, service: 'streams', auth: 'developer' },
   { pattern: /^\/v2\/mobile\/.*$/, service: 'records', auth: 'public' },
+  // Provider sources connect through OAuth, which the sources service owns; the rest of the page is users'.
+  { pattern: new RegExp(`^/v2/marketplace/[^/]+/sources/(?:${PROVIDER_SOURCE_TYPES.join('|')})/(?:connect|reconnect|disconnect)$`), service: 'sources', auth: 'public' },
   { pattern: /^\/v2\/marketplace\/.*$/, service: 'users', auth: 'public' },
+  // Providers call these (the browser's return from consent, notifications): no developer token, no rate limit.
+  { pattern: /^\/v2\/sources\/[^/]+\/(?:callback|webhook)$/, service: 'sources', auth: 'public' },
   { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
 ];
 

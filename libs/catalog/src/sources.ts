@@ -46,4 +46,6 @@ export const SOURCES: SourceDefinition[] = [
 const byType = new Map(SOURCES.map((d) => [d.type, d]));
 
 export const SOURCE_TYPES = SOURCES.map((d) => d.type);
+/** Cloud sources connected through the sources service (OAuth, webhooks, polling). */
+export const PROVIDER_SOURCE_TYPES = ['oura', 'withings', 'dexcom'] as const;
 export const sourceDefinition = (type: string): SourceDefinition | undefined => byType.get(type);

@@ -28,13 +28,20 @@ const envelope = {
 
 const eventUser = object({ uid: string(), user_id: string(), organization_id: string() });
 
-export const CONNECTION_ACTIONS = ['connected', 'disconnected'] as const;
+export const CONNECTION_ACTIONS = ['connected', 'disconnected', 'auth_expired', 'reconnected', 'backfill_completed'] as const;
 
-/** Payload of a `connection` event: a user connected or disconnected a source. */
+/**
+ * Payload of a `connection` event: a user connected or disconnected a source, a provider
+ * connection lost its authorization or got it back, or a resource's first history arrived
+ * (`resource` and `range` then say which and what span).
+ */
 export const connectionPayloadSchema = object({
   user: eventUser,
   source: object({ type: string() }),
   action: oneOf(CONNECTION_ACTIONS),
+  resource: optional(string()),
+  range: optional(object({ start: string(), end: string() })),
+  reason: optional(string()),
   created_at: string(),
 });
 export type ConnectionPayload = Infer<typeof connectionPayloadSchema>;

@@ -8,6 +8,7 @@ export * from './user-events';
 export * from './organization-events';
 export * from './source-detections';
 export * from './token-revocations';
+export * from './source-connections';
 export * from './asyncapi';
 export { fastValidate } from './fast-validation';
 
@@ -16,6 +17,7 @@ import { organizationEventsTopic } from './organization-events';
 import { sourceDetectionsTopic } from './source-detections';
 import { tokenRevocationsTopic } from './token-revocations';
 import { userEventsTopic } from './user-events';
+import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic } from './source-connections';
 
 /** Every topic of the platform, for start-up (ensureTopic) and for deploy/ topic definitions. */
-export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic];
+export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic];

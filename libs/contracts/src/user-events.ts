@@ -30,10 +30,24 @@ export interface UserSnapshot {
   timezone_origin: 'profile' | 'user_defined';
   country_code: string | null;
   mobile_token: string;
-  sources: { type: string; connected_at: string }[];
+  /**
+   * sha256 (hex) of the marketplace token: lets the sources service find the user of a marketplace
+   * URL without the token itself ever leaving the users service. Absent in older snapshots.
+   */
+  marketplace_token_sha256?: string;
+  /** Connected sources; provider sources also carry their connection's health (sources service). */
+  sources: ConnectedSourceSnapshot[];
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+}
+
+export interface ConnectedSourceSnapshot {
+  type: string;
+  connected_at: string;
+  status?: 'active' | 'auth_expired' | 'error';
+  last_synced_at?: string | null;
+  backfill?: { state: 'running' | 'done'; progress: number; start: string; end: string } | null;
 }
 
 export interface UserEvent {
@@ -54,8 +68,22 @@ const snapshotSchema = Joi.object<UserSnapshot>({
   timezone_origin: Joi.string().valid('profile', 'user_defined').required(),
   country_code: Joi.string().allow(null).required(),
   mobile_token: Joi.string().required(),
+  marketplace_token_sha256: Joi.string().hex().length(64),
   sources: Joi.array()
-    .items(Joi.object({ type: Joi.string().required(), connected_at: Joi.string().isoDate().required() }))
+    .items(
+      Joi.object({
+        type: Joi.string().required(),
+        connected_at: Joi.string().isoDate().required(),
+        status: Joi.string().valid('active', 'auth_expired', 'error'),
+        last_synced_at: Joi.string().isoDate().allow(null),
+        backfill: Joi.object({
+          state: Joi.string().valid('running', 'done').required(),
+          progress: Joi.number().min(0).max(1).required(),
+          start: Joi.string().isoDate().required(),
+          end: Joi.string().isoDate().required(),
+        }).allow(null),
+      }),
+    )
     .required(),
   created_at: Joi.string().isoDate().required(),
   updated_at: Joi.string().isoDate().required(),

@@ -78,7 +78,8 @@ export function createServiceApp(options: ServiceAppOptions): express.Express {
     }),
   );
   app.use(gatewayTrust({ keys: options.gatewayKeys, logger: options.logger }));
-  app.use(express.json({ limit: options.bodyLimit ?? '5mb' }));
+  // The exact bytes stay on the request: provider notifications are signed over them (sources).
+  app.use(express.json({ limit: options.bodyLimit ?? '5mb', verify: (req, _res, buf) => void ((req as { rawBody?: Buffer }).rawBody = buf) }));
   options.routes(app);
   app.use(notFoundHandler());
   app.use(errorHandler(options.logger));

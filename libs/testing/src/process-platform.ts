@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eventually } from './api-client';
-import { TEST_GATEWAY_KEY } from './signed-headers';
+import { TEST_GATEWAY_KEY, TEST_SOURCE_TOKEN_KEY } from './signed-headers';
 import { TEST_ADMIN_TOKEN } from './test-platform';
 
 const ROOT = path.resolve(__dirname, '../../..');
-export const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules'] as const;
+export const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
 export type ProcessName = (typeof SERVICE_NAMES)[number] | 'gateway';
 
 export interface PlatformProcess {
@@ -79,7 +79,7 @@ export interface ProcessPlatform {
 export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options: { readyMs?: number; serviceEnv?: NodeJS.ProcessEnv; gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessPlatform> {
   const readyMs = options.readyMs ?? 90_000;
   // Every process shares the key the gateway signs its caller assertions with.
-  const common: NodeJS.ProcessEnv = { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, ...settings };
+  const common: NodeJS.ProcessEnv = { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, WELLSTREAM_SOURCE_TOKEN_KEY: TEST_SOURCE_TOKEN_KEY, ...settings };
   const gatewayPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const ports = new Map<ProcessName, number>([['gateway', gatewayPort]]);
@@ -97,6 +97,7 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
           WELLSTREAM_STREAMS_URL: url('streams'),
           WELLSTREAM_NOTIFICATIONS_URL: url('notifications'),
           WELLSTREAM_RULES_URL: url('rules'),
+          WELLSTREAM_SOURCES_URL: url('sources'),
           ...options.gatewayEnv,
         }
       : {

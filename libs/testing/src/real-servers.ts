@@ -3,6 +3,7 @@
  * call this; it throws (failing the test, never skipping) when the servers are not there.
  */
 import { randomBytes } from 'node:crypto';
+import { TEST_SOURCE_TOKEN_KEY } from './signed-headers';
 
 export interface RealServers {
   kafkaBrokers: string;
@@ -37,5 +38,6 @@ export function distributedEnv(label: string): NodeJS.ProcessEnv {
     WELLSTREAM_REDIS_URL: s.redisUrl,
     WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
     WELLSTREAM_DB_PREFIX: prefix,
+    WELLSTREAM_SOURCE_TOKEN_KEY: TEST_SOURCE_TOKEN_KEY,
   };
 }

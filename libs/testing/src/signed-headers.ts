@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { ASSERTION_HEADER, CALLER_HEADERS, OPERATOR_HEADER, signAssertion } from '@wellstream/http';
 
 export const TEST_GATEWAY_KEY = 'test-gateway-key-0123456789abcdef0123456789';
+/** The sources service's token-vault key in tests (distributed replicas must share one). */
+export const TEST_SOURCE_TOKEN_KEY = 'test-source-token-key-0123456789abcdef012345';
 
 export function gatewayHeaders(
   key: string,

@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -12,6 +12,7 @@ import { openOrganizationProjection } from './organizations/organization-project
 import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
 import { BatchByKey } from './records/batch-by-key';
+import { ingestSourceRecords } from './records/ingest-source-records/ingest-source-records.usecase';
 import { consumeProjections } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
@@ -22,7 +23,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
     name: 'records',
     config,
     shared,
-    topics: [customerEventsTopic, sourceDetectionsTopic],
+    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
@@ -42,6 +43,8 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       // Publish what a previous run stored but did not get onto the log, before taking new writes.
       await outbox.start();
       for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
+      // Provider data fetched by the sources service: the same ingestion as a mobile post.
+      await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger }, event) });
       lifecycle.started('demo source', demo);
       await demo.start();
       const routes = recordsRoutes({

@@ -3,7 +3,7 @@
  * organization (and so one customer), carries two secret tokens (marketplace, mobile), and moves
  * between `active`, `suspended` and `deleted` (deleted is final; the data is kept).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { UserSnapshot } from '@wellstream/contracts';
 
 export type ConnectedSource = UserSnapshot['sources'][number];
@@ -50,7 +50,7 @@ export function newUser(input: { uid: string; organizationId: string; customerId
   };
 }
 
-/** What the `users` topic carries: everything other services may project, never the marketplace token. */
+/** What the `users` topic carries: everything other services may project, never the marketplace token (only its sha256). */
 export function toSnapshot(u: User): UserSnapshot {
   return {
     id: u.id,
@@ -62,7 +62,8 @@ export function toSnapshot(u: User): UserSnapshot {
     timezone_origin: u.timezone_origin,
     country_code: u.country_code,
     mobile_token: u.mobile_token,
-    sources: u.sources.map((s) => ({ type: s.type, connected_at: s.connected_at })),
+    marketplace_token_sha256: createHash('sha256').update(u.marketplace_token).digest('hex'),
+    sources: u.sources.map((s) => ({ ...s })),
     created_at: u.created_at,
     updated_at: u.updated_at,
     deleted_at: u.deleted_at,

@@ -1,0 +1,80 @@
+/**
+ * The sources service on the shared skeleton: the token vault, the configured providers, the
+ * user projection, the sync queue and its scheduler, the app-subscription keeper, and the routes.
+ */
+import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { systemClock } from '@wellstream/clock';
+import { sourcesRoutes } from './app';
+import type { SourcesConfig } from './config';
+import { ConnectionRepository } from './connections/connection.repository';
+import { DisconnectionLog } from './connections/disconnection-log';
+import { sourcesOpenApi } from './docs/sources.openapi';
+import { fetchProviderHttp } from './http/fetch-provider-http';
+import { OAuthStateRepository } from './oauth/oauth-state.repository';
+import { announceProviders } from './providers/announce-providers';
+import { ProviderRegistry } from './providers/provider-registry';
+import type { SourcesDeps } from './sources.deps';
+import { runSyncJob, SyncDeps } from './sync/run-sync-job.usecase';
+import { SyncJobRepository } from './sync/sync-job.repository';
+import { SyncScheduler } from './sync/sync-scheduler';
+import { TokenKeeper } from './sync/token-keeper';
+import { applyUserEvent } from './users/apply-user-event.usecase';
+import { UserProjectionRepository } from './users/user-projection.repository';
+import { embeddedTokenKey } from './vault/embedded-token-key';
+import { TokenVault } from './vault/token-vault';
+import { AppSubscriptionKeeper } from './webhooks/app-subscription-keeper';
+
+const STATE_SWEEP_MS = 60_000;
+
+export function composeSources(config: SourcesConfig, shared: SharedInfra = {}): Promise<RunningService> {
+  return startService({
+    name: 'sources',
+    config,
+    shared,
+    topics: [userEventsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic],
+    async compose(ctx) {
+      const { store, eventLog, logger, lifecycle } = ctx;
+      const clock = systemClock;
+      const vault = new TokenVault(config.WELLSTREAM_SOURCE_TOKEN_KEY ?? embeddedTokenKey(config.WELLSTREAM_DATA_DIR));
+      const registry = new ProviderRegistry(config, fetchProviderHttp({ timeoutMs: config.WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS }));
+      const outbox = await ctx.openOutbox({ clock });
+      const deps: SourcesDeps = {
+        connections: await ConnectionRepository.open(store),
+        disconnections: await DisconnectionLog.open(store),
+        jobs: await SyncJobRepository.open(store),
+        states: await OAuthStateRepository.open(store),
+        users: await UserProjectionRepository.open(store),
+        registry,
+        vault,
+        outbox,
+        clock,
+        logger,
+        wake: () => undefined,
+        settings: { publicUrl: config.WELLSTREAM_PUBLIC_URL, backfillDays: config.WELLSTREAM_SOURCE_BACKFILL_DAYS, pollIntervalMs: config.WELLSTREAM_SOURCE_POLL_INTERVAL_S * 1000 },
+      };
+      // One deps object for routes and sync runs (wake is set below, once the scheduler exists).
+      const syncDeps: SyncDeps = Object.assign(deps, { keeper: new TokenKeeper(deps) });
+      await outbox.start();
+      await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
+      await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent(deps, event) });
+      const keeper = await AppSubscriptionKeeper.open(store, { registry, connections: deps.connections, vault, clock, logger });
+      const scheduler = new SyncScheduler({ jobs: deps.jobs, run: (job) => runSyncJob(syncDeps, job), clock, logger, tickMs: config.WELLSTREAM_SOURCE_SCHEDULER_TICK_MS, concurrency: config.WELLSTREAM_SOURCE_SYNC_CONCURRENCY });
+      scheduler.start();
+      lifecycle.started('sync scheduler', scheduler);
+      keeper.start();
+      lifecycle.started('webhook subscriptions', keeper);
+      const sweep = setInterval(() => void deps.states.sweepExpired(clock.now()).catch((err) => logger.warn('state sweep failed', { error: err })), STATE_SWEEP_MS);
+      sweep.unref();
+      lifecycle.onStop('state sweep', async () => clearInterval(sweep));
+      ctx.metrics.gauge('sources_sync_jobs_running', 'Sync jobs running in this process', () => [{ value: scheduler.running() }]);
+      // Connects and disconnects change what work is queued and which subscriptions are needed.
+      deps.wake = () => {
+        scheduler.poke();
+        keeper.kick();
+      };
+      const routes = sourcesRoutes(deps, () => scheduler.poke());
+      return { app: createStandardServiceApp(ctx, { openapi: sourcesOpenApi(), routes }) };
+    },
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Connections, and the key documents that find one from a provider's user id (a webhook names
+ * only that): every lookup pins `_id`, so it is one keyed read on either store.
+ */
+import type { Collection, DocumentStore, Update } from '@wellstream/store';
+import type { Connection } from './connection';
+
+export const CONNECTIONS_COLLECTION = 'connections';
+
+interface ProviderUserKey {
+  _id: string;
+  connection_id: string;
+}
+
+const providerKeyId = (type: string, providerUserId: string) => `${type}:${providerUserId}`;
+
+export class ConnectionRepository {
+  private constructor(
+    private readonly connections: Collection<Connection>,
+    private readonly keys: Collection<ProviderUserKey>,
+  ) {}
+
+  static async open(store: DocumentStore): Promise<ConnectionRepository> {
+    return new ConnectionRepository(
+      await store.collection<Connection>({ name: CONNECTIONS_COLLECTION, indexes: [{ fields: { user_id: 1 } }, { fields: { source_type: 1, status: 1 } }] }),
+      await store.collection<ProviderUserKey>({ name: 'provider_user_keys' }),
+    );
+  }
+
+  byId(id: string): Promise<Connection | null> {
+    return this.connections.findOne({ _id: id });
+  }
+
+  byIds(ids: string[]): Promise<Connection[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.connections.find({ _id: { $in: ids } });
+  }
+
+  async byProviderUser(type: string, providerUserId: string): Promise<Connection | null> {
+    const key = await this.keys.findOne({ _id: providerKeyId(type, providerUserId) });
+    return key ? this.byId(key.connection_id) : null;
+  }
+
+  /** How many connections of a provider exist (the app-subscription keeper's question; not on a hot path). */
+  countOf(type: string): Promise<number> {
+    return this.connections.count({ source_type: type });
+  }
+
+  async save(c: Connection): Promise<void> {
+    await this.connections.bulkUpsert([c]);
+    if (c.provider_user_id) await this.keys.bulkUpsert([{ _id: providerKeyId(c.source_type, c.provider_user_id), connection_id: c._id }]);
+  }
+
+  /** An update that applies only if `filter` still holds (optimistic); the document after it, or null. */
+  update(id: string, update: Update, expect: Partial<Pick<Connection, 'token_rev' | 'sync_seq'>> = {}): Promise<Connection | null> {
+    return this.connections.findOneAndUpdate({ _id: id, ...expect }, update);
+  }
+
+  /** Takes the refresh lock when nobody holds it; null when someone does. */
+  lockRefresh(id: string, now: Date, holdMs: number): Promise<Connection | null> {
+    return this.connections.findOneAndUpdate({ _id: id, refresh_lock_until: { $lt: now.toISOString() } }, { $set: { refresh_lock_until: new Date(now.getTime() + holdMs).toISOString() } });
+  }
+
+  async remove(c: Connection): Promise<void> {
+    await this.connections.deleteMany({ _id: c._id });
+    if (c.provider_user_id) await this.keys.deleteMany({ _id: providerKeyId(c.source_type, c.provider_user_id) });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Ending a connection (the user's Disconnect, or the user's deletion): revoke at the provider
+ * where it has an endpoint, drop the provider's per-user subscription, erase the tokens and the
+ * queued work, and announce `disconnected`. The provider's side is best effort and bounded: a
+ * provider that is down does not keep the tokens alive here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SourcesDeps } from '../sources.deps';
+import type { Connection } from './connection';
+import { connectionMessage } from './connection-events';
+import { DISCONNECTIONS_COLLECTION } from './disconnection-log';
+import { notConnected } from './source.errors';
+import type { TokenSet } from '../providers/provider.port';
+
+export async function disconnect(deps: SourcesDeps, userId: string, type: string, reason: string): Promise<void> {
+  const c = await deps.connections.byId(`${userId}:${type}`);
+  if (!c) throw notConnected(type);
+  await endConnection(deps, c, reason);
+}
+
+export async function endConnection(deps: SourcesDeps, c: Connection, reason: string): Promise<void> {
+  const provider = deps.registry.get(c.source_type);
+  let revoked = false;
+  if (provider) {
+    let tokens: TokenSet | null = null;
+    try {
+      tokens = JSON.parse(deps.vault.open(c.tokens)) as TokenSet;
+    } catch (err) {
+      deps.logger.warn('stored tokens could not be opened; nothing to revoke', { connection_id: c._id, error: err });
+    }
+    if (tokens && provider.adapter.userSubscriptions) {
+      await provider.adapter.userSubscriptions.unsubscribe(provider.http.for(c._id), provider.settings, tokens.accessToken).catch((err) => deps.logger.warn('provider unsubscribe failed', { connection_id: c._id, error: err }));
+    }
+    if (tokens && provider.adapter.revoke) {
+      revoked = await provider.adapter
+        .revoke(provider.http.for(c._id), provider.settings, tokens)
+        .then(() => true)
+        .catch((err) => {
+          deps.logger.warn('provider revoke failed; tokens are erased here all the same', { connection_id: c._id, error: err });
+          return false;
+        });
+    }
+  }
+  const at = deps.clock.now().toISOString();
+  const logId = randomUUID();
+  await deps.outbox.write([connectionMessage(deps.outbox, c, 'disconnected', at, { reason }, { collection: DISCONNECTIONS_COLLECTION, filter: { _id: logId, user_id: c.user_id } })], async () => {
+    await deps.disconnections.add({ _id: logId, connection_id: c._id, user_id: c.user_id, source_type: c.source_type, reason, revoked_at_provider: revoked, at });
+    await deps.connections.remove(c);
+  });
+  await deps.jobs.removeFor(c._id);
+  deps.wake();
+}

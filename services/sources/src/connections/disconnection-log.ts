@@ -1,0 +1,30 @@
+/**
+ * A record of every ended connection (who, which source, when, why). It is the audit trail an
+ * operator asks for, and the document the outbox's state check points at for a `disconnected`
+ * event, since the connection itself is gone by then.
+ */
+import type { Collection, DocumentStore } from '@wellstream/store';
+
+export interface Disconnection {
+  _id: string;
+  connection_id: string;
+  user_id: string;
+  source_type: string;
+  reason: string;
+  revoked_at_provider: boolean;
+  at: string;
+}
+
+export const DISCONNECTIONS_COLLECTION = 'disconnections';
+
+export class DisconnectionLog {
+  private constructor(private readonly docs: Collection<Disconnection>) {}
+
+  static async open(store: DocumentStore): Promise<DisconnectionLog> {
+    return new DisconnectionLog(await store.collection<Disconnection>({ name: DISCONNECTIONS_COLLECTION, partitionKey: 'user_id', indexes: [{ fields: { user_id: 1 } }] }));
+  }
+
+  add(d: Disconnection): Promise<void> {
+    return this.docs.insertOne(d);
+  }
+}

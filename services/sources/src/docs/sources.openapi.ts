@@ -1,0 +1,89 @@
+/**
+ * The sources service's part of the merged OpenAPI document: the marketplace's provider actions,
+ * the OAuth callback and the webhook receivers (public paths: no developer token, no rate limit).
+ */
+const error = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } });
+const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: ['oura', 'withings', 'dexcom'] }, description: 'A provider source type offered by this deployment.' };
+const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The marketplace token (from the user\'s marketplace URL).' };
+const redirect = (description: string) => ({ description, headers: { Location: { schema: { type: 'string', format: 'uri' } } } });
+const connectOp = (summary: string) => ({
+  tags: ['Marketplace'],
+  summary,
+  security: [],
+  parameters: [tokenParam, typeParam],
+  responses: {
+    '303': redirect('To the provider\'s authorize URL (response_type=code, client_id, redirect_uri, state, scope; PKCE code_challenge where the provider supports it). The state is signed, single-use, bound to the user and valid for 10 minutes.'),
+    '404': error('Unknown marketplace token, or the source is not offered here.'),
+  },
+});
+
+export function sourcesOpenApi() {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Wellstream sources service', version: '2.0.0' },
+    paths: {
+      '/marketplace/{token}/sources/{type}/connect': { post: { ...connectOp('Connect a provider source (OAuth)'), operationId: 'connectProviderSource' } },
+      '/marketplace/{token}/sources/{type}/reconnect': { post: { ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
+      '/marketplace/{token}/sources/{type}/disconnect': {
+        post: {
+          tags: ['Marketplace'],
+          operationId: 'disconnectProviderSource',
+          summary: 'Disconnect a provider source: revoked at the provider where it can be, tokens erased, `disconnected` emitted',
+          security: [],
+          parameters: [tokenParam, typeParam],
+          responses: {
+            '200': {
+              description: 'Disconnected (JSON clients).',
+              content: { 'application/json': { schema: { type: 'object', required: ['source', 'action'], properties: { source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, action: { type: 'string', enum: ['disconnected'] } } } } },
+            },
+            '303': redirect('Back to the marketplace page (browsers).'),
+            '404': error('Unknown marketplace token, source not offered, or not connected.'),
+          },
+        },
+      },
+      '/sources/{type}/callback': {
+        get: {
+          tags: ['Sources'],
+          operationId: 'providerCallback',
+          summary: 'Where the provider returns the browser after consent (the registered redirect URI)',
+          security: [],
+          parameters: [
+            typeParam,
+            { name: 'code', in: 'query', schema: { type: 'string' } },
+            { name: 'state', in: 'query', schema: { type: 'string' } },
+            { name: 'error', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: {
+            '303': redirect('Back to the user\'s marketplace, with `notice` saying connected, reconnected, denied or error.'),
+            '400': { description: 'A forged, expired or replayed state: nothing is stored.', content: { 'text/html': { schema: { type: 'string' } } } },
+            '404': error('The source is not offered here.'),
+          },
+        },
+      },
+      '/sources/{type}/webhook': {
+        get: { tags: ['Sources'], operationId: 'providerWebhookHandshake', summary: 'The provider\'s verification handshake', security: [], parameters: [typeParam], responses: { '200': { description: 'Handshake answered as the provider documents.' }, '401': { description: 'Wrong verification token.' }, '404': error('Not offered.') } },
+        head: { tags: ['Sources'], operationId: 'providerWebhookProbe', summary: 'The provider checks the URL answers', security: [], parameters: [typeParam], responses: { '200': { description: 'Reachable.' }, '404': { description: 'Not offered.' } } },
+        post: {
+          tags: ['Sources'],
+          operationId: 'providerWebhookNotification',
+          summary: 'A provider notification: verified, answered at once, its fetch queued',
+          security: [],
+          parameters: [typeParam],
+          requestBody: { required: false, content: { '*/*': { schema: {} } } },
+          responses: {
+            '200': { description: 'Accepted (also for a provider user with no connection here, which is logged).', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } } } },
+            '400': { description: 'Malformed notification.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } },
+            '401': { description: 'Bad signature: nothing is fetched.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } } },
+            '404': error('Not offered.'),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ErrorList: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: { type: 'string' } } } },
+        Message: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The configured providers: each adapter with its settings (credentials from config, the public
+ * callback and webhook URLs) and its rate-limited HTTP client. A provider without credentials is
+ * not here, so it is neither offered nor called.
+ */
+import type { SourcesConfig } from '../config';
+import { dexcomAdapter } from './dexcom/dexcom.adapter';
+import { ouraAdapter } from './oura/oura.adapter';
+import { PROVIDER_DEFAULTS, PROVIDER_TYPES, ProviderDefaults, ProviderType } from './provider-defaults';
+import type { ProviderAdapter, ProviderHttp, ProviderSettings } from './provider.port';
+import { RateLimitedHttp } from './rate-limited-http';
+import { withingsAdapter } from './withings/withings.adapter';
+
+const ADAPTERS: Record<ProviderType, ProviderAdapter> = { oura: ouraAdapter, withings: withingsAdapter, dexcom: dexcomAdapter };
+
+export interface Provider {
+  type: ProviderType;
+  adapter: ProviderAdapter;
+  settings: ProviderSettings;
+  defaults: ProviderDefaults;
+  http: RateLimitedHttp;
+}
+
+export class ProviderRegistry {
+  private readonly providers = new Map<string, Provider>();
+
+  constructor(config: Pick<SourcesConfig, 'providers' | 'WELLSTREAM_PUBLIC_URL'>, transport: ProviderHttp) {
+    for (const type of PROVIDER_TYPES) {
+      const p = config.providers[type];
+      if (!p) continue;
+      const defaults = PROVIDER_DEFAULTS[type];
+      this.providers.set(type, {
+        type,
+        adapter: ADAPTERS[type],
+        defaults,
+        settings: {
+          clientId: p.clientId,
+          clientSecret: p.clientSecret,
+          authUrl: p.authUrl,
+          tokenUrl: p.tokenUrl,
+          apiUrl: p.apiUrl,
+          redirectUri: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/callback`,
+          webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
+        },
+        http: new RateLimitedHttp(transport, defaults.appRequestsPerMinute),
+      });
+    }
+  }
+
+  get(type: string): Provider | undefined {
+    return this.providers.get(type);
+  }
+
+  all(): Provider[] {
+    return [...this.providers.values()];
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * A provider's HTTP client with its limits kept: a per-application budget per minute (below the
+ * provider's documented limit), and pauses the provider asked for (429 with Retry-After, or its own
+ * headers, which adapters turn into ProviderError('rate_limited')) for the whole application or
+ * one connection. A call that would break a limit does not wait on the event loop: it fails at once
+ * with rate_limited and the time to wait, and the scheduler puts the job back for then.
+ * The budget is per process; replicas share the provider's limit, so each keeps its own share
+ * (documented in the service README).
+ */
+import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from './provider.port';
+
+export class RateLimitedHttp {
+  private windowStart = 0;
+  private used = 0;
+  private appPausedUntil = 0;
+  private readonly userPausedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly transport: ProviderHttp,
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The ProviderHttp an adapter uses for one connection (or for the app, with no key). */
+  for(connectionKey?: string): ProviderHttp {
+    return { send: (request) => this.send(request, connectionKey) };
+  }
+
+  /** The provider asked us to wait: for everyone (app) or for one connection. */
+  pause(ms: number, connectionKey?: string): void {
+    const until = this.now() + ms;
+    if (connectionKey) this.userPausedUntil.set(connectionKey, Math.max(until, this.userPausedUntil.get(connectionKey) ?? 0));
+    else this.appPausedUntil = Math.max(this.appPausedUntil, until);
+  }
+
+  private async send(request: ProviderRequest, connectionKey?: string): Promise<ProviderResponse> {
+    const t = this.now();
+    const wait = Math.max(this.appPausedUntil - t, connectionKey ? (this.userPausedUntil.get(connectionKey) ?? 0) - t : 0);
+    if (wait > 0) throw new ProviderError('rate_limited', 'waiting for the provider\'s rate limit', { retryAfterMs: wait });
+    if (t - this.windowStart >= 60_000) {
+      this.windowStart = t;
+      this.used = 0;
+    }
+    if (this.used >= this.perMinute) throw new ProviderError('rate_limited', 'the application\'s request budget for this minute is spent', { retryAfterMs: this.windowStart + 60_000 - t });
+    this.used++;
+    if (connectionKey && (this.userPausedUntil.get(connectionKey) ?? 0) < t) this.userPausedUntil.delete(connectionKey);
+    const res = await this.transport.send(request);
+    if (res.status === 429) {
+      const retry = retryAfterMs(res.headers['retry-after']) ?? 60_000;
+      // A 429 on a user's data call is that user's limit (Oura, Dexcom count per user and app); we
+      // pause the connection, and the app too when the provider's answer does not say.
+      this.pause(retry, connectionKey);
+    }
+    return res;
+  }
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,0 +1,69 @@
+/**
+ * The sync queue. A backlog collection (jobs leave when done; a connection holds at most three),
+ * so the due-work query costs the queue's length, not the data synced so far.
+ */
+import type { Collection, DocumentStore } from '@wellstream/store';
+import { EPOCH, jobId, PRIORITY, SyncJob, SyncKind } from './sync-job';
+
+export class SyncJobRepository {
+  private constructor(private readonly jobs: Collection<SyncJob>) {}
+
+  static async open(store: DocumentStore): Promise<SyncJobRepository> {
+    return new SyncJobRepository(await store.collection<SyncJob>({ name: 'sync_jobs', backlog: true, indexes: [{ fields: { due_at: 1 } }] }));
+  }
+
+  /** Due, unleased jobs, most urgent first. */
+  due(now: Date, limit: number): Promise<SyncJob[]> {
+    const at = now.toISOString();
+    return this.jobs.find({ due_at: { $lte: at }, lease_until: { $lt: at } }, { sort: { priority: 1, due_at: 1 }, limit });
+  }
+
+  /** Leases a job for this process; null when another took it first. */
+  lease(job: SyncJob, now: Date, holdMs: number): Promise<SyncJob | null> {
+    return this.jobs.findOneAndUpdate({ _id: job._id, rev: job.rev, lease_until: { $lt: now.toISOString() } }, { $set: { lease_until: new Date(now.getTime() + holdMs).toISOString() } });
+  }
+
+  /** Puts a job in the queue, or moves an existing one earlier; live windows are merged. */
+  async schedule(connectionId: string, kind: SyncKind, dueAt: Date, windows?: SyncJob['windows']): Promise<void> {
+    const id = jobId(connectionId, kind);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const existing = await this.jobs.findOne({ _id: id });
+      if (!existing) {
+        try {
+          await this.jobs.insertOne({ _id: id, connection_id: connectionId, kind, priority: PRIORITY[kind], due_at: dueAt.toISOString(), lease_until: EPOCH, rev: 0, attempts: 0, ...(windows ? { windows } : {}) });
+          return;
+        } catch {
+          continue; // inserted meanwhile: merge into it
+        }
+      }
+      const due = existing.due_at < dueAt.toISOString() && existing.attempts === 0 ? existing.due_at : dueAt.toISOString();
+      const merged = windows ? mergeWindows(existing.windows ?? {}, windows) : existing.windows;
+      const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}) }, $inc: { rev: 1 } });
+      if (updated) return;
+    }
+    throw new Error(`could not schedule ${id}: too much contention`);
+  }
+
+  /** Done: removed unless it changed while it ran (then it runs again with what came in). */
+  async finish(job: SyncJob): Promise<void> {
+    if ((await this.jobs.deleteMany({ _id: job._id, rev: job.rev })) === 0) await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { lease_until: EPOCH } });
+  }
+
+  /** Runs again at `dueAt` (a backfill's next chunk, a poll's next round, a retry). */
+  async again(job: SyncJob, dueAt: Date, failed: boolean): Promise<void> {
+    await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 } });
+  }
+
+  removeFor(connectionId: string): Promise<number> {
+    return this.jobs.deleteMany({ _id: { $in: (['live', 'poll', 'backfill'] as SyncKind[]).map((k) => jobId(connectionId, k)) } });
+  }
+}
+
+function mergeWindows(a: NonNullable<SyncJob['windows']>, b: NonNullable<SyncJob['windows']>): NonNullable<SyncJob['windows']> {
+  const out = { ...a };
+  for (const [resource, w] of Object.entries(b)) {
+    const cur = out[resource];
+    out[resource] = cur ? { start: cur.start < w.start ? cur.start : w.start, end: cur.end > w.end ? cur.end : w.end } : w;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+/**
+ * Keeps the user projection; a user's deletion ends every connection of theirs (revoked at the
+ * provider, tokens erased, `disconnected` announced). Suspension only pauses syncing (the sync
+ * run checks the user), since an unsuspended user's sources should carry on.
+ */
+import type { UserEvent } from '@wellstream/contracts';
+import type { SourcesDeps } from '../sources.deps';
+import { connectionId } from '../connections/connection';
+import { endConnection } from '../connections/disconnect.usecase';
+import { PROVIDER_TYPES } from '../providers/provider-defaults';
+
+export async function applyUserEvent(deps: SourcesDeps, event: UserEvent): Promise<void> {
+  const u = event.user;
+  const { applied } = await deps.users.apply({
+    _id: u.id,
+    uid: u.uid,
+    organization_id: u.organization_id,
+    customer_id: u.customer_id,
+    status: u.status,
+    timezone: u.timezone,
+    marketplace_token_sha256: u.marketplace_token_sha256 ?? null,
+    updated_at: u.updated_at,
+  });
+  if (!applied || u.status !== 'deleted') return;
+  for (const c of await deps.connections.byIds(PROVIDER_TYPES.map((t) => connectionId(u.id, t)))) await endConnection(deps, c, 'user deleted');
+}

@@ -1,0 +1,45 @@
+/**
+ * The user projection and its marketplace key documents (`_id` = sha256 of the marketplace token
+ * → user id), so a marketplace request is one keyed read. A refreshed token moves the key.
+ */
+import { createHash } from 'node:crypto';
+import type { Collection, DocumentStore } from '@wellstream/store';
+import type { ProjectedUser } from './user-projection';
+
+interface MarketplaceKey {
+  _id: string;
+  user_id: string;
+}
+
+export const marketplaceTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export class UserProjectionRepository {
+  private constructor(
+    private readonly users: Collection<ProjectedUser>,
+    private readonly keys: Collection<MarketplaceKey>,
+  ) {}
+
+  static async open(store: DocumentStore): Promise<UserProjectionRepository> {
+    return new UserProjectionRepository(await store.collection<ProjectedUser>({ name: 'user_projection' }), await store.collection<MarketplaceKey>({ name: 'marketplace_keys' }));
+  }
+
+  byId(id: string): Promise<ProjectedUser | null> {
+    return this.users.findOne({ _id: id });
+  }
+
+  async byMarketplaceToken(token: string): Promise<ProjectedUser | null> {
+    const key = await this.keys.findOne({ _id: marketplaceTokenHash(token) });
+    return key ? this.byId(key.user_id) : null;
+  }
+
+  /** Keeps the newest snapshot (by updated_at); older or equal ones change nothing. */
+  async apply(next: ProjectedUser): Promise<{ previous: ProjectedUser | null; applied: boolean }> {
+    const previous = await this.byId(next._id);
+    if (previous && previous.updated_at > next.updated_at) return { previous, applied: false };
+    await this.users.bulkUpsert([next]);
+    if (previous?.marketplace_token_sha256 && previous.marketplace_token_sha256 !== next.marketplace_token_sha256) await this.keys.deleteMany({ _id: previous.marketplace_token_sha256 });
+    if (next.marketplace_token_sha256 && next.status !== 'deleted') await this.keys.bulkUpsert([{ _id: next.marketplace_token_sha256, user_id: next._id }]);
+    if (next.status === 'deleted' && next.marketplace_token_sha256) await this.keys.deleteMany({ _id: next.marketplace_token_sha256 });
+    return { previous, applied: true };
+  }
+}

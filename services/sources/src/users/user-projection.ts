@@ -1,0 +1,15 @@
+/**
+ * What the sources service knows of a user, from the `users` topic: enough to find the user from
+ * a marketplace URL (by the sha256 of its token: the token itself never leaves the users service),
+ * to compute offsets, and to stop syncing for users who may no longer write.
+ */
+export interface ProjectedUser {
+  _id: string;
+  uid: string;
+  organization_id: string;
+  customer_id: string;
+  status: 'active' | 'suspended' | 'deleted';
+  timezone: string | null;
+  marketplace_token_sha256: string | null;
+  updated_at: string;
+}

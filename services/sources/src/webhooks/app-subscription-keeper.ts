@@ -1,0 +1,111 @@
+/**
+ * Keeps a provider's app-level webhook subscriptions (Oura) as they should be: while any user is
+ * connected, one live subscription per wanted notification kind, renewed well before it expires;
+ * none once the last connection is gone. Runs at start, every hour, and after connects and
+ * disconnects. Replicas take turns through a lease, so two never create the same subscription.
+ */
+import type { Clock } from '@wellstream/clock';
+import type { Logger } from '@wellstream/logging';
+import type { Collection, DocumentStore } from '@wellstream/store';
+import type { ConnectionRepository } from '../connections/connection.repository';
+import type { Provider, ProviderRegistry } from '../providers/provider-registry';
+import type { TokenVault } from '../vault/token-vault';
+
+const EVERY_MS = 3600_000;
+/** Renew when less than this is left (Oura's subscriptions last weeks; an hourly check is plenty). */
+const RENEW_AHEAD_MS = 7 * 24 * 3600_000;
+const LEASE_MS = 5 * 60_000;
+
+interface Lease {
+  _id: string;
+  until: string;
+}
+
+export class AppSubscriptionKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+
+  private constructor(
+    private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; vault: TokenVault; clock: Clock; logger: Logger },
+    private readonly leases: Collection<Lease>,
+  ) {}
+
+  static async open(store: DocumentStore, o: AppSubscriptionKeeper['o']): Promise<AppSubscriptionKeeper> {
+    return new AppSubscriptionKeeper(o, await store.collection<Lease>({ name: 'leases' }));
+  }
+
+  /** The verification token our webhook answers with (derived from the vault key: no extra setting). */
+  static verificationToken(vault: TokenVault, type: string): string {
+    return vault.mac('webhook-verification', type).slice(0, 32);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.kick(), EVERY_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  kick(): void {
+    if (this.running) return;
+    this.running = this.keepAll().finally(() => (this.running = null));
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** For tests: wait for a round to finish. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  private async keepAll(): Promise<void> {
+    for (const p of this.o.registry.all()) {
+      if (!p.adapter.appSubscriptions) continue;
+      try {
+        if (!(await this.takeLease(p.type))) continue;
+        await this.keep(p);
+      } catch (err) {
+        this.o.logger.warn('could not keep the provider\'s webhook subscriptions; next round in an hour', { source_type: p.type, error: err });
+      }
+    }
+  }
+
+  private async takeLease(type: string): Promise<boolean> {
+    const now = this.o.clock.now();
+    const id = `app-subscriptions:${type}`;
+    const until = new Date(now.getTime() + LEASE_MS).toISOString();
+    const taken = await this.leases.findOneAndUpdate({ _id: id, until: { $lt: now.toISOString() } }, { $set: { until } });
+    if (taken) return true;
+    try {
+      await this.leases.insertOne({ _id: id, until });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async keep(p: Provider): Promise<void> {
+    const subs = p.adapter.appSubscriptions!;
+    const http = p.http.for();
+    const existing = await subs.list(http, p.settings);
+    const needed = (await this.o.connections.countOf(p.type)) > 0;
+    const now = this.o.clock.now().getTime();
+    if (!needed) {
+      for (const s of existing) await subs.remove(http, p.settings, s);
+      if (existing.length > 0) this.o.logger.info('removed webhook subscriptions: no user is connected', { source_type: p.type, count: existing.length });
+      return;
+    }
+    for (const want of subs.wanted()) {
+      const have = existing.find((s) => s.key === want.key);
+      if (!have) {
+        await subs.create(http, p.settings, want, AppSubscriptionKeeper.verificationToken(this.o.vault, p.type));
+        this.o.logger.info('created a webhook subscription', { source_type: p.type, key: want.key });
+      } else if (have.expiresAt && Date.parse(have.expiresAt) - now < RENEW_AHEAD_MS) {
+        await subs.renew(http, p.settings, have);
+        this.o.logger.info('renewed a webhook subscription', { source_type: p.type, key: want.key });
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * A provider's notification: verified and parsed by the provider's adapter, then each change
+ * becomes a queued live fetch for the connection it names. Nothing is fetched while the provider
+ * waits for our answer: the caller answers 2xx as soon as the work is queued. A notification for
+ * a provider user we do not know is answered 2xx too (the provider would only retry it) and logged.
+ */
+import type { SourcesDeps } from '../sources.deps';
+import { sourceNotOffered } from '../connections/source.errors';
+import type { InboundRequest, IngestRecord } from '../providers/provider.port';
+import { recordMessages } from '../sync/publish-records';
+
+/** When a notification gives no range: re-read the last two days of that resource. */
+const DEFAULT_WINDOW_MS = 2 * 24 * 3600 * 1000;
+
+export async function receiveNotification(deps: SourcesDeps, type: string, req: InboundRequest): Promise<{ queued: number; unknown: number }> {
+  const provider = deps.registry.get(type);
+  if (!provider?.adapter.parseNotification) throw sourceNotOffered(type);
+  // Throws ProviderError bad_signature / bad_request: the route answers 401 / 400.
+  const notifications = provider.adapter.parseNotification(provider.settings, req);
+  const now = deps.clock.now();
+  let queued = 0;
+  let unknown = 0;
+  for (const n of notifications) {
+    const c = await deps.connections.byProviderUser(type, n.providerUserId);
+    if (!c || c.status === 'auth_expired') {
+      unknown++;
+      deps.logger.info('notification for a provider user with no active connection', { source_type: type, provider_user_id: n.providerUserId, resource: n.resource });
+      continue;
+    }
+    if (!provider.adapter.resources.some((r) => r.name === n.resource)) {
+      deps.logger.info('notification for a resource we do not sync', { source_type: type, resource: n.resource });
+      continue;
+    }
+    if (n.deleted && n.objectId) {
+      // The object is gone at the provider: a fetch would not show it, so say so directly.
+      const spec = provider.adapter.resources.find((r) => r.name === n.resource)!;
+      const stubs = spec.recordTypes.map((t) => ({ type: t, source: { type }, log_id: n.objectId!, deleted: true }) as IngestRecord);
+      await deps.outbox.write(recordMessages(deps.outbox, c, stubs, now.toISOString()), async () => undefined);
+      queued++;
+      continue;
+    }
+    const window = n.window ?? { start: new Date(now.getTime() - DEFAULT_WINDOW_MS), end: now };
+    // A window that ends now would miss an item stamped a moment later: fetch up to a minute ahead.
+    const end = new Date(Math.max(window.end.getTime(), Math.min(window.end.getTime() + 60_000, now.getTime() + 60_000)));
+    await deps.jobs.schedule(c._id, 'live', now, { [n.resource]: { start: window.start.toISOString(), end: end.toISOString() } });
+    queued++;
+  }
+  return { queued, unknown };
+}
