@@ -1,0 +1,229 @@
+/**
+ * A simulated Oura (API v2) on a loopback port, written from Oura's public documentation: OAuth2
+ * consent and token URL, the usercollection data routes with next_token pages, the webhook
+ * subscription routes with their verification GET, signed notifications, and the failures Oura
+ * documents (401 for an expired token, 429 with Retry-After, 5xx). See oura-sim-*.ts for each part.
+ */
+import { createServer, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
+import { dataRoute, problem, SimReply } from './oura-sim-api';
+import { OuraAuthServer } from './oura-sim-auth';
+import { countRecords, localDay, localIso, OuraAccount, rng, seedAccount, sleepDoc, activityDoc, workoutDoc } from './oura-sim-data';
+import { OuraWebhooks } from './oura-sim-webhooks';
+
+export interface OuraSimulatorOptions {
+  /** Documents per page (small by default, so tests cross pages). */
+  documentPageSize?: number;
+  heartratePageSize?: number;
+  subscriptionLifetimeMs?: number;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
+export class OuraSimulator implements ProviderSimulator {
+  readonly type = 'oura';
+  private server?: Server;
+  private base = '';
+  private readonly client = { id: 'oura-sim-client', secret: 'oura-sim-secret' };
+  private readonly auth = new OuraAuthServer(this.client);
+  private readonly webhooks: OuraWebhooks;
+  private readonly accounts = new Map<string, OuraAccount>();
+  private readonly dataCalls = new Map<string, number>();
+  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private browserUser?: SimulatedUser;
+  private readonly sizes: { documents: number; heartrate: number };
+
+  constructor(options: OuraSimulatorOptions = {}) {
+    this.sizes = { documents: options.documentPageSize ?? 5, heartrate: options.heartratePageSize ?? 100 };
+    this.webhooks = new OuraWebhooks(this.client, options.subscriptionLifetimeMs ?? 30 * 86_400_000);
+  }
+
+  get url(): string {
+    return this.base;
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.handle(req)
+        .catch((err: unknown) => problem(500, 'Internal Server Error', err instanceof Error ? err.message : String(err)))
+        .then((reply) => {
+          res.writeHead(reply.status, reply.headers ?? {});
+          res.end(reply.body ?? '');
+        });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  env(): Record<string, string> {
+    return {
+      WELLSTREAM_SOURCE_OURA_CLIENT_ID: this.client.id,
+      WELLSTREAM_SOURCE_OURA_CLIENT_SECRET: this.client.secret,
+      WELLSTREAM_SOURCE_OURA_AUTH_URL: `${this.base}/oauth/authorize`,
+      WELLSTREAM_SOURCE_OURA_TOKEN_URL: `${this.base}/oauth/token`,
+      WELLSTREAM_SOURCE_OURA_API_URL: this.base,
+    };
+  }
+
+  createUser(options: { days: number; now: Date }): SimulatedUser {
+    const n = this.accounts.size + 1;
+    const id = `oura-user-${n}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+    // Users east and west of UTC, so local days and UTC days differ.
+    this.accounts.set(id, seedAccount(id, n % 2 ? 120 : -300, options.days, options.now, n * 7919));
+    return { providerUserId: id };
+  }
+
+  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
+    this.account(user);
+    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
+  }
+
+  setBrowserUser(user: SimulatedUser): void {
+    this.browserUser = user;
+  }
+
+  expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
+    return countRecords(this.account(user), from, to);
+  }
+
+  addData(user: SimulatedUser, resource: string, at: Date): string[] {
+    const a = this.account(user);
+    const r = rng(at.getTime() % 100_000);
+    const t = at.getTime();
+    if (resource === 'heartrate') {
+      const slot = Math.floor(t / 300_000) * 300_000;
+      a.heartrate.push({ at: slot, bpm: 72, source: 'awake' });
+      return [`heartrate:${new Date(slot).toISOString().slice(0, 10)}`];
+    }
+    let doc;
+    let eventType: 'create' | 'update' = 'create';
+    if (resource === 'daily_activity') {
+      const day = localDay(t, a.offsetMin);
+      const i = a.activity.findIndex((d) => d.day === day);
+      doc = i >= 0 ? { ...activityDoc(day, a.offsetMin, r), id: a.activity[i].id } : activityDoc(day, a.offsetMin, r);
+      if (i >= 0) [a.activity[i], eventType] = [doc, 'update'];
+      else a.activity.push(doc);
+    } else if (resource === 'sleep') {
+      a.sleeps.push((doc = sleepDoc(t - 7 * 3_600_000, t, a.offsetMin, r)));
+    } else if (resource === 'workout') {
+      a.workouts.push((doc = workoutDoc(t, 30, a.offsetMin, r, a.workouts.length)));
+    } else {
+      throw new Error(`Oura simulator has no resource ${resource}`);
+    }
+    a.lastEvent.set(resource, { eventType, objectId: doc.id, at: t });
+    return [doc.id];
+  }
+
+  /** Oura notifies daily_activity, sleep and workout changes; heart rate is not a webhook data type. */
+  async notify(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    return this.webhooks.deliver(webhookUrl, this.notification(user, resource));
+  }
+
+  async notifyForged(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    return this.webhooks.deliver(webhookUrl, this.notification(user, resource), 'not-the-client-secret');
+  }
+
+  private notification(user: SimulatedUser, resource: string) {
+    const a = this.account(user);
+    const last = a.lastEvent.get(resource);
+    if (!last) throw new Error(`Oura sends no notification for ${resource} before addData (heartrate never has one)`);
+    return { event_type: last.eventType, data_type: resource, object_id: last.objectId, event_time: localIso(last.at, 0), user_id: a.providerUserId };
+  }
+
+  expireAccessTokens(user: SimulatedUser): void {
+    this.auth.expireAccessTokens(user.providerUserId);
+  }
+
+  revokeGrant(user: SimulatedUser): void {
+    this.auth.revokeGrants(user.providerUserId);
+  }
+
+  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
+    this.failures = { count, status, retryAfterS };
+  }
+
+  stats(user?: SimulatedUser) {
+    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
+    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
+    for (const id of ids) {
+      const c = this.auth.counts.get(id);
+      sum.tokenExchanges += c?.tokenExchanges ?? 0;
+      sum.refreshes += c?.refreshes ?? 0;
+      sum.revokes += c?.revokes ?? 0;
+      sum.dataRequests += this.dataCalls.get(id) ?? 0;
+    }
+    return sum;
+  }
+
+  subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
+    return [...this.webhooks.held.values()].map((s) => ({ key: `${s.data_type}:${s.event_type}`, callbackUrl: s.callback_url, expiresAt: s.expiration_time }));
+  }
+
+  private account(user: SimulatedUser): OuraAccount {
+    const a = this.accounts.get(user.providerUserId);
+    if (!a) throw new Error(`unknown Oura user ${user.providerUserId}`);
+    return a;
+  }
+
+  private async handle(req: IncomingMessage): Promise<SimReply> {
+    const url = new URL(req.url ?? '/', this.base);
+    const headers = req.headers as Record<string, string | undefined>;
+    const body = await readBody(req);
+    if (url.pathname === '/oauth/authorize') return this.authorizePage(req.method ?? 'GET', url, body);
+    if (url.pathname === '/oauth/token' && req.method === 'POST') return this.auth.token(new URLSearchParams(body), headers.authorization);
+    if (url.pathname === '/oauth/revoke') return this.auth.revoke(url.searchParams.get('access_token'));
+    const hook = await this.webhooks.route(req.method ?? 'GET', url.pathname, headers, body);
+    if (hook) return hook;
+    if (url.pathname.startsWith('/v2/usercollection/') && req.method === 'GET') return this.data(url, headers.authorization);
+    return problem(404, 'Not Found');
+  }
+
+  private data(url: URL, authorization: string | undefined): SimReply {
+    const who = this.auth.holder(authorization);
+    if (who.userId) this.dataCalls.set(who.userId, (this.dataCalls.get(who.userId) ?? 0) + 1);
+    if (this.failures.count > 0) {
+      this.failures.count--;
+      const { status, retryAfterS } = this.failures;
+      if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data": [{"id": "trunc' };
+      if (status === 429) {
+        const after = String(retryAfterS ?? 60);
+        return problem(429, 'Request Rate Limit Exceeded.', undefined, {
+          'retry-after': after, 'x-ratelimit-limit': '5000', 'x-ratelimit-window': '300', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + Number(after)), 'x-ratelimit-tier': 'token',
+        });
+      }
+      return { status, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Unavailable</body></html>' };
+    }
+    if (!who.valid || !who.userId) return problem(401, 'Unauthorized', 'Access token is expired, malformed or revoked.');
+    return dataRoute(this.account({ providerUserId: who.userId }), url.pathname, url.searchParams, this.sizes) ?? problem(404, 'Not Found');
+  }
+
+  /** The consent page for a browser (GET) and its Allow/Deny form (POST): a 302 to the redirect. */
+  private authorizePage(method: string, url: URL, body: string): SimReply {
+    if (method === 'POST') {
+      const form = new URLSearchParams(body);
+      const target = form.get('authorize_url') ?? '';
+      if (!this.browserUser) return problem(400, 'No browser user set');
+      const location = this.auth.consent(target, this.browserUser.providerUserId, form.get('decision') === 'allow' ? 'allow' : 'deny');
+      return { status: 302, headers: { location } };
+    }
+    const full = escapeHtml(url.toString());
+    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
+    const button = (d: string, label: string) =>
+      `<form method="post" action="/oauth/authorize"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
+    const scopes = escapeHtml(url.searchParams.get('scope') ?? 'all scopes');
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>Oura – authorize</title><h1>Allow access to your Oura data?</h1><p>Signed in as ${who}. Requested: ${scopes}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}` };
+  }
+}
