@@ -45,7 +45,7 @@ export async function refresh(http: ProviderHttp, settings: ProviderSettings, to
       client_secret: settings.clientSecret,
       refresh_token: tokens.refreshToken,
       grant_type: 'refresh_token',
-      // Dexcom's refresh example carries redirect_uri too; RFC 6749 servers ignore it when unneeded.
+      // Sent as on the code exchange: an RFC 6749 server ignores it when unneeded (README: silent docs).
       redirect_uri: settings.redirectUri,
     },
   });
