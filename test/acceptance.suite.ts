@@ -132,7 +132,7 @@ export function acceptanceSuite(mode: 'embedded' | 'distributed'): void {
       const market = await fetch(user.marketplace.url, { headers: { accept: 'application/json' } });
       expect(market.status).toBe(200);
       const m = (await market.json()) as { sources: { type: string }[] };
-      expect(m.sources.map((s) => s.type)).toEqual(expect.arrayContaining(['demo', 'fitbit', 'apple_health']));
+      expect(m.sources.map((s) => s.type)).toEqual(expect.arrayContaining(['demo', 'apple_health']));
       const html = await fetch(user.marketplace.url, { headers: { accept: 'text/html' } });
       expect(html.headers.get('content-type')).toMatch(/text\/html/);
       mobile = new RecordingClient(platform.baseUrl, user.mobile.token, log);
@@ -161,7 +161,7 @@ export function acceptanceSuite(mode: 'embedded' | 'distributed'): void {
       const res = await fetch(`${user.marketplace.url}/sources/demo/connect`, { method: 'POST', headers: { accept: 'application/json' } });
       expect(res.status).toBe(200);
       const got = await api.get(`${users()}/${uid}`);
-      expect(got.body.sources).toEqual([{ type: 'demo', connected_at: expect.any(String) }]);
+      expect(got.body.sources).toEqual([{ type: 'demo', connected_at: expect.any(String), status: 'active', last_synced_at: null, backfill: null }]);
       const ev = await stream.waitFor((e) => e.event === 'connection', 20_000);
       expect(ev.id).toEqual(expect.any(String));
       const p = ev.json();

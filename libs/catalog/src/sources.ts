@@ -27,7 +27,6 @@ const s = (type: string, name: string, kind: SourceKind, resources: ResourceType
 
 export const SOURCES: SourceDefinition[] = [
   s('demo', 'Demo source', 'demo', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'D', '#6b7280'),
-  s('fitbit', 'Fitbit', 'cloud', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'Fb', '#00b0b9'),
   s('garmin', 'Garmin Connect', 'cloud', ['measurement', 'sleep', 'summary', 'workout', 'intraday'], 'Ga', '#007cc3'),
   s('withings', 'Withings', 'cloud', ['measurement', 'sleep', 'summary', 'workout', 'intraday'], 'Wi', '#1f2a44'),
   s('oura', 'Oura', 'cloud', ['sleep', 'summary', 'workout', 'intraday'], 'Ou', '#2d2d2d'),

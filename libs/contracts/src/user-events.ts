@@ -13,6 +13,8 @@ export const USER_EVENT_TYPES = [
   'user.unsuspended',
   'source.connected',
   'source.disconnected',
+  /** A connected source's entry changed (provider connection status, last sync, history import). */
+  'source.updated',
   'marketplace.refreshed',
 ] as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
@@ -54,7 +56,7 @@ export interface UserEvent {
   type: UserEventType;
   occurred_at: string;
   user: UserSnapshot;
-  /** source.connected / source.disconnected: which source. */
+  /** source.connected / source.disconnected / source.updated: which source. */
   source_type?: string;
 }
 

@@ -302,16 +302,16 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       const u = await createUser(platform.baseUrl, a);
       await u.mobile.post('/mobile/records', {
         records: [
-          sampleRecord('sleep', day, { source: { type: 'fitbit' }, start_time: `${day}T01:00:00Z` }),
+          sampleRecord('sleep', day, { source: { type: 'polar' }, start_time: `${day}T01:00:00Z` }),
           sampleRecord('sleep', day, { source: { type: 'oura', device: { name: 'Ring' } } }),
         ],
       });
       const q = (s: string) => list(a, u, 'sleep', `?start_date=${day}&end_date=${day}${s}`);
-      expect((await q('')).body.data.map((r: any) => r.source.type)).toEqual(['fitbit', 'oura']);
+      expect((await q('')).body.data.map((r: any) => r.source.type)).toEqual(['polar', 'oura']);
       expect((await q('&source=oura')).body.data.map((r: any) => r.source.type)).toEqual(['oura']);
-      expect((await q('&source=oura,fitbit')).body.data).toHaveLength(2);
+      expect((await q('&source=oura,polar')).body.data).toHaveLength(2);
       expect((await q('&source=garmin')).body.data).toEqual([]);
-      const unknown = await q('&source=fitbit,nope');
+      const unknown = await q('&source=polar,nope');
       expect(unknown.status).toBe(422);
       expect(unknown.body).toEqual({ errors: { type: [expect.stringContaining('nope')] } });
     });

@@ -1,15 +1,19 @@
 /**
  * The marketplace page in a real browser (Debian's headless Chromium driven by playwright-core):
- * a user connects the demo source, goes through the consent dialog of a cloud source (cancel,
- * then allow), disconnects with the keyboard, chooses a time zone, and the same works with
- * scripts off (forms and the consent page). Screenshots go to test-artifacts/ and one to docs/.
+ * a user connects the demo source and a phone app, disconnects with the keyboard, chooses a time
+ * zone, and the same works with scripts off (plain forms); a provider source shows its state and
+ * its Connect form post may end on the provider's sign-in page (the CSP's form-action allows the
+ * offered providers' origins). Screenshots go to test-artifacts/ and one to docs/.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
-import { createTenant, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { publishEvents, sourceConnectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
+import { createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
 import { EventRecorder, recordTopic } from './event-recorder';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -57,7 +61,7 @@ describe('marketplace page in a real browser', () => {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('connects the demo source, handles consent, disconnects by keyboard and saves a time zone', async () => {
+  it('connects the demo source and a phone app, disconnects by keyboard and saves a time zone', async () => {
     const user = await newUser('UTC');
     const page = await openBrowser(true);
     const consoleErrors: string[] = [];
@@ -69,33 +73,25 @@ describe('marketplace page in a real browser', () => {
     await expectVisible(page.getByRole('heading', { level: 1, name: 'Connect your data sources' }));
     const status = page.getByRole('status');
 
-    // The demo source needs no consent.
     await page.getByRole('button', { name: 'Connect Demo source' }).click();
     await expectText(status, 'Demo source connected.');
     await expectVisible(page.getByRole('button', { name: 'Disconnect Demo source' }));
-    expect((await getUser(user.uid)).sources).toEqual([{ type: 'demo', connected_at: expect.any(String) }]);
+    expect((await getUser(user.uid)).sources).toEqual([{ type: 'demo', connected_at: expect.any(String), status: 'active', last_synced_at: null, backfill: null }]);
     const conn = await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id);
     expect(conn.payload).toMatchObject({ action: 'connected', source: { type: 'demo' }, user: { uid: user.uid, user_id: user.id } });
     await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace.png'), fullPage: true, caret: 'initial' });
 
-    // A cloud source asks for consent: cancel first, then allow.
-    await page.getByRole('button', { name: 'Connect Fitbit' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Allow Wellstream to read your Fitbit data?' });
-    await expectVisible(dialog);
-    await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-consent.png'), caret: 'initial' });
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expectText(status, 'Not connected: you cancelled access to Fitbit.');
-    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo']);
-    await page.getByRole('button', { name: 'Connect Fitbit' }).click();
-    await dialog.getByRole('button', { name: 'Allow' }).click();
-    await expectText(status, 'Fitbit connected.');
-    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo', 'fitbit']);
+    // A phone app connects in place too, with no consent step.
+    await page.getByRole('button', { name: 'Connect Apple Health' }).click();
+    await expectText(status, 'Apple Health connected.');
+    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo', 'apple_health']);
+    expect(await page.locator('dialog').count()).toBe(0);
 
     // Keyboard only: focus stays on the acted-on card, Enter disconnects.
-    const disconnect = page.getByRole('button', { name: 'Disconnect Fitbit' });
-    await expectFocused(page, 'Disconnect Fitbit');
+    const disconnect = page.getByRole('button', { name: 'Disconnect Apple Health' });
+    await expectFocused(page, 'Disconnect Apple Health');
     await disconnect.press('Enter');
-    await expectText(status, 'Fitbit disconnected.');
+    await expectText(status, 'Apple Health disconnected.');
     expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo']);
     await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected');
 
@@ -111,23 +107,77 @@ describe('marketplace page in a real browser', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  it('works without scripts: forms and the provider consent page', async () => {
+  it('works without scripts: plain forms', async () => {
     const user = await newUser(null);
     const page = await openBrowser(false, { width: 390, height: 844 });
     await page.goto(user.marketplace.url);
-    await page.getByRole('button', { name: 'Connect Garmin Connect' }).click();
-    await expectVisible(page.getByRole('heading', { name: 'Allow Wellstream to read your Garmin Connect data?' }));
-    await page.getByRole('button', { name: 'Allow' }).click();
-    await expectVisible(page.getByRole('button', { name: 'Disconnect Garmin Connect' }));
-    expect(page.url()).toBe(`${user.marketplace.url}?notice=connected.garmin`);
-    await expectText(page.getByRole('status'), 'Garmin Connect connected.');
-    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['garmin']);
+    await page.getByRole('button', { name: 'Connect Samsung Health' }).click();
+    await expectVisible(page.getByRole('button', { name: 'Disconnect Samsung Health' }));
+    expect(page.url()).toBe(`${user.marketplace.url}?notice=connected.samsung_health`);
+    await expectText(page.getByRole('status'), 'Samsung Health connected.');
+    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['samsung_health']);
     await page.getByLabel('Time zone used when a source does not report one').selectOption('America/New_York');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await expectVisible(page.getByText('You chose this time zone.'));
     await expectText(page.getByRole('status'), 'Time zone saved: America/New York.');
     expect((await getUser(user.uid)).location.timezone).toBe('America/New_York');
     await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-mobile.png'), fullPage: true, caret: 'initial' });
+  });
+
+  it("shows a provider source's state, and its Connect may end on the provider's sign-in page", async () => {
+    // The provider's sign-in page, on another origin than the platform.
+    const signIn = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Sign in to Oura</title><h1>Sign in to Oura</h1>'));
+    await new Promise<void>((r) => signIn.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(signIn.address() as AddressInfo).port}`;
+    try {
+      await publishEvents(platform.eventLog, sourceProvidersTopic, [
+        { type: 'source.provider', source_type: 'oura', offered: true, history_days: null, note: null, authorize_origin: origin, occurred_at: new Date().toISOString() },
+        { type: 'source.provider', source_type: 'dexcom', offered: true, history_days: 90, note: 'No live notifications: new data is fetched every 15 minutes.', authorize_origin: null, occurred_at: new Date().toISOString() },
+      ]);
+      const user = await newUser('UTC');
+      const json = async () => (await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any;
+      await eventually(async () => (await json()).sources.some((s: any) => s.type === 'oura'));
+      const connectedAt = new Date(Date.now() - 3600_000).toISOString();
+      const base = {
+        type: 'source.connection' as const, action: 'connected' as const, user_id: user.id, organization_id: tenant.organizationId, source_type: 'dexcom',
+        status: 'active' as const, connected_at: connectedAt, last_synced_at: null, backfill: { state: 'running' as const, progress: 0.4, start: '2025-01-01T00:00:00.000Z', end: connectedAt }, occurred_at: connectedAt,
+      };
+      await publishEvents(platform.eventLog, sourceConnectionsTopic, [base, { ...base, action: 'auth_expired', status: 'auth_expired', backfill: null, occurred_at: new Date().toISOString() }]);
+      await eventually(async () => (await getUser(user.uid)).sources.some((s: any) => s.status === 'auth_expired'));
+
+      const page = await openBrowser(true);
+      const blocked: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') blocked.push(m.text());
+      });
+      await page.goto(`${user.marketplace.url}?notice=denied.oura`);
+      await expectText(page.getByRole('status'), 'You did not allow access to Oura.');
+      await expectFocused(page, 'Connect Oura');
+      const dexcom = page.locator('li[data-type="dexcom"]');
+      await expectText(dexcom.locator('.state'), 'Access expired — reconnect');
+      await expectVisible(dexcom.getByRole('button', { name: 'Reconnect Dexcom' }));
+      await expectVisible(dexcom.getByText('History: up to 90 days back.', { exact: false }));
+      await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-providers.png'), fullPage: true, caret: 'initial' });
+
+      // The sources service answers Connect with a 303 to the provider (stood in for here): the
+      // browser must follow it, which form-action 'self' alone would block.
+      await page.route(`${user.marketplace.url}/sources/oura/connect`, (route) =>
+        route.request().method() === 'POST' ? route.fulfill({ status: 303, headers: { location: `${origin}/oauth2/auth?response_type=code&state=x` } }) : route.continue(),
+      );
+      // A redirect to an origin no offered provider announced stays blocked (localhost is not 127.0.0.1).
+      await page.route(`${user.marketplace.url}/sources/dexcom/reconnect`, (route) =>
+        route.fulfill({ status: 303, headers: { location: `${origin.replace('127.0.0.1', 'localhost')}/elsewhere` } }),
+      );
+      await dexcom.getByRole('button', { name: 'Reconnect Dexcom' }).click();
+      await eventually(async () => blocked.some((m) => /form-action/.test(m)), 10_000);
+      await page.getByRole('button', { name: 'Connect Oura' }).click();
+      await expectVisible(page.getByRole('heading', { name: 'Sign in to Oura' }));
+      expect(page.url()).toBe(`${origin}/oauth2/auth?response_type=code&state=x`);
+      // Only the redirect to the unannounced origin was blocked.
+      expect(blocked.filter((m) => /form-action/.test(m))).toEqual([expect.stringContaining('/sources/dexcom/reconnect')]);
+    } finally {
+      await new Promise((r) => signIn.close(r));
+    }
   });
 
   it('shows a 404 page for an outdated link', async () => {

@@ -3,7 +3,7 @@
  * customer isolation, deletion, suspension, the marketplace (JSON/HTML), connections and
  * detections. Runs embedded (users-api.test.ts) and on the real servers (users-api.int.test.ts).
  */
-import { publishEvents, sourceDetectionsTopic } from '@wellstream/contracts';
+import { publishEvents, SourceConnectionEvent, sourceConnectionsTopic, sourceDetectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
 import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
 import { EventRecorder, recordTopic } from './event-recorder';
 
@@ -178,14 +178,16 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       expect(json.status).toBe(200);
       expect(json.body.user).toMatchObject({ uid: u.uid, status: 'active', location: { timezone: 'Europe/Paris' } });
       const demo = json.body.sources.find((s: any) => s.type === 'demo');
-      expect(demo).toMatchObject({ connected: false, consent_required: false, actions: { connect: `${u.marketplace.url}/sources/demo/connect` } });
-      expect(json.body.sources.length).toBeGreaterThan(5);
+      expect(demo).toMatchObject({ connected: false, status: null, last_synced_at: null, backfill: null, actions: { connect: `${u.marketplace.url}/sources/demo/connect` } });
+      expect(json.body.sources.map((s: any) => s.type)).toEqual(expect.arrayContaining(['demo', 'apple_health', 'health_connect', 'samsung_health']));
+      expect(json.body.sources.map((s: any) => s.type)).not.toContain('fitbit');
       const html = await market(u.marketplace.url).get('', { headers: { accept: 'text/html' } });
       expect(html.status).toBe(200);
       expect(html.headers.get('content-type')).toMatch(/text\/html/);
       expect(html.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
       expect(html.text).toMatch(/aria-live="polite"/);
       expect(html.text).toMatch(/<label for="timezone">/);
+      expect(html.headers.get('content-security-policy')).toMatch(/form-action 'self'/);
     });
 
     it('connects and disconnects sources: sources, users-topic and connection events', async () => {
@@ -195,7 +197,7 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       expect(connected.status).toBe(200);
       expect(connected.body.sources.find((s: any) => s.type === 'demo').connected).toBe(true);
       const got = await a.api.get(users(a, `/${u.uid}`));
-      expect(got.body.sources).toEqual([{ type: 'demo', connected_at: expect.any(String) }]);
+      expect(got.body.sources).toEqual([{ type: 'demo', connected_at: expect.any(String), status: 'active', last_synced_at: null, backfill: null }]);
       await userEvents.waitFor((e) => e.type === 'source.connected' && e.user.id === u.id && e.source_type === 'demo');
       const conn = await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id);
       expect(conn).toMatchObject({ key: conn.id, customer_id: a.customerId, organization_id: a.organizationId });
@@ -207,16 +209,18 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       });
       // Connecting again changes nothing and emits nothing.
       await m.post('/sources/demo/connect');
-      // Cloud sources need the provider consent.
-      const noConsent = await m.post('/sources/fitbit/connect', {});
-      expect(noConsent.status).toBe(422);
-      expect(noConsent.body.errors.consent[0]).toMatch(/Fitbit/);
-      expect((await m.post('/sources/fitbit/connect', { consent: true })).status).toBe(200);
-      expect((await m.post('/sources/no_such_source/connect', { consent: true })).status).toBe(404);
+      // Cloud sources connect through their provider's sign-in (the sources service), never here.
+      const cloud = await m.post('/sources/garmin/connect', {});
+      expect(cloud.status).toBe(422);
+      expect(cloud.body.errors.type[0]).toMatch(/Garmin Connect .*sign-in/);
+      // Phone apps connect without any consent step of ours.
+      expect((await m.post('/sources/apple_health/connect')).status).toBe(200);
+      expect((await m.post('/sources/fitbit/connect')).status).toBe(404);
+      expect((await m.post('/sources/no_such_source/connect')).status).toBe(404);
       const off = await m.post('/sources/demo/disconnect');
       expect(off.status).toBe(200);
       const after = await a.api.get(users(a, `/${u.uid}`));
-      expect(after.body.sources.map((s: any) => s.type)).toEqual(['fitbit']);
+      expect(after.body.sources.map((s: any) => s.type)).toEqual(['apple_health']);
       await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.action === 'disconnected');
       const demoConnections = customerEvents.events.filter(
         (e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.source.type === 'demo' && e.payload.action === 'connected',
@@ -249,7 +253,7 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       const oldHtml = await market(u.marketplace.url).get('', { headers: { accept: 'text/html' } });
       expect(oldHtml.status).toBe(404);
       expect(oldHtml.headers.get('content-type')).toMatch(/text\/html/);
-      expect((await market(u.marketplace.url).post('/sources/fitbit/connect', { consent: true })).status).toBe(404);
+      expect((await market(u.marketplace.url).post('/sources/apple_health/connect')).status).toBe(404);
       const fresh = await market(res.body.marketplace.url).get('', { headers: { accept: 'application/json' } });
       expect(fresh.status).toBe(200);
       expect(fresh.body.sources.find((s: any) => s.type === 'demo').connected).toBe(true);
@@ -317,14 +321,57 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       await publishEvents(platform.eventLog, sourceDetectionsTopic, [detection, { ...detection }]);
       await eventually(async () => (await a.api.get(users(a, `/${u.uid}`))).body.sources.some((s: any) => s.type === 'apple_health'));
       await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.source.type === 'apple_health');
-      // A later detection of the same source is a no-op.
-      await publishEvents(platform.eventLog, sourceDetectionsTopic, [{ ...detection, detected_at: new Date().toISOString() }]);
+      // A later detection of the same source is a no-op; cloud sources are the sources service's.
+      await publishEvents(platform.eventLog, sourceDetectionsTopic, [{ ...detection, detected_at: new Date().toISOString() }, { ...detection, source_type: 'oura' }]);
       const marker = await create(a);
       await publishEvents(platform.eventLog, sourceDetectionsTopic, [{ ...detection, user_id: marker.id, source_type: 'demo' }]);
       await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === marker.id);
       const got = await a.api.get(users(a, `/${u.uid}`));
       expect(got.body.sources.map((s: any) => s.type)).toEqual(['apple_health']);
       expect(customerEvents.events.filter((e) => e.event_type === 'connection' && e.user_id === u.id)).toHaveLength(1);
+    });
+
+    it('follows provider connections from the sources service: entries, connection events, marketplace state', async () => {
+      const now = () => new Date().toISOString();
+      await publishEvents(platform.eventLog, sourceProvidersTopic, [
+        { type: 'source.provider', source_type: 'oura', offered: true, history_days: null, note: null, authorize_origin: 'https://cloud.ouraring.com', occurred_at: now() },
+      ]);
+      const u = await create(a);
+      const m = market(u.marketplace.url);
+      const view = async () => (await m.get('', { headers: { accept: 'application/json' } })).body;
+      const oura = async () => (await view()).sources.find((s: any) => s.type === 'oura');
+      await eventually(async () => (await oura()) !== undefined);
+      expect(await oura()).toMatchObject({ kind: 'cloud', connected: false, status: null, actions: { connect: `${u.marketplace.url}/sources/oura/connect` } });
+      const html = await m.get('', { headers: { accept: 'text/html' } });
+      expect(html.headers.get('content-security-policy')).toMatch(/form-action 'self' https:\/\/cloud\.ouraring\.com(;|$)/);
+
+      const connectedAt = now();
+      const backfill = { state: 'running' as const, progress: 0.25, start: '2025-01-01T00:00:00.000Z', end: connectedAt };
+      const base: SourceConnectionEvent = {
+        type: 'source.connection', action: 'connected', user_id: u.id, organization_id: a.organizationId, source_type: 'oura',
+        status: 'active', connected_at: connectedAt, last_synced_at: null, backfill, occurred_at: connectedAt,
+      };
+      await publishEvents(platform.eventLog, sourceConnectionsTopic, [base, { ...base }]);
+      const connected = await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.action === 'connected');
+      expect(connected.payload).toEqual({ user: { uid: u.uid, user_id: u.id, organization_id: a.organizationId }, source: { type: 'oura' }, action: 'connected', created_at: expect.any(String) });
+      await eventually(async () => (await a.api.get(users(a, `/${u.uid}`))).body.sources.length === 1);
+      expect((await a.api.get(users(a, `/${u.uid}`))).body.sources).toEqual([{ type: 'oura', connected_at: connectedAt, status: 'active', last_synced_at: null, backfill }]);
+
+      await publishEvents(platform.eventLog, sourceConnectionsTopic, [{ ...base, action: 'auth_expired', status: 'auth_expired', reason: 'access revoked at the provider', occurred_at: now() }]);
+      const expired = await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.action === 'auth_expired');
+      expect(expired.payload.reason).toBe('access revoked at the provider');
+      expect((await oura()).actions.reconnect).toBe(`${u.marketplace.url}/sources/oura/reconnect`);
+      expect((await m.get('', { headers: { accept: 'text/html' } })).text).toContain('Access expired — reconnect');
+
+      await publishEvents(platform.eventLog, sourceConnectionsTopic, [{ ...base, action: 'disconnected', reason: 'disconnected by the user', occurred_at: now() }]);
+      await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.action === 'disconnected');
+      expect((await a.api.get(users(a, `/${u.uid}`))).body.sources).toEqual([]);
+      // The duplicate connect emitted nothing.
+      expect(customerEvents.events.filter((e) => e.event_type === 'connection' && e.user_id === u.id).map((e) => e.payload.action)).toEqual(['connected', 'auth_expired', 'disconnected']);
+      await userEvents.waitFor((e) => e.type === 'source.disconnected' && e.user.id === u.id);
+      const snapshots = userEvents.events.filter((e) => e.user.id === u.id && e.source_type === 'oura');
+      expect(snapshots.map((e) => e.type)).toEqual(['source.connected', 'source.updated', 'source.disconnected']);
+      expect(snapshots[1].user.sources).toEqual([{ type: 'oura', connected_at: connectedAt, status: 'auth_expired', last_synced_at: null, backfill }]);
     });
 
     it('serves its OpenAPI part, merged by the gateway', async () => {

@@ -72,9 +72,9 @@ describe('DemoSource', () => {
   });
 
   it('does nothing for users without demo', async () => {
-    const { demo, posted } = setup(user({ sources: ['fitbit'] }));
+    const { demo, posted } = setup(user({ sources: ['polar'] }));
     await demo.start();
-    demo.reconcile(user({ sources: ['fitbit'] }));
+    demo.reconcile(user({ sources: ['polar'] }));
     await wait(50);
     expect(posted).toEqual([]);
     await demo.stop();

@@ -13,10 +13,10 @@ describe('record identity and checksum', () => {
   });
 
   it('derives a stable UUID-shaped id from (user, source, log id)', () => {
-    const id = recordIdOf('u1', 'fitbit', 'log-1');
+    const id = recordIdOf('u1', 'polar', 'log-1');
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(recordIdOf('u1', 'fitbit', 'log-1')).toBe(id);
+    expect(recordIdOf('u1', 'polar', 'log-1')).toBe(id);
     expect(recordIdOf('u1', 'oura', 'log-1')).not.toBe(id);
-    expect(recordIdOf('u2', 'fitbit', 'log-1')).not.toBe(id);
+    expect(recordIdOf('u2', 'polar', 'log-1')).not.toBe(id);
   });
 });

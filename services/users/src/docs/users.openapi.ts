@@ -4,11 +4,12 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
-import { RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
 
 const ref = schemaRef;
+const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
 const time = { type: 'string', format: 'date-time' };
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'Organization id.' };
 const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The customer-defined user id.' };
@@ -175,36 +176,26 @@ export const usersOpenApi = {
         responses: { 200: { description: 'The marketplace.', content: { 'application/json': { schema: ref('MarketplaceView') }, ...html } }, 404: marketplaceGone },
       },
     },
-    '/marketplace/{token}/sources/{type}/consent': {
-      parameters: [tokenParam, typeParam],
-      get: {
-        operationId: 'consentPage',
-        tags: ['Marketplace'],
-        summary: "The (simulated) provider's consent page for a source (HTML, for browsers without scripts)",
-        security: [],
-        responses: { 200: { description: 'The consent page.', content: html }, 404: marketplaceGone },
-      },
-    },
+    // One description per path: the gateway sends these paths to the sources service for provider
+    // sources and here for the others, so this part describes both (the sources part leaves them out).
     '/marketplace/{token}/sources/{type}/connect': {
       parameters: [tokenParam, typeParam],
       post: {
         operationId: 'connectSource',
         tags: ['Marketplace'],
         summary: 'Connect a source',
-        description: 'Cloud and mobile sources need the (simulated) provider consent: {"consent": true} (or the form field consent=allow); the demo source does not. Emits a `connection` event.',
+        description:
+          'The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. ' +
+          `Provider sources (${PROVIDER_SOURCE_TYPES.join(', ')}) are answered by the sources service with a 303 to the provider's authorize URL ` +
+          "(response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. " +
+          'Other cloud sources: 422.',
         security: [],
-        requestBody: {
-          content: {
-            'application/json': { schema: { type: 'object', properties: { consent: { oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['allow', 'deny'] }] } } } },
-            'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { consent: { type: 'string', enum: ['allow', 'deny'] } } } },
-          },
-        },
         responses: {
-          200: jsonResponse('The marketplace after the change (JSON requests).', ref('MarketplaceView')),
-          303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
-          400: marketplaceError(400, 'consent of the wrong type, or malformed JSON.'),
-          404: marketplaceGone,
-          422: marketplaceError(422, 'Consent missing.'),
+          200: jsonResponse('The marketplace after the change (JSON requests; demo and phone apps).', ref('MarketplaceView')),
+          303: { description: "Back to the page (form posts), or to the provider's authorize URL (provider sources).", headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+          400: marketplaceError(400, 'Malformed JSON.'),
+          404: marketplaceError(404, 'Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here.'),
+          422: marketplaceError(422, "A cloud source that is not a provider source of this deployment, keyed `type`."),
         },
       },
     },
@@ -214,11 +205,21 @@ export const usersOpenApi = {
         operationId: 'disconnectSource',
         tags: ['Marketplace'],
         summary: 'Disconnect a source',
+        description: `Provider sources (${PROVIDER_SOURCE_TYPES.join(', ')}) are answered by the sources service: the access is revoked at the provider where it can be and the tokens erased.`,
         security: [],
         responses: {
-          200: jsonResponse('The marketplace after the change (JSON requests).', ref('MarketplaceView')),
+          200: jsonResponse('JSON requests: the marketplace after the change (demo and phone apps), or what was disconnected (provider sources).', {
+            oneOf: [
+              ref('MarketplaceView'),
+              {
+                type: 'object',
+                required: ['source', 'action'],
+                properties: { source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, action: { type: 'string', enum: ['disconnected'] } },
+              },
+            ],
+          }),
           303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
-          404: marketplaceGone,
+          404: marketplaceError(404, 'Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here or not connected.'),
         },
       },
     },
@@ -256,7 +257,27 @@ export const usersOpenApi = {
         required: ['timezone', 'country_code'],
         properties: { timezone: { type: ['string', 'null'] }, country_code: { type: ['string', 'null'], pattern: '^[A-Z]{2}$' } },
       },
-      ConnectedSource: { type: 'object', required: ['type', 'connected_at'], properties: { type: { type: 'string' }, connected_at: time } },
+      ConnectedSource: {
+        type: 'object',
+        required: ['type', 'connected_at', 'status', 'last_synced_at', 'backfill'],
+        properties: {
+          type: { type: 'string' },
+          connected_at: time,
+          status: { type: 'string', enum: [...CONNECTION_STATUSES], description: 'Provider sources: `auth_expired` until the user reconnects, `error` while syncing fails. Demo and phone apps: always `active`.' },
+          last_synced_at: { ...time, type: ['string', 'null'], description: 'Last successful sync of a provider source; null before the first one, and for demo and phone apps.' },
+          backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }], description: 'The import of the provider\'s history; null for demo and phone apps.' },
+        },
+      },
+      SourceBackfill: {
+        type: 'object',
+        required: ['state', 'progress', 'start', 'end'],
+        properties: {
+          state: { type: 'string', enum: ['running', 'done'] },
+          progress: { type: 'number', minimum: 0, maximum: 1 },
+          start: { ...time, description: 'Start of the history being imported.' },
+          end: time,
+        },
+      },
       User: {
         type: 'object',
         required: ['id', 'uid', 'marketplace', 'location', 'sources', 'created_at', 'updated_at'],
@@ -311,7 +332,7 @@ export const usersOpenApi = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['type', 'name', 'kind', 'connected', 'connected_at', 'consent_required', 'actions'],
+              required: ['type', 'name', 'kind', 'resources', 'initials', 'color', 'connected', 'connected_at', 'status', 'last_synced_at', 'backfill', 'history_days', 'note', 'actions'],
               properties: {
                 type: { type: 'string', enum: SOURCE_TYPES },
                 name: { type: 'string' },
@@ -321,14 +342,24 @@ export const usersOpenApi = {
                 color: { type: 'string' },
                 connected: { type: 'boolean' },
                 connected_at: { type: ['string', 'null'], format: 'date-time' },
-                consent_required: { type: 'boolean' },
+                status: { type: ['string', 'null'], enum: [...CONNECTION_STATUSES, null], description: 'null while not connected.' },
+                last_synced_at: { type: ['string', 'null'], format: 'date-time' },
+                backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }] },
+                history_days: { type: ['integer', 'null'], minimum: 1, description: 'How far back the provider lets the platform read (cloud sources, when documented).' },
+                note: { type: ['string', 'null'], description: 'How the source syncs, in words (e.g. polling only).' },
                 actions: {
                   type: 'object',
                   required: ['connect', 'disconnect'],
-                  properties: { connect: { type: 'string', format: 'uri' }, disconnect: { type: 'string', format: 'uri' }, consent: { type: 'string', format: 'uri' } },
+                  additionalProperties: false,
+                  properties: {
+                    connect: { type: 'string', format: 'uri' },
+                    reconnect: { type: 'string', format: 'uri', description: 'Only while `status` is `auth_expired`.' },
+                    disconnect: { type: 'string', format: 'uri' },
+                  },
                 },
               },
             },
+            description: 'The demo source, the phone apps, and the cloud sources this deployment offers (plus cloud sources the user has connected).',
           },
           actions: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', format: 'uri' } } },
         },

@@ -19,9 +19,9 @@ export function wantsJson(req: Request): boolean {
 export type MarketplaceNotice = `connected.${string}` | `disconnected.${string}` | 'timezone';
 
 /** After a change: the fresh marketplace as JSON, or back to the page for a form post. */
-export function answerWithMarketplace(deps: UsersDeps, req: Request, res: Response, user: User, notice: MarketplaceNotice): void {
+export async function answerWithMarketplace(deps: UsersDeps, req: Request, res: Response, user: User, notice: MarketplaceNotice): Promise<void> {
   const url = deps.marketplaceUrl(user.marketplace_token);
-  if (wantsJson(req)) res.json(marketplaceView(user, url));
+  if (wantsJson(req)) res.json(marketplaceView(user, url, await deps.providers.list()));
   else res.redirect(303, `${url}?notice=${encodeURIComponent(notice)}`);
 }
 

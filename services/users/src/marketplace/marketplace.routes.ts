@@ -4,18 +4,14 @@
  */
 import type { IRouter } from 'express';
 import { validate } from '@wellstream/http';
-import { sourceDefinition } from '@wellstream/catalog';
 import type { UsersDeps } from '../users/users.deps';
 import { supportedTimeZones } from '../users/location-policy';
-import { unknownSource } from '../users/user.errors';
 import { openMarketplace } from './open-marketplace';
-import { marketplaceView } from './marketplace.view';
+import { marketplaceView, signInOrigins } from './marketplace.view';
 import { answerWithMarketplace, formBody, marketplaceRoute, wantsJson } from './marketplace-response';
 import { sendHtml } from './page/html-document';
 import { marketplacePage, sourcesFragment } from './page/marketplace-page.html';
-import { consentPage } from './page/simple-pages.html';
 import { connectSource, disconnectSource } from './connect-source/connect-source.usecase';
-import { connectSourceSchema, consentGiven } from './connect-source/connect-source.schema';
 import { chooseTimezone } from './choose-timezone/choose-timezone.usecase';
 import { chooseTimezoneSchema } from './choose-timezone/choose-timezone.schema';
 
@@ -27,27 +23,20 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     base,
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
-      const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token));
+      const providers = await deps.providers.list();
+      const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token), providers);
       if (wantsJson(req)) {
         res.set('Cache-Control', 'no-store').json(view);
         return;
       }
       if (req.query.fragment === 'sources') {
         // The page's script swaps in the re-rendered cards after an action (no full reload, no styles to re-parse).
-        res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(sourcesFragment(user.marketplace_token, view));
+        res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(sourcesFragment(user.marketplace_token, view, deps.clock.now()));
         return;
       }
-      sendHtml(res, 200, marketplacePage(user.marketplace_token, view, zones, typeof req.query.notice === 'string' ? req.query.notice : undefined));
-    }),
-  );
-
-  app.get(
-    `${base}/sources/:type/consent`,
-    marketplaceRoute(async (req, res) => {
-      const user = await openMarketplace(deps.repo, req.params.token);
-      const source = sourceDefinition(req.params.type);
-      if (!source) throw unknownSource(req.params.type);
-      sendHtml(res, 200, consentPage(user.marketplace_token, source));
+      const notice = typeof req.query.notice === 'string' ? req.query.notice : undefined;
+      const page = marketplacePage(user.marketplace_token, view, zones, deps.clock.now(), notice);
+      sendHtml(res, 200, { ...page, formActionOrigins: signInOrigins(providers) });
     }),
   );
 
@@ -56,9 +45,8 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     formBody,
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
-      const body = validate(connectSourceSchema, req.body ?? {}, { kind: 'bad_request' });
-      const updated = await connectSource(deps, user.id, req.params.type, { consent: consentGiven(body) });
-      answerWithMarketplace(deps, req, res, updated, `connected.${req.params.type}`);
+      const updated = await connectSource(deps, user.id, req.params.type);
+      await answerWithMarketplace(deps, req, res, updated, `connected.${req.params.type}`);
     }),
   );
 
@@ -68,7 +56,7 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
       const updated = await disconnectSource(deps, user.id, req.params.type);
-      answerWithMarketplace(deps, req, res, updated, `disconnected.${req.params.type}`);
+      await answerWithMarketplace(deps, req, res, updated, `disconnected.${req.params.type}`);
     }),
   );
 
@@ -79,7 +67,7 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
       const user = await openMarketplace(deps.repo, req.params.token);
       const body = validate(chooseTimezoneSchema, req.body ?? {}, { kind: 'bad_request' });
       const updated = await chooseTimezone(deps, user.id, body.timezone);
-      answerWithMarketplace(deps, req, res, updated, 'timezone');
+      await answerWithMarketplace(deps, req, res, updated, 'timezone');
     }),
   );
 }

@@ -1,15 +1,29 @@
 /**
  * The JSON representation of a marketplace (GET with Accept: application/json): who it is for,
- * the source catalog with each source's connection state, and the URLs of every action.
+ * the sources the user can connect here with each one's connection state, and the URLs of every
+ * action. Listed: the demo source, the phone apps, and the cloud sources this deployment offers
+ * (the sources service has their credentials); a cloud source the user has connected stays listed
+ * after it stops being offered, so it can still be seen and disconnected.
  */
 import { SOURCES, SourceDefinition } from '@wellstream/catalog';
-import type { User } from '../users/user';
+import type { ConnectedSource, User } from '../users/user';
+import type { SourceProvider } from '../sources/source-provider.repository';
 
-/** Cloud and mobile sources go through a (simulated) provider consent step; the demo source does not. */
-export const needsConsent = (source: SourceDefinition) => source.kind !== 'demo';
+export const offeredProviders = (providers: SourceProvider[]): Map<string, SourceProvider> => new Map(providers.filter((p) => p.offered).map((p) => [p.source_type, p]));
 
-export function marketplaceView(user: User, url: string) {
-  const connected = new Map(user.sources.map((s) => [s.type, s.connected_at]));
+/**
+ * Where the page's provider form posts end: Connect and Reconnect are answered by a redirect to
+ * the provider's sign-in page (its Content-Security-Policy must allow those origins).
+ */
+export const signInOrigins = (providers: SourceProvider[]): string[] =>
+  [...offeredProviders(providers).values()].map((p) => p.authorize_origin).filter((o): o is string => o !== null);
+
+const listed = (s: SourceDefinition, offered: Map<string, SourceProvider>, connected: Map<string, ConnectedSource>) =>
+  s.kind !== 'cloud' || offered.has(s.type) || connected.has(s.type);
+
+export function marketplaceView(user: User, url: string, providers: SourceProvider[]) {
+  const connected = new Map(user.sources.map((s) => [s.type, s]));
+  const offered = offeredProviders(providers);
   return {
     user: {
       uid: user.uid,
@@ -17,22 +31,34 @@ export function marketplaceView(user: User, url: string) {
       location: { timezone: user.timezone, timezone_origin: user.timezone_origin, country_code: user.country_code },
     },
     marketplace: { url },
-    sources: SOURCES.map((s) => ({
-      type: s.type,
-      name: s.name,
-      kind: s.kind,
-      resources: s.resources,
-      initials: s.initials,
-      color: s.color,
-      connected: connected.has(s.type),
-      connected_at: connected.get(s.type) ?? null,
-      consent_required: needsConsent(s),
-      actions: {
-        connect: `${url}/sources/${s.type}/connect`,
-        disconnect: `${url}/sources/${s.type}/disconnect`,
-        ...(needsConsent(s) ? { consent: `${url}/sources/${s.type}/consent` } : {}),
-      },
-    })),
+    sources: SOURCES.filter((s) => listed(s, offered, connected)).map((s) => {
+      const entry = connected.get(s.type);
+      const provider = offered.get(s.type);
+      const status = entry ? (entry.status ?? 'active') : null;
+      return {
+        type: s.type,
+        name: s.name,
+        kind: s.kind,
+        resources: s.resources,
+        initials: s.initials,
+        color: s.color,
+        connected: entry !== undefined,
+        connected_at: entry?.connected_at ?? null,
+        /** null while not connected. */
+        status,
+        last_synced_at: entry?.last_synced_at ?? null,
+        backfill: entry?.backfill ? { ...entry.backfill } : null,
+        /** How far back the provider lets the platform read, when it documents a limit (cloud sources). */
+        history_days: provider?.history_days ?? null,
+        /** What the user should know about how it syncs, in words (e.g. polling only). */
+        note: provider?.note ?? null,
+        actions: {
+          connect: `${url}/sources/${s.type}/connect`,
+          ...(status === 'auth_expired' ? { reconnect: `${url}/sources/${s.type}/reconnect` } : {}),
+          disconnect: `${url}/sources/${s.type}/disconnect`,
+        },
+      };
+    }),
     actions: { timezone: `${url}/timezone` },
   };
 }

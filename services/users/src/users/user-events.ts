@@ -1,7 +1,9 @@
 /**
  * What happened to a user, written with the change itself through the outbox (libs/outbox): a full
  * snapshot on the `users` topic (other services keep projections from it) and, for source
- * (dis)connections, a customer-facing `connection` event on the `events` topic. The answer to the
+ * (dis)connections and what the customer must know about a provider connection (its access
+ * expired or came back, its history arrived), a customer-facing `connection` event on the
+ * `events` topic. The answer to the
  * caller means the change and its events are stored; publishing follows, retried until it works.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,6 +12,15 @@ import type { Outbox, PendingMessage } from '@wellstream/outbox';
 import { toSnapshot } from './user';
 import type { User } from './user';
 import type { UserChange } from './user.repository';
+
+export type ConnectionAction = ConnectionPayload['action'];
+
+/** What a `connection` event may add: why (disconnected, auth_expired), which history arrived (backfill_completed). */
+export type ConnectionDetails = Pick<ConnectionPayload, 'resource' | 'range' | 'reason'>;
+
+/** The `users` snapshot type that goes with a connection action. */
+const snapshotTypeOf = (action: ConnectionAction): UserEventType =>
+  action === 'connected' || action === 'reconnected' ? 'source.connected' : action === 'disconnected' ? 'source.disconnected' : 'source.updated';
 
 export class UserEvents {
   constructor(private readonly outbox: Outbox) {}
@@ -20,13 +31,16 @@ export class UserEvents {
   }
 
   /** The `users` snapshot first (records learns the source), then the customer's `connection` event. */
-  sourceChanged(change: UserChange, sourceType: string, action: 'connected' | 'disconnected', at: string): Promise<User> {
+  sourceChanged(change: UserChange, sourceType: string, action: ConnectionAction, at: string, details: ConnectionDetails = {}): Promise<User> {
     const user = change.next;
     const id = randomUUID();
     const payload: ConnectionPayload = {
       user: { uid: user.uid, user_id: user.id, organization_id: user.organization_id },
       source: { type: sourceType },
       action,
+      ...(details.resource !== undefined ? { resource: details.resource } : {}),
+      ...(details.range !== undefined ? { range: { start: details.range.start, end: details.range.end } } : {}),
+      ...(details.reason !== undefined ? { reason: details.reason } : {}),
       created_at: at,
     };
     const event: CustomerEvent = {
@@ -39,7 +53,7 @@ export class UserEvents {
       created_at: at,
       payload,
     };
-    const snapshot = this.snapshot(action === 'connected' ? 'source.connected' : 'source.disconnected', change, sourceType);
+    const snapshot = this.snapshot(snapshotTypeOf(action), change, sourceType);
     return this.outbox.write([snapshot, this.outbox.message(customerEventsTopic, event, change.stored)], change.apply);
   }
 

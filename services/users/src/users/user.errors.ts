@@ -14,5 +14,8 @@ export const adminOnly = (): AppError => unauthenticated('ADMIN_ONLY', 'This end
 
 export const unknownSource = (type: string): AppError => notFound('SOURCE_NOT_FOUND', `No source of type "${type}".`);
 
-export const consentRequired = (name: string): AppError =>
-  unprocessable('CONSENT_REQUIRED', { consent: [`the user must allow Wellstream to read their ${name} data`] });
+/** Cloud sources connect through their provider's sign-in, which the sources service runs. */
+export const providerSourceNotHere = (name: string): AppError =>
+  unprocessable('PROVIDER_SOURCE', {
+    type: [`${name} is an online account: it connects through its provider's sign-in page (the marketplace's Connect button, shown when this deployment offers it), not here`],
+  });

@@ -4,14 +4,20 @@
  * between `active`, `suspended` and `deleted` (deleted is final; the data is kept).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { UserSnapshot } from '@wellstream/contracts';
+import type { ConnectedSourceSnapshot, UserSnapshot } from '@wellstream/contracts';
 
-export type ConnectedSource = UserSnapshot['sources'][number];
+export type ConnectedSource = ConnectedSourceSnapshot;
 
 /** The published snapshot plus what never leaves the service (the marketplace token, the version). */
 export interface User extends UserSnapshot {
   _id: string;
   marketplace_token: string;
+  /**
+   * Per source type, the `occurred_at` of the last `source-connections` event applied (kept after a
+   * disconnection): that topic is delivered at least once, and an event not newer than this changes
+   * nothing. Absent until the first such event.
+   */
+  source_events_at?: Record<string, string>;
   /** Optimistic concurrency: every write checks and bumps it (the store has no transactions). */
   version: number;
   /** The id of the last write, so the outbox can tell whether that very write was stored. */
@@ -63,9 +69,20 @@ export function toSnapshot(u: User): UserSnapshot {
     country_code: u.country_code,
     mobile_token: u.mobile_token,
     marketplace_token_sha256: createHash('sha256').update(u.marketplace_token).digest('hex'),
-    sources: u.sources.map((s) => ({ ...s })),
+    sources: u.sources.map(sourceSnapshot),
     created_at: u.created_at,
     updated_at: u.updated_at,
     deleted_at: u.deleted_at,
+  };
+}
+
+/** Only the published fields of an entry (a stored document may carry more in a later release). */
+function sourceSnapshot(s: ConnectedSource): ConnectedSourceSnapshot {
+  return {
+    type: s.type,
+    connected_at: s.connected_at,
+    ...(s.status !== undefined ? { status: s.status } : {}),
+    ...(s.last_synced_at !== undefined ? { last_synced_at: s.last_synced_at } : {}),
+    ...(s.backfill !== undefined ? { backfill: s.backfill && { ...s.backfill } } : {}),
   };
 }

@@ -7,7 +7,15 @@ type UrlOf = (token: string) => string;
 
 const marketplace = (u: User, url: UrlOf) => ({ token: u.marketplace_token, url: url(u.marketplace_token) });
 const location = (u: User) => ({ timezone: u.timezone, country_code: u.country_code });
-const sources = (u: User) => u.sources.map((s) => ({ type: s.type, connected_at: s.connected_at }));
+/** Provider sources carry their connection's health; demo and phone-app entries are always active and never synced. */
+const sources = (u: User) =>
+  u.sources.map((s) => ({
+    type: s.type,
+    connected_at: s.connected_at,
+    status: s.status ?? 'active',
+    last_synced_at: s.last_synced_at ?? null,
+    backfill: s.backfill ? { state: s.backfill.state, progress: s.backfill.progress, start: s.backfill.start, end: s.backfill.end } : null,
+  }));
 
 /** Create and PUT responses. */
 export const userView = (u: User, url: UrlOf) => ({

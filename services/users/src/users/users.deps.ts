@@ -3,12 +3,15 @@
  */
 import type { UserEvents } from './user-events';
 import type { UserRepository } from './user.repository';
+import type { SourceProviderRepository } from '../sources/source-provider.repository';
 import type { Clock } from '@wellstream/clock';
 
 export interface UsersDeps {
   repo: UserRepository;
   events: UserEvents;
   clock: Clock;
+  /** Which cloud sources this deployment offers (projection of `source-providers`). */
+  providers: SourceProviderRepository;
   /** Absolute marketplace URL for a token, on the public gateway address. */
   marketplaceUrl: (token: string) => string;
 }

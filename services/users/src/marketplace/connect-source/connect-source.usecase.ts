@@ -1,25 +1,23 @@
 /**
- * Connecting and disconnecting a source: updates the user's `sources`, then publishes
- * source.connected/disconnected (users topic; records starts the demo generator on it) and a
- * `connection` event for the customer. Repeating a connect or a disconnect changes nothing and
- * publishes nothing, so detections and double clicks are harmless.
+ * Connecting and disconnecting a demo or phone-app source: updates the user's `sources`, then
+ * publishes source.connected/disconnected (users topic; records starts the demo generator on it)
+ * and a `connection` event for the customer. Repeating a connect or a disconnect changes nothing
+ * and publishes nothing, so detections and double clicks are harmless. Cloud sources are refused:
+ * they connect through their provider's sign-in, which the sources service runs (the gateway sends
+ * their marketplace connect, reconnect and disconnect there), and their entries follow its events.
  */
-import { sourceDefinition } from '@wellstream/catalog';
+import { PROVIDER_SOURCE_TYPES, sourceDefinition } from '@wellstream/catalog';
 import type { UsersDeps } from '../../users/users.deps';
 import type { User } from '../../users/user';
 import { withRetry } from '../../users/user.repository';
-import { consentRequired, marketplaceNotFound, unknownSource } from '../../users/user.errors';
-import { needsConsent } from '../marketplace.view';
+import { marketplaceNotFound, providerSourceNotHere, unknownSource } from '../../users/user.errors';
 
-export interface ConnectOptions {
-  /** The user allowed access on the provider's consent step (required for cloud/mobile sources). */
-  consent: boolean;
-}
+type Deps = Pick<UsersDeps, 'repo' | 'events' | 'clock'>;
 
-export async function connectSource(deps: UsersDeps, userId: string, type: string, options: ConnectOptions): Promise<User> {
+export async function connectSource(deps: Deps, userId: string, type: string): Promise<User> {
   const source = sourceDefinition(type);
   if (!source) throw unknownSource(type);
-  if (needsConsent(source) && !options.consent) throw consentRequired(source.name);
+  if (source.kind === 'cloud') throw providerSourceNotHere(source.name);
   return withRetry(async () => {
     const current = await activeUser(deps, userId);
     if (current.sources.some((s) => s.type === type)) return current;
@@ -28,17 +26,26 @@ export async function connectSource(deps: UsersDeps, userId: string, type: strin
   });
 }
 
-export async function disconnectSource(deps: UsersDeps, userId: string, type: string): Promise<User> {
-  if (!sourceDefinition(type)) throw unknownSource(type);
+/**
+ * Also removes entries the catalog no longer lists or that no provider keeps any more (e.g. a
+ * cloud source connected by the simulated consent of earlier releases); the sources service's own
+ * providers disconnect there, so their connection (tokens, subscriptions) ends too.
+ */
+export async function disconnectSource(deps: Deps, userId: string, type: string): Promise<User> {
+  const source = sourceDefinition(type);
+  if (source?.kind === 'cloud' && (PROVIDER_SOURCE_TYPES as readonly string[]).includes(type)) throw providerSourceNotHere(source.name);
   return withRetry(async () => {
     const current = await activeUser(deps, userId);
-    if (!current.sources.some((s) => s.type === type)) return current;
+    if (!current.sources.some((s) => s.type === type)) {
+      if (!source) throw unknownSource(type);
+      return current;
+    }
     const now = deps.clock.now().toISOString();
     return deps.events.sourceChanged(deps.repo.change(current, { sources: current.sources.filter((s) => s.type !== type), updated_at: now }), type, 'disconnected', now);
   });
 }
 
-async function activeUser(deps: UsersDeps, userId: string): Promise<User> {
+async function activeUser(deps: Deps, userId: string): Promise<User> {
   const user = await deps.repo.findById(userId);
   if (!user || user.status !== 'active') throw marketplaceNotFound();
   return user;

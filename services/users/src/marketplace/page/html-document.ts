@@ -16,6 +16,37 @@ export interface HtmlPage {
   /** Extra CSS (e.g. per-source tile colours). */
   css?: string;
   script?: string;
+  /**
+   * Origins a form post of the page may end on besides its own: Chrome applies form-action to the
+   * redirect that answers a form post, so a Connect answered by a 303 to a provider's sign-in page
+   * is blocked unless that page's origin is listed.
+   */
+  formActionOrigins?: string[];
+}
+
+/** `scheme://host[:port]` only: anything else (paths, spaces, quotes, `;`) could bend the policy. */
+export function cspOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(url.origin) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The page's Content-Security-Policy: nothing but its own nonce'd CSS and JS, requests and form posts to itself (and listed sign-in origins). */
+export function contentSecurityPolicy(nonce: string, formActionOrigins: string[] = []): string {
+  const origins = [...new Set(formActionOrigins.map(cspOrigin).filter((o): o is string => o !== null))];
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    ["form-action 'self'", ...origins].join(' '),
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 export function sendHtml(res: Response, status: number, page: HtmlPage): void {
@@ -24,15 +55,7 @@ export function sendHtml(res: Response, status: number, page: HtmlPage): void {
     .status(status)
     .set({
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': [
-        "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
-        `style-src 'nonce-${nonce}'`,
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'none'",
-        "frame-ancestors 'none'",
-      ].join('; '),
+      'Content-Security-Policy': contentSecurityPolicy(nonce, page.formActionOrigins),
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',

@@ -1,15 +1,16 @@
 /**
  * The marketplace's inline script (plain DOM, no framework). Forms keep working without it; with
- * it, actions run in place: a consent dialog for providers, JSON requests, the source list swapped
- * for a freshly rendered one, the result announced in the aria-live status line, and focus kept
- * on the card the user acted on.
+ * it, the demo and phone-app buttons (forms with data-action) run in place: JSON requests, the
+ * source list swapped for a freshly rendered one, the result announced in the aria-live status
+ * line, and focus kept on the card the user acted on. Provider forms are left to the browser: they
+ * end on the provider's sign-in page or come back here with a notice, which is announced again
+ * once the page has loaded and focus put on that source's card.
  */
 export const MARKETPLACE_SCRIPT = `
 (function () {
   'use strict';
   var statusEl = document.getElementById('status');
   var list = document.getElementById('sources');
-  var dialog = document.getElementById('consent');
   function say(text, kind) {
     statusEl.className = 'status' + (kind ? ' ' + kind : '');
     statusEl.textContent = '';
@@ -55,24 +56,21 @@ export const MARKETPLACE_SCRIPT = `
         if (button) button.focus();
       });
   }
-  function connectUrl(form) { return form.action.replace(/\\/(consent|connect)(\\?.*)?$/, '/connect'); }
   function act(form, action) {
     var card = form.closest('li');
     var type = card.getAttribute('data-type');
     var name = card.getAttribute('data-name');
     var button = form.querySelector('button');
     button.disabled = true;
-    var req = action === 'disconnect'
-      ? post(form.action, {})
-      : post(connectUrl(form), { consent: true });
-    say((action === 'disconnect' ? 'Disconnecting ' : 'Connecting ') + name + '…');
-    return req.then(function () {
+    var leaving = action === 'disconnect';
+    say((leaving ? 'Disconnecting ' : 'Connecting ') + name + '…');
+    return post(form.action, {}).then(function () {
       return refreshList(type).then(function () {
-        say(name + (action === 'disconnect' ? ' disconnected.' : ' connected.'), 'ok');
+        say(name + (leaving ? ' disconnected.' : ' connected.'), 'ok');
       });
     }).catch(function (err) {
       button.disabled = false;
-      say('Could not ' + (action === 'disconnect' ? 'disconnect ' : 'connect ') + name + ': ' + err.message, 'error');
+      say('Could not ' + (leaving ? 'disconnect ' : 'connect ') + name + ': ' + err.message, 'error');
     });
   }
   list.addEventListener('submit', function (e) {
@@ -80,18 +78,17 @@ export const MARKETPLACE_SCRIPT = `
     var action = form.getAttribute('data-action');
     if (!action) return;
     e.preventDefault();
-    if (action !== 'consent' || typeof dialog.showModal !== 'function') { act(form, action); return; }
-    var name = form.closest('li').getAttribute('data-name');
-    document.getElementById('consent-name').textContent = name;
-    document.getElementById('consent-name2').textContent = name;
-    dialog.returnValue = '';
-    dialog.onclose = function () {
-      if (dialog.returnValue === 'allow') act(form, 'connect');
-      else { say('Not connected: you cancelled access to ' + name + '.'); var b = form.querySelector('button'); if (b) b.focus(); }
-    };
-    dialog.showModal();
-    document.getElementById('consent-allow').focus();
+    act(form, action);
   });
+  // Back from a redirect (?notice=<what>.<source>): say it again for screen readers, whose live
+  // regions stay silent about text that was there on load, and put focus on that source's card.
+  var notice = /[?&]notice=([a-z_]+)\.([a-z0-9_]+)/.exec(location.search);
+  if (notice && statusEl.textContent) {
+    var tone = statusEl.className.replace('status', '').trim();
+    say(statusEl.textContent, tone);
+    var again = list.querySelector('li[data-type="' + notice[2] + '"] button');
+    if (again) again.focus();
+  }
   var tzForm = document.getElementById('tz-form');
   tzForm.addEventListener('submit', function (e) {
     e.preventDefault();
