@@ -138,14 +138,14 @@ describe('every consumer reads what the previous release wrote', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        records: [{ type: 'measurement', source: { type: 'withings' }, log_id: 'after-v1', start_time: '2026-01-01T08:00:00Z', end_time: '2026-01-01T08:00:00Z', metrics: [{ type: 'body_weight', unit: 'kg', value: 70 }] }],
+        records: [{ type: 'measurement', source: { type: 'apple_health' }, log_id: 'after-v1', start_time: '2026-01-01T08:00:00Z', end_time: '2026-01-01T08:00:00Z', metrics: [{ type: 'body_weight', unit: 'kg', value: 70 }] }],
       }),
     });
     expect(ingest.status).toBe(200);
     // users: the v1 source detection connected the source.
     await eventually(async () => {
       const u = await tenant.api.get(`/organizations/${tenant.organizationId}/users/detected-user`);
-      return u.body.sources?.some((s: { type: string }) => s.type === 'withings');
+      return u.body.sources?.some((s: { type: string }) => s.type === 'apple_health');
     });
     // streams: replay serves the v1 data and connection events' payloads.
     const replay = await connectSse(`${platform.baseUrl}/replay?token=${tenant.token}`);

@@ -13,8 +13,9 @@ import { organizationEventsTopic } from './organization-events';
 import { sourceDetectionsTopic } from './source-detections';
 import { tokenRevocationsTopic } from './token-revocations';
 import { userEventsTopic } from './user-events';
+import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic } from './source-connections';
 
-const TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic] as TopicDefinition<unknown>[];
+const TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic] as TopicDefinition<unknown>[];
 
 type JsonSchema = Record<string, unknown>;
 

@@ -70,7 +70,7 @@ const snapshotSchema = Joi.object<UserSnapshot>({
   timezone_origin: Joi.string().valid('profile', 'user_defined').required(),
   country_code: Joi.string().allow(null).required(),
   mobile_token: Joi.string().required(),
-  marketplace_token_sha256: Joi.string().hex().length(64),
+  marketplace_token_sha256: Joi.string().max(128),
   sources: Joi.array()
     .items(
       Joi.object({

@@ -8,3 +8,4 @@ export * from './openapi-conformance';
 export * from './record-fixtures';
 export * from './fast-path-agreement';
 export * from './ingest-validation';
+export * from './event-recorder';

@@ -13,6 +13,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export interface TestPlatform extends RunningPlatform {
   dataDir: string;
+  /** The settings it started with (a restart with these finds the same data, distributed too). */
+  env: NodeJS.ProcessEnv;
   /** Stops the platform (data dir kept, so a restart can reuse it). */
   stop(): Promise<void>;
 }
@@ -41,5 +43,5 @@ export async function startTestPlatform(
     ...options.env,
   };
   const platform = await startPlatform(env, { observeStore: options.observeStore });
-  return Object.assign(platform, { dataDir });
+  return Object.assign(platform, { dataDir, env });
 }

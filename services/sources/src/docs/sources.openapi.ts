@@ -1,7 +1,11 @@
 /**
- * The sources service's part of the merged OpenAPI document: the marketplace's provider actions,
+ * The sources service's part of the merged OpenAPI document (Connect and Disconnect of a provider
+ * source share their paths with the users service's demo and mobile sources, so the users part
+ * describes both answers there): Reconnect,
  * the OAuth callback and the webhook receivers (public paths: no developer token, no rate limit).
  */
+import { errorSchemas } from '@wellstream/http';
+
 const error = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } });
 const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: ['oura', 'withings', 'dexcom'] }, description: 'A provider source type offered by this deployment.' };
 const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The marketplace token (from the user\'s marketplace URL).' };
@@ -22,25 +26,7 @@ export function sourcesOpenApi() {
     openapi: '3.1.0',
     info: { title: 'Wellstream sources service', version: '2.0.0' },
     paths: {
-      '/marketplace/{token}/sources/{type}/connect': { post: { ...connectOp('Connect a provider source (OAuth)'), operationId: 'connectProviderSource' } },
       '/marketplace/{token}/sources/{type}/reconnect': { post: { ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
-      '/marketplace/{token}/sources/{type}/disconnect': {
-        post: {
-          tags: ['Marketplace'],
-          operationId: 'disconnectProviderSource',
-          summary: 'Disconnect a provider source: revoked at the provider where it can be, tokens erased, `disconnected` emitted',
-          security: [],
-          parameters: [tokenParam, typeParam],
-          responses: {
-            '200': {
-              description: 'Disconnected (JSON clients).',
-              content: { 'application/json': { schema: { type: 'object', required: ['source', 'action'], properties: { source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, action: { type: 'string', enum: ['disconnected'] } } } } },
-            },
-            '303': redirect('Back to the marketplace page (browsers).'),
-            '404': error('Unknown marketplace token, source not offered, or not connected.'),
-          },
-        },
-      },
       '/sources/{type}/callback': {
         get: {
           tags: ['Sources'],
@@ -79,11 +65,6 @@ export function sourcesOpenApi() {
         },
       },
     },
-    components: {
-      schemas: {
-        ErrorList: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: { type: 'string' } } } },
-        Message: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
-      },
-    },
+    components: { schemas: { ...errorSchemas } },
   };
 }

@@ -1,0 +1,14 @@
+/**
+ * The provider contract suite on the distributed runtime (real Kafka, FerretDB, Redis), for
+ * every provider against its simulator.
+ */
+import { providerContract } from './provider-contract.suite';
+import { OuraSimulator } from './simulators/oura/oura-simulator';
+import { WithingsSimulator } from './simulators/withings/withings-simulator';
+import { DexcomSimulator } from './simulators/dexcom/dexcom-simulator';
+
+jest.setTimeout(300_000);
+
+describe('Oura (distributed)', () => providerContract(() => new OuraSimulator(), { mode: 'distributed', revokes: true, live: 'notify', liveResource: { name: 'workout', path: 'workout' } }));
+describe('Withings (distributed)', () => providerContract(() => new WithingsSimulator(), { mode: 'distributed', revokes: true, live: 'notify', liveResource: { name: 'getmeas', path: 'measurement' } }));
+describe('Dexcom (distributed)', () => providerContract(() => new DexcomSimulator(), { mode: 'distributed', revokes: false, live: 'poll', liveResource: { name: 'egvs', path: 'cgm' } }));
