@@ -94,8 +94,6 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
     await sim?.stop();
   });
 
-  const connectionEvents = (userId: string, action: string) => events.events.filter((e) => e.event_type === 'connection' && e.user_id === userId && e.payload.action === action);
-
   it('connects through the marketplace, backfills history to REST and announces it', async () => {
     const user = await newUser('contract');
     const now = new Date();
@@ -109,8 +107,10 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
     }, 60_000, 200);
     expect(source.status).toBe('active');
     expect(source.last_synced_at).toBeTruthy();
-    expect(connectionEvents(user.id, 'backfill_completed').length).toBeGreaterThan(0);
-    expect(connectionEvents(user.id, 'backfill_completed')[0].payload.range.start).toBeTruthy();
+    // The event leaves through the users service's outbox after the change it announces.
+    const completed = await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'backfill_completed', 15_000);
+    expect(completed.payload.range.start).toBeTruthy();
+    expect(completed.payload.resource).toBeTruthy();
     // Every record type the provider's data maps to is on REST, as many as the simulator holds
     // (the window's first and last day may be fetched whole: bounds, not an exact count there).
     const inner = sim.expectedCounts(who, new Date(now.getTime() - (BACKFILL_DAYS - 1) * DAY), new Date(now.getTime() - DAY));
@@ -168,7 +168,6 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
       const got = await window();
       return logIds.every((id) => got.some((r) => r.log_id === id && r.checksum !== before.get(id)));
     }, 45_000, 200);
-    // eslint-disable-next-line no-console
     console.log(`[contract ${type()} ${o.mode}] new data on REST ${Date.now() - t0} ms after the ${o.live}`);
     expect(sim.stats(who).refreshes).toBeGreaterThan(refreshesBefore);
     expect((await sourceOf(user.uid)).status).toBe('active');
