@@ -1,10 +1,11 @@
 /**
  * The frame every marketplace page shares: escaping, the document skeleton with inline CSS/JS
  * under a per-response nonce, and the security headers (strict CSP, no referrer: the token is in
- * the URL and must not leak to other sites, no caching).
+ * the URL and must not leak to other sites, no caching: libs/http html-security-headers.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { htmlSecurityHeaders } from '@wellstream/http';
 import { MARKETPLACE_CSS } from './marketplace-page.style';
 
 export const esc = (s: string | number | null | undefined): string =>
@@ -22,21 +23,7 @@ export function sendHtml(res: Response, status: number, page: HtmlPage): void {
   const nonce = randomBytes(16).toString('base64');
   res
     .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': [
-        "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
-        `style-src 'nonce-${nonce}'`,
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'none'",
-        "frame-ancestors 'none'",
-      ].join('; '),
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    })
+    .set(htmlSecurityHeaders({ scriptSrc: [`'nonce-${nonce}'`], styleSrc: [`'nonce-${nonce}'`], connectSrc: ["'self'"], formAction: ["'self'"] }))
     .send(
       `<!doctype html>
 <html lang="en">
