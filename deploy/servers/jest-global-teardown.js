@@ -4,6 +4,7 @@
 // `servers.sh start` or `servers.sh stop <state-dir>` cleans them up.
 // Plain CommonJS, Node builtins only.
 
+const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
@@ -18,11 +19,12 @@ module.exports = async function wellstreamGlobalTeardown() {
     console.log(`[wellstream] keeping test servers running (state dir ${started.stateDir})`);
     return;
   }
-  const res = spawnSync('bash', [SCRIPT, 'stop', started.stateDir, ...started.names], {
-    stdio: 'inherit',
-  });
+  // Quiet like the start: what servers.sh says goes to the state dir, shown only if stopping fails.
+  const res = spawnSync('bash', [SCRIPT, 'stop', started.stateDir, ...started.names], { encoding: 'utf8' });
+  fs.writeFileSync(path.join(started.stateDir, 'servers-stop.log'), `${res.stdout ?? ''}${res.stderr ?? ''}`);
   if (res.error || res.status !== 0) {
     // Do not mask test results; just say so. Leftovers are stopped by the next start.
+    process.stderr.write(`${res.stdout ?? ''}${res.stderr ?? ''}`);
     console.error(
       `[wellstream] stopping test servers failed (${res.error ? res.error.message : `exit ${res.status}`}); ` +
         `run: ${SCRIPT} stop ${started.stateDir}`,

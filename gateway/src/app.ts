@@ -16,7 +16,7 @@ import { AccountLookups, adminTokenHash, authenticate } from './accounts/authent
 import type { TokenRevocations } from './auth/token-revocations';
 import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
-import { renderDocsPage } from './docs/docs-page';
+import { DOCS_PAGE_HEADERS, renderDocsPage } from './docs/docs-page';
 import { mergedOpenApi } from './docs/openapi-merge';
 import { callerSigner } from './proxy/caller-signer';
 import { forwardRequests } from './proxy/forward-request';
@@ -99,7 +99,7 @@ export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener
   app.get(
     ['/docs', '/v2/docs'],
     route(async (_req, res) => {
-      res.type('html').send(renderDocsPage(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger)));
+      res.set(DOCS_PAGE_HEADERS).send(renderDocsPage(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger)));
     }),
   );
 

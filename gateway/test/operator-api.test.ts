@@ -1,6 +1,7 @@
 /**
  * The operator API and token authentication through the gateway (embedded platform, real HTTP).
  */
+import { createHash } from 'node:crypto';
 import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
 
 let platform: TestPlatform;
@@ -114,6 +115,17 @@ describe('health and docs', () => {
     expect(Object.keys(doc.paths)).toContain('/admin/customers');
     const page = await fetch(`${platform.url}/docs`);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await page.text()).toContain('/admin/customers');
+    const html = await page.text();
+    expect(html).toContain('/admin/customers');
+    // As strict as the marketplace: nothing but the page's one inline style, allowed by its hash.
+    const csp = page.headers.get('content-security-policy') ?? '';
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+    expect(styles).toHaveLength(1);
+    const hash = `'sha256-${createHash('sha256').update(styles[0]).digest('base64')}'`;
+    expect(csp.split('; ').sort()).toEqual(
+      ["base-uri 'none'", "connect-src 'none'", "default-src 'none'", "form-action 'none'", "frame-ancestors 'none'", "script-src 'none'", `style-src ${hash}`].sort(),
+    );
+    expect(html).not.toMatch(/<script|\sstyle="|<link|<img|<iframe|\son[a-z]+="/i);
+    expect([page.headers.get('referrer-policy'), page.headers.get('x-content-type-options'), page.headers.get('cache-control')]).toEqual(['no-referrer', 'nosniff', 'no-store']);
   });
 });

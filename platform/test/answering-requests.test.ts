@@ -1,32 +1,43 @@
 /**
  * Every process counts the requests it is answering, from arrival to response head, so that
  * customers' history reads (replays, paged REST reads) give way to them (libs/bus time-slice.ts).
- * Here the platform holds a request (records waits for an unknown well-formed mobile token) and
- * the count must cover it until the answer (in one process the gateway hands requests to the
+ * Here a request is held by its own body, sent in two parts with a pause between, and the count
+ * must cover it until the answer (in one process the gateway hands requests to the
  * services' apps directly, so the gateway's count covers the service's work); an open SSE stream
  * must not count once its head went out, or history reads would give way while any stream is open.
  */
+import http from 'node:http';
 import { answeringNow } from '@wellstream/bus';
 import { connectSse, createTenant, eventually, startTestPlatform, TestPlatform } from '@wellstream/testing';
 
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { WELLSTREAM_RECORDS_USER_WAIT_MS: '1500' } });
+  platform = await startTestPlatform();
 });
 afterAll(() => platform.stop());
 
 it('counts a held request until it is answered', async () => {
   await eventually(async () => answeringNow() === 0);
-  const held = fetch(`${platform.url}/v2/mobile/records?token=${'x'.repeat(40)}`, {
+  const body = JSON.stringify({ records: [{ type: 'measurement' }] });
+  const req = http.request(`${platform.url}/v2/mobile/records?token=${'x'.repeat(40)}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ records: [{ type: 'measurement' }] }),
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
+  const answered = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 10));
   await eventually(async () => answeringNow() === 1);
-  const res = await held;
-  expect(res.status).toBe(401);
-  await res.arrayBuffer();
+  // Still held: the rest of the body has not come.
+  await new Promise((r) => setTimeout(r, 200));
+  expect(answeringNow()).toBe(1);
+  req.end(body.slice(10));
+  expect(await answered).toBe(401);
   await eventually(async () => answeringNow() === 0);
 });
 

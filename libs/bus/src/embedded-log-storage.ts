@@ -117,6 +117,7 @@ export class EmbeddedLogStorage {
       readTenantSeq: this.db.prepare(TENANT_READS.afterSeq),
       firstTenantSeqAt: this.db.prepare(TENANT_READS.firstSeqAt),
       maxTenantSeq: this.db.prepare(TENANT_READS.maxSeq),
+      firstOffset: this.db.prepare('SELECT MIN(offset) AS offset FROM messages WHERE topic = ? AND partition = ?'),
       getCommit: this.db.prepare('SELECT offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?'),
       setEnd: this.db.prepare(
         `INSERT INTO partition_ends (topic, partition, next_offset) VALUES (?, ?, ?)
@@ -251,6 +252,12 @@ export class EmbeddedLogStorage {
 
   endOffset(topic: string, partition: number): number {
     return this.nextOffset.get(`${topic}/${partition}`) ?? 0;
+  }
+
+  /** The oldest offset still kept in the partition (its end when it holds nothing). */
+  firstOffset(topic: string, partition: number): number {
+    const r = this.stmts.firstOffset.get(topic, partition) as { offset: number | null };
+    return r.offset ?? this.endOffset(topic, partition);
   }
 
   committed(groupId: string, topic: string, partition: number): number | undefined {

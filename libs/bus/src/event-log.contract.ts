@@ -227,6 +227,31 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       expect(c2.seen.map((m) => m.key).sort()).toEqual(['new1', 'new2']);
     });
 
+    it("reports a group's positions: behind while a message waits in its handler, level with the end once handled", async () => {
+      const topic = `positions-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const behind = (ps: { handled: number; end: number }[]) => ps.filter((p) => p.handled < p.end).length;
+      // A group that never ran: nothing handled, nothing to handle.
+      expect(await log.groupPositions(groupId, topic)).toEqual([
+        { partition: 0, handled: 0, end: 0 },
+        { partition: 1, handled: 0, end: 0 },
+      ]);
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const c = collector(() => held);
+      await consume(log, topic, groupId, c);
+      const key = 'held';
+      await log.publish(topic, [msg(key, 1)]);
+      const p = partitionFor(key, 2);
+      const during = await log.groupPositions(groupId, topic);
+      expect(during[p]).toEqual({ partition: p, handled: 0, end: 1 });
+      expect(behind(during)).toBe(1);
+      release();
+      await until('the group handled the message', h.waitMs, async () => behind(await log.groupPositions(groupId, topic)) === 0);
+      expect((await log.groupPositions(groupId, topic))[p]).toEqual({ partition: p, handled: 1, end: 1 });
+    });
+
     it('tails from the beginning and from a timestamp, calls onCaughtUp, then follows new messages', async () => {
       const topic = `tail-${rnd()}`;
       await log.ensureTopic({ name: topic, partitions: 3 });

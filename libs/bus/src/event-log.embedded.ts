@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
 import { currentRequestId } from '@wellstream/logging';
-import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { backgroundZlib } from './background-zlib';
 import { handleInContext } from './handle-in-context';
@@ -187,6 +187,17 @@ export class EmbeddedEventLog implements EventLog {
     }
     if (moved > 0) this.options.logger.info('moved messages into their tenant slices', { topic, count: moved });
     return moved;
+  }
+
+  /** A group commits after each batch it handled (embedded-consumer-group.ts), so this is exact. */
+  async groupPositions(groupId: string, topic: string): Promise<GroupPosition[]> {
+    const { partitions } = this.storage.topic(topic);
+    const positions: GroupPosition[] = [];
+    for (let p = 0; p < partitions; p++) {
+      const end = this.storage.endOffset(topic, p);
+      positions.push({ partition: p, handled: this.storage.committed(groupId, topic, p) ?? this.storage.firstOffset(topic, p), end });
+    }
+    return positions;
   }
 
   async groupMemberCount(groupId: string): Promise<number> {

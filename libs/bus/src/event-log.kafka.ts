@@ -5,7 +5,7 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions, EventLog, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { KafkaAdmin, topicConfig } from './kafka-admin';
 import { KafkaGroupMember } from './kafka-consumer';
 import { KafkaPublisher, TopicBatch } from './kafka-producer';
@@ -188,6 +188,19 @@ export class KafkaEventLog implements EventLog {
       sliceTopic: (tenant) => this.topicName(this.tenants.sliceName(topic, tenant)),
       logger: this.options.logger,
     });
+  }
+
+  /** Members commit after each message they handled (kafka-consumer.ts), so this is exact. */
+  async groupPositions(groupId: string, topic: string): Promise<GroupPosition[]> {
+    const kafkaTopic = this.topicName(topic);
+    const [marks, committed] = await Promise.all([this.admin.watermarks(kafkaTopic), this.admin.committedOffsets(this.groupName(groupId), kafkaTopic)]);
+    const done = new Map(committed.map((c) => [c.partition, c.offset]));
+    return marks
+      .map((m) => {
+        const c = done.get(m.partition) ?? -1;
+        return { partition: m.partition, handled: c >= 0 ? c : m.low, end: m.high };
+      })
+      .sort((a, b) => a.partition - b.partition);
   }
 
   async groupMemberCount(groupId: string): Promise<number> {

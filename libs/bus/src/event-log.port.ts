@@ -84,6 +84,15 @@ export interface TailOptions {
   tenant?: string;
 }
 
+/** Where a consumer group stands on one partition of a topic. */
+export interface GroupPosition {
+  partition: number;
+  /** The next offset the group will handle: everything before it is handled and committed. */
+  handled: number;
+  /** The next offset the log will write: everything before it was appended. */
+  end: number;
+}
+
 export interface Subscription {
   /** Leaves the group (the rest rebalance) after any in-flight handler finishes. */
   stop(): Promise<void>;
@@ -107,6 +116,12 @@ export interface EventLog {
    * TopicSpec's `tenants.field`); idempotent, resumable. Returns how many it moved.
    */
   migrateTenants(topic: string): Promise<number>;
+  /**
+   * Per partition, how far the group has handled the topic and where the topic ends now. A group
+   * that has not committed a partition counts from the oldest message kept there. Read-your-writes
+   * waits on it (read-your-writes.ts).
+   */
+  groupPositions(groupId: string, topic: string): Promise<GroupPosition[]>;
   /** Members currently in the group (as far as this adapter can see). */
   groupMemberCount(groupId: string): Promise<number>;
   /** Cheap liveness check for health endpoints. */

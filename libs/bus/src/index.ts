@@ -6,3 +6,4 @@ export { TimeSlice } from './time-slice';
 export type { TimeSliceOptions } from './time-slice';
 export { answeringNow, answeringRequest } from './answering-requests';
 export type { AnsweredResponse } from './answering-requests';
+export * from './read-your-writes';

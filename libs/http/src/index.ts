@@ -12,3 +12,4 @@ export { fieldPath, joiFieldErrors, validate } from '@wellstream/errors';
 export * from './health';
 export * from './metrics';
 export * from './json-pages';
+export * from './html-security-headers';

@@ -40,6 +40,20 @@ export interface DocumentChange {
   apply(): Promise<void>;
 }
 
+/**
+ * How a write's caller wants its events to leave. `publishWithinMs`: the write resolves once its
+ * events are on the log, or after this long if the log does not take them (an outage; the relay
+ * keeps trying). For writes that another service reads right after the answer (a user or an
+ * organization created, then used): their readers wait by log position (libs/bus
+ * read-your-writes.ts), which finds the write only if it reached the log before the answer.
+ */
+export interface WriteOptions {
+  publishWithinMs?: number;
+}
+
+/** Long enough for a healthy log (a few ms), short enough that an outage slows such writes only a little. */
+export const DEFAULT_PUBLISH_WITHIN_MS = 2_000;
+
 export const DEFAULT_OUTBOX_STALE_MS = 30_000;
 export const DEFAULT_OUTBOX_DRAIN_MS = 2_000;
 
@@ -75,7 +89,7 @@ export class Outbox {
    * check then holds, should this process die before marking them). Resolves once the change and
    * the entries are stored; publishing happens afterwards.
    */
-  async write<R>(messages: PendingMessage[], change: () => Promise<R>): Promise<R> {
+  async write<R>(messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions = {}): Promise<R> {
     if (messages.length === 0) return change();
     const batchId = randomUUID();
     await this.entries.add(batchId, messages, 'prepared', this.clock.now());
@@ -91,7 +105,7 @@ export class Outbox {
       // again, ready (publishing twice is allowed; a stored change without its event is not).
       await this.entries.add(randomUUID(), messages, 'ready', this.clock.now());
     }
-    this.relay.kick();
+    await this.published(options);
     return result;
   }
 
@@ -101,12 +115,22 @@ export class Outbox {
    * one transaction (nothing to resolve after a crash: both are stored or neither); elsewhere the
    * same three steps as `write`.
    */
-  async writeDocuments(messages: PendingMessage[], change: DocumentChange): Promise<void> {
+  async writeDocuments(messages: PendingMessage[], change: DocumentChange, options: WriteOptions = {}): Promise<void> {
     if (messages.length > 0 && (await this.entries.addWithDocuments(messages, change.sets, this.clock.now()))) {
-      this.relay.kick();
+      await this.published(options);
       return;
     }
-    await this.write(messages, () => change.apply());
+    await this.write(messages, () => change.apply(), options);
+  }
+
+  /** Starts the relay; waits for it only when the caller asked to answer after publishing. */
+  private async published({ publishWithinMs }: WriteOptions): Promise<void> {
+    if (!publishWithinMs || publishWithinMs <= 0) return this.relay.kick();
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((r) => (timer = setTimeout(r, publishWithinMs)));
+    // A failed drain is the relay's to retry (its timer); the write itself is stored either way.
+    const drained = this.relay.drain().catch((err) => void this.options.logger.warn('outbox publish failed; will retry', { error: err }));
+    await Promise.race([drained, gaveUp]).finally(() => clearTimeout(timer));
   }
 
   /**

@@ -118,6 +118,23 @@ describe('outbox', () => {
     expect(await rawEntries()).toEqual([]);
   });
 
+  it('with publishWithinMs, answers once the messages are on the log, or after that long when the log does not take them', async () => {
+    const outbox = await open();
+    const end = async () => (await log.groupPositions('nobody', TOPIC))[0].end;
+    const before = await end();
+    await outbox.write([msg('w1', 1)], () => things.insertOne({ _id: 'w1', n: 1 }), { publishWithinMs: 5_000 });
+    // No drain, no wait: the write resolved after its message was appended.
+    expect(await end()).toBe(before + 1);
+    gate.hang = true;
+    const started = Date.now();
+    await outbox.write([msg('w2', 2)], () => things.insertOne({ _id: 'w2', n: 2 }), { publishWithinMs: 200 });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(190);
+    expect(took).toBeLessThan(2_000);
+    expect(await end()).toBe(before + 1);
+    expect(await rawEntries()).toHaveLength(1);
+  });
+
   it('drops the messages of a change that failed', async () => {
     const outbox = await open();
     const before = (await published()).length;

@@ -4,7 +4,7 @@
  * with a Lifecycle, so stop runs in reverse and a start that fails halfway stops what had started.
  */
 import type { RequestListener } from 'node:http';
-import { answeringNow, answeringRequest, EventLog, Subscription, TopicSpec } from '@wellstream/bus';
+import { answeringNow, answeringRequest, EventLog, readYourWrites, ReadYourWrites, Subscription, TopicSpec } from '@wellstream/bus';
 import type { InfraSettings, ServiceSettings } from '@wellstream/config';
 import { consumeEvents, consumerGauges, EventContext, TopicDefinition } from '@wellstream/contracts';
 import { HttpServerHandle, ServiceMetrics, startHttpServer } from '@wellstream/http';
@@ -33,6 +33,12 @@ export interface ServiceContext<C extends InfraSettings = InfraSettings> {
    * with the service. The caller starts it (`outbox.start()`) once what it publishes may flow.
    */
   openOutbox(options?: { clock?: Clock }): Promise<Outbox>;
+  /**
+   * Read-your-writes for a projection this service feeds from `topic` in `groupId` (libs/bus
+   * read-your-writes.ts): lookups that miss wait only while the group is behind the log, at most
+   * `maxWaitMs`. How they were decided is on /metrics (`read_your_writes_lookups`).
+   */
+  readYourWrites(topic: { spec: TopicSpec }, groupId: string, maxWaitMs: number): ReadYourWrites;
 }
 
 export interface ComposedService<X> {
@@ -65,6 +71,7 @@ export async function startService<C extends InfraSettings, X = object>(def: Ser
     lifecycle.onStop('document store', () => store.close());
     for (const topic of def.topics ?? []) await eventLog.ensureTopic(topic.spec);
     const late: { http?: HttpServerHandle } = {};
+    const projections = new Map<string, ReadYourWrites>();
     const ctx: ServiceContext<C> = {
       name: def.name,
       config: def.config,
@@ -81,9 +88,20 @@ export async function startService<C extends InfraSettings, X = object>(def: Ser
         for (const g of outboxGauges(outbox)) ctx.metrics.gauge(g.name, g.help, g.read);
         return outbox;
       },
+      readYourWrites: (topic, groupId, maxWaitMs) => {
+        const ryw = readYourWrites(eventLog, { groupId, topic: topic.spec.name, maxWaitMs });
+        projections.set(groupId, ryw);
+        return ryw;
+      },
     };
     // Lag and counts of the groups this service consumes in (`<name>.…`), on /metrics.
     for (const g of consumerGauges(`${def.name}.`)) ctx.metrics.gauge(g.name, g.help, g.read, g.labels);
+    ctx.metrics.gauge(
+      'read_your_writes_lookups',
+      'Projection lookups that missed, by how they were decided: level (no wait), caught-up, gave-up, unknown (the log did not say)',
+      () => [...projections].flatMap(([group, r]) => Object.entries(r.outcomes).map(([outcome, value]) => ({ labels: { group, outcome }, value }))),
+      ['group', 'outcome'],
+    );
     ctx.metrics.gauge('requests_being_answered', 'Requests this process is answering now (until their response head); history reads give way meanwhile', () => [{ value: answeringNow() }]);
     const composed = await def.compose(ctx);
     const server = await startHttpServer(composed.app, def.listen ?? serviceListen(def.config as InfraSettings & Partial<ServiceSettings>));

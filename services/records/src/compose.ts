@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -13,7 +13,7 @@ import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-r
 import { RecordRepository } from './records/record.repository';
 import { BatchByKey } from './records/batch-by-key';
 import { ingestSourceRecords } from './records/ingest-source-records/ingest-source-records.usecase';
-import { consumeProjections } from './users/user-events.consumer';
+import { consumeProjections, ORGANIZATION_PROJECTION_GROUP, USER_PROJECTION_GROUP } from './users/user-events.consumer';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
 import { systemClock } from '@wellstream/clock';
@@ -49,10 +49,10 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       await demo.start();
       const routes = recordsRoutes({
         ingest,
-        mobileUsers: mobileUserFinder(users, { waitMs: config.WELLSTREAM_RECORDS_USER_WAIT_MS }),
+        mobileUsers: mobileUserFinder(users, ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS)),
         list: { records, users, organizations, clock },
       });
-      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: organizations, routes }) };
+      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
     },
   });
 }

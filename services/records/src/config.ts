@@ -9,7 +9,10 @@ export interface RecordsConfig extends ServiceSettings {
   WELLSTREAM_DEMO_TICK_MS: number;
   /** Days the demo source fills in when it is connected (today not counted). */
   WELLSTREAM_DEMO_BACKFILL_DAYS: number;
-  /** How long an unknown mobile token is looked for in the user projection before a 401. */
+  /**
+   * The longest an unknown mobile token waits for the user projection to handle what the users log
+   * held when the lookup missed; it waits only while the projection is behind (mobile-user-finder.ts).
+   */
   WELLSTREAM_RECORDS_USER_WAIT_MS: number;
 }
 

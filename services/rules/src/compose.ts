@@ -24,6 +24,10 @@ import { systemClock } from '@wellstream/clock';
 /** Kept a day beyond the longest window, then pruned. */
 const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
 
+/** The groups feeding the projections that routes read (and wait for: read-your-writes). */
+const ORGANIZATIONS_GROUP = 'rules.organizations';
+const USERS_GROUP = 'rules.users';
+
 export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'rules',
@@ -43,8 +47,8 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       await outbox.start();
       // One group per projection: replicas share the service's database, so each message needs
       // handling by one replica only.
-      await ctx.consume(organizationEventsTopic, { groupId: 'rules.organizations', handle: (event) => applyOrganizationEvent({ organizations }, event) });
-      await ctx.consume(userEventsTopic, { groupId: 'rules.users', handle: (event) => applyUserEvent({ users, rules, points, logger }, event).then(() => undefined) });
+      await ctx.consume(organizationEventsTopic, { groupId: ORGANIZATIONS_GROUP, handle: (event) => applyOrganizationEvent({ organizations }, event) });
+      await ctx.consume(userEventsTopic, { groupId: USERS_GROUP, handle: (event) => applyUserEvent({ users, rules, points, logger }, event).then(() => undefined) });
       await ctx.consume(customerEventsTopic, {
         groupId: 'rules.data',
         handle: async (event, { batch }) => {
@@ -64,8 +68,8 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
           },
         }),
       );
-      const routes = rulesRoutes({ rules, points, feature, users: userDirectory(users, { waitMs: config.WELLSTREAM_RULES_USER_WAIT_MS }), clock });
-      return { app: createStandardServiceApp(ctx, { openapi: rulesOpenApi, organizationOwners: organizations, routes }) };
+      const routes = rulesRoutes({ rules, points, feature, users: userDirectory(users, ctx.readYourWrites(userEventsTopic, USERS_GROUP, config.WELLSTREAM_RULES_USER_WAIT_MS)), clock });
+      return { app: createStandardServiceApp(ctx, { openapi: rulesOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATIONS_GROUP }, routes }) };
     },
   });
 }

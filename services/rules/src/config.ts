@@ -9,7 +9,7 @@ export interface RulesConfig extends ServiceSettings {
   WELLSTREAM_RULES_ENABLED: boolean;
   /** How often every rule is judged again, so missing data is noticed without new data. */
   WELLSTREAM_RULES_EVALUATE_INTERVAL_MS: number;
-  /** How long an unknown uid is looked up again before 404 (the user projection may lag a fresh user). */
+  /** The longest an unknown uid waits for the user projection while it is behind the users log, before 404. */
   WELLSTREAM_RULES_USER_WAIT_MS: number;
 }
 

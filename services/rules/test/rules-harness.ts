@@ -20,6 +20,7 @@ import { rulesFeature } from '../src/organizations/rules-feature';
 import type { RuleUseCaseDeps } from '../src/rules/rule-deps';
 import { RuleRepository } from '../src/rules/rule.repository';
 import { userDirectory } from '../src/users/user-directory';
+import { readYourWrites } from '@wellstream/bus';
 import { UserProjectionRepository } from '../src/users/user-projection.repository';
 
 export interface Harness {
@@ -71,7 +72,7 @@ export async function openHarness(options: { globallyEnabled?: boolean } = {}): 
     points,
     users,
     organizations,
-    ruleDeps: { rules, points, feature, users: userDirectory(users, { waitMs: 0 }), clock: { now: () => clock.now } },
+    ruleDeps: { rules, points, feature, users: userDirectory(users, readYourWrites({ groupPositions: async () => [] }, { groupId: 'rules.users', topic: 'users', maxWaitMs: 0 })), clock: { now: () => clock.now } },
     evaluation: { rules, points, feature, outbox },
     async publishedRuleEvents() {
       await outbox.drain();

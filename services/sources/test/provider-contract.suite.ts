@@ -188,7 +188,7 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
     if (o.live === 'notify') await sim.notify!(`${platform.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name);
     await eventually(async () => (await sourceOf(user.uid))?.status === 'auth_expired', 45_000, 200);
     await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'auth_expired', 15_000);
-    const view = await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json();
+    const view: any = await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json();
     expect(view.sources.find((s: any) => s.type === type()).actions.reconnect).toBeTruthy();
 
     const back = await connect(user.marketplace.url, who, 'reconnect');

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Makes sure Debian's Chromium is at /usr/bin/chromium for the marketplace browser test.
+# Makes sure Debian's Chromium is at /usr/bin/chromium for the browser tests (marketplace, /docs).
 # Idempotent: does nothing when it is there. Installs it with apt-get otherwise (waiting for a
 # dpkg lock another install holds) and fails loudly, naming the reason, when it cannot.
+# Quiet: apt's output goes to .wellstream/logs/chromium-install.log (WELLSTREAM_LOG_DIR); the
+# terminal gets one line with the time it took, or the log's last lines and the retry command.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then
   exit 0
@@ -17,11 +19,20 @@ if [ "$(id -u)" != "0" ]; then
     exit 1
   fi
 fi
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+LOG_DIR="${WELLSTREAM_LOG_DIR:-$ROOT/.wellstream/logs}"
+mkdir -p "$LOG_DIR"
+LOG="$LOG_DIR/chromium-install.log"
 export DEBIAN_FRONTEND=noninteractive
-echo "ensure-chromium: installing Debian's chromium package…" >&2
-$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
-$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium >&2
-if [ ! -x /usr/bin/chromium ]; then
-  echo "ensure-chromium: apt-get finished but /usr/bin/chromium is still missing" >&2
+started=$SECONDS
+printf '[wellstream] installing Chromium for the browser tests (apt-get, about a minute) … ' >&2
+if ! { $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq \
+       && $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium; } > "$LOG" 2>&1 \
+   || [ ! -x /usr/bin/chromium ]; then
+  echo "FAILED ($((SECONDS - started)) s)" >&2
+  echo "ensure-chromium: apt-get could not install chromium (or /usr/bin/chromium is still missing); last lines of $LOG:" >&2
+  tail -n 40 "$LOG" | sed 's/^/  | /' >&2
+  echo "ensure-chromium: retry: bash $0" >&2
   exit 1
 fi
+echo "done ($((SECONDS - started)) s)" >&2

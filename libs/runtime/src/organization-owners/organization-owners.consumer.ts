@@ -7,10 +7,14 @@ import { organizationEventsTopic } from '@wellstream/contracts';
 import type { ServiceContext } from '../start-service';
 import { OrganizationOwnerRepository } from './organization-owner.repository';
 
-/** Opens the projection, starts following the topic (stopped with the service) and hands the projection back. */
-export async function followOrganizationOwners(ctx: ServiceContext): Promise<OrganizationOwnerRepository> {
-  const owners = await OrganizationOwnerRepository.open(ctx.store);
+/**
+ * Opens the projection, starts following the topic (stopped with the service) and hands back the
+ * projection with its group, as createStandardServiceApp's `organizationOwners` takes them.
+ */
+export async function followOrganizationOwners(ctx: ServiceContext): Promise<{ projection: OrganizationOwnerRepository; groupId: string }> {
+  const projection = await OrganizationOwnerRepository.open(ctx.store);
+  const groupId = `${ctx.name}.organization-owners`;
   await ctx.eventLog.ensureTopic(organizationEventsTopic.spec);
-  await ctx.consume(organizationEventsTopic, { groupId: `${ctx.name}.organization-owners`, fromBeginning: true, handle: (e) => owners.apply(e.organization) });
-  return owners;
+  await ctx.consume(organizationEventsTopic, { groupId, fromBeginning: true, handle: (e) => projection.apply(e.organization) });
+  return { projection, groupId };
 }

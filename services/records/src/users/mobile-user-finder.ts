@@ -1,11 +1,13 @@
 /**
- * Finds the user behind a mobile token, tolerating the projection's lag (read-your-writes): the
- * users service answers a create-user before records has applied the `users` event (it is
- * published right after the answer, and on a freshly started platform the projection consumer may
- * still be joining its group). An unknown but well-formed token is therefore looked up again, with
- * a growing pause, for up to `waitMs` before it is refused. Malformed tokens are refused at once,
- * and only `maxWaiting` lookups wait at a time, so made-up tokens cannot pile up held requests.
+ * Finds the user behind a mobile token, reading its own writes by log position: the users service
+ * answers a create-user only once the user's snapshot is on the `users` log (libs/outbox
+ * `publishWithinMs`), so an unknown token waits only while this service's projection has not yet
+ * handled what that log held when the lookup missed (libs/bus read-your-writes.ts). On a platform
+ * that is caught up, a made-up or mistyped token is refused at once; a user created a moment ago
+ * is found. WELLSTREAM_RECORDS_USER_WAIT_MS bounds the wait when the projection is behind (a burst,
+ * a rebuild, a consumer still joining). Malformed tokens are refused without asking the log.
  */
+import type { ReadYourWrites } from '@wellstream/bus';
 import type { ProjectedUser } from './user-projection';
 import type { UserProjectionRepository } from './user-projection.repository';
 
@@ -16,25 +18,12 @@ export interface MobileUserFinder {
   find(token: string): Promise<ProjectedUser | null>;
 }
 
-export function mobileUserFinder(users: UserProjectionRepository, options: { waitMs: number; maxWaiting?: number }): MobileUserFinder {
-  const maxWaiting = options.maxWaiting ?? 200;
-  let waiting = 0;
+/** `fresh`: read-your-writes on the projection's group (USER_PROJECTION_GROUP on the users topic). */
+export function mobileUserFinder(users: UserProjectionRepository, fresh: ReadYourWrites): MobileUserFinder {
   return {
     async find(token) {
-      const found = await users.byMobileToken(token);
-      if (found || options.waitMs <= 0 || !WELL_FORMED.test(token) || waiting >= maxWaiting) return found;
-      waiting++;
-      try {
-        const deadline = Date.now() + options.waitMs;
-        for (let pause = 25; Date.now() < deadline; pause = Math.min(pause * 2, 500)) {
-          await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deadline - Date.now()))));
-          const user = await users.byMobileToken(token);
-          if (user) return user;
-        }
-        return null;
-      } finally {
-        waiting--;
-      }
+      if (!WELL_FORMED.test(token)) return users.byMobileToken(token);
+      return (await fresh.find(() => users.byMobileToken(token))) ?? null;
     },
   };
 }

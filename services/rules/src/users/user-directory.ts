@@ -1,24 +1,20 @@
 /**
- * Looks users up in the projection, tolerating its lag: a customer who creates a user and at once
- * adds a rule must not get a 404 only because the user event is still on its way. An unknown uid
- * is therefore re-read a few times (bounded) before it is reported as unknown.
+ * Looks users up in the projection, reading its own writes: a customer who creates a user and at
+ * once adds a rule must not get a 404 only because the user event is still on its way. The users
+ * service answers once the event is on the log, so an unknown uid waits only while this service's
+ * projection is behind that log (libs/bus read-your-writes.ts), never when it is caught up.
  */
+import type { ReadYourWrites } from '@wellstream/bus';
 import type { KnownUser, UserProjectionRepository } from './user-projection.repository';
 
 export interface UserDirectory {
   find(organizationId: string, uid: string): Promise<KnownUser | null>;
 }
 
-export function userDirectory(users: UserProjectionRepository, options: { waitMs: number; pollMs?: number }): UserDirectory {
-  const pollMs = options.pollMs ?? 50;
+export function userDirectory(users: UserProjectionRepository, fresh: ReadYourWrites): UserDirectory {
   return {
     async find(organizationId, uid) {
-      const deadline = Date.now() + options.waitMs;
-      for (;;) {
-        const user = await users.findByUid(organizationId, uid);
-        if (user || Date.now() >= deadline) return user;
-        await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(1, deadline - Date.now()))));
-      }
+      return (await fresh.find(() => users.findByUid(organizationId, uid))) ?? null;
     },
   };
 }

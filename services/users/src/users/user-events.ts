@@ -3,12 +3,14 @@
  * snapshot on the `users` topic (other services keep projections from it) and, for source
  * (dis)connections and what the customer must know about a provider connection (its access
  * expired or came back, its history arrived), a customer-facing `connection` event on the
- * `events` topic. The answer to the
- * caller means the change and its events are stored; publishing follows, retried until it works.
+ * `events` topic. The answer to the caller means the change and its events are stored, and (unless
+ * the log did not take them within DEFAULT_PUBLISH_WITHIN_MS) on the log: records and rules find a
+ * user created a moment ago by waiting for their projection to reach the log's end (libs/bus
+ * read-your-writes.ts), never by a guessed delay. A publish that fails is retried by the relay.
  */
 import { randomUUID } from 'node:crypto';
 import { ConnectionPayload, CustomerEvent, customerEventsTopic, UserEventType, userEventsTopic } from '@wellstream/contracts';
-import type { Outbox, PendingMessage } from '@wellstream/outbox';
+import { DEFAULT_PUBLISH_WITHIN_MS, Outbox, PendingMessage } from '@wellstream/outbox';
 import { toSnapshot } from './user';
 import type { User } from './user';
 import type { UserChange } from './user.repository';
@@ -23,11 +25,14 @@ const snapshotTypeOf = (action: ConnectionAction): UserEventType =>
   action === 'connected' || action === 'reconnected' ? 'source.connected' : action === 'disconnected' ? 'source.disconnected' : 'source.updated';
 
 export class UserEvents {
-  constructor(private readonly outbox: Outbox) {}
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly publishWithinMs = DEFAULT_PUBLISH_WITHIN_MS,
+  ) {}
 
   /** Stores the change and its snapshot event together. */
   userChanged(type: UserEventType, change: UserChange, sourceType?: string): Promise<User> {
-    return this.outbox.write([this.snapshot(type, change, sourceType)], change.apply);
+    return this.outbox.write([this.snapshot(type, change, sourceType)], change.apply, { publishWithinMs: this.publishWithinMs });
   }
 
   /** The `users` snapshot first (records learns the source), then the customer's `connection` event. */
@@ -54,7 +59,7 @@ export class UserEvents {
       payload,
     };
     const snapshot = this.snapshot(snapshotTypeOf(action), change, sourceType);
-    return this.outbox.write([snapshot, this.outbox.message(customerEventsTopic, event, change.stored)], change.apply);
+    return this.outbox.write([snapshot, this.outbox.message(customerEventsTopic, event, change.stored)], change.apply, { publishWithinMs: this.publishWithinMs });
   }
 
   private snapshot(type: UserEventType, change: UserChange, sourceType?: string): PendingMessage {

@@ -1,7 +1,7 @@
 /**
  * The frame every marketplace page shares: escaping, the document skeleton with inline CSS/JS
  * under a per-response nonce, and the security headers (strict CSP, no referrer: the token is in
- * the URL and must not leak to other sites, no caching).
+ * the URL and must not leak to other sites, no caching: libs/http html-security-headers.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';

@@ -1,0 +1,3 @@
+import { mobileTokenFreshnessSuite } from './mobile-token-freshness.suite';
+
+mobileTokenFreshnessSuite('distributed');
