@@ -87,7 +87,7 @@ it('the executable: one line and exit 1 for an unreachable server, exit 2 for a 
       (r) => ({ code: 0, ...r }),
       (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
     );
-  const down = await run('streams', 'list', '--base-url', `http://127.0.0.1:${await freePort()}/v2`, '--no-retry');
+  const down = await run('streams', 'list', '--base-url', `http://127.0.0.1:${await freePort()}/v2`, '--token', 'any', '--no-retry');
   expect(down.code).toBe(1);
   expect(down.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^wellstream: cannot reach the server: .*ECONNREFUSED/)]);
   const wrong = await run('streams', 'list', '--frobnicate');
