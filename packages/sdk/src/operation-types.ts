@@ -18,10 +18,12 @@ type BodyRequired<K extends OperationId> = undefined extends Op<K>['requestBody'
 
 type Success = 200 | 201 | 202;
 type AnswerOf<R> = R extends { content: { 'application/json': infer B } } ? B : R extends { content: { 'text/html': unknown } } ? string : never;
-/** The JSON (or, for HTML pages, text) body of a 2xx answer. */
-export type ResponseBody<K extends OperationId> = {
-  [C in keyof Op<K>['responses']]: C extends Success ? AnswerOf<Op<K>['responses'][C]> : never;
-}[keyof Op<K>['responses']];
+/** The JSON (or, for HTML pages, text) body of a 2xx answer; distributes over a union of operations. */
+export type ResponseBody<K extends OperationId> = K extends OperationId
+  ? {
+      [C in keyof Op<K>['responses']]: C extends Success ? AnswerOf<Op<K>['responses'][C]> : never;
+    }[keyof Op<K>['responses']]
+  : never;
 
 /** What `call(operationId, params)` takes: required parts are required, absent parts forbidden. */
 export type CallParams<K extends OperationId> = (Defined<PathParams<K>> extends true ? { path: PathParams<K> } : { path?: undefined }) &
