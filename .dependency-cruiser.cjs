@@ -46,6 +46,13 @@ module.exports = {
       to: { path: '^gateway/' },
     },
     {
+      name: 'customer-packages-standalone',
+      comment: 'The SDK and the CLI are published to customers: their sources import only each other and npm packages, never the platform.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { path: '^(libs|services|gateway|platform)/' },
+    },
+    {
       name: 'libs-not-importing-apps',
       severity: 'error',
       from: { path: '^libs/', pathNot: '^libs/testing/' },

@@ -17,6 +17,7 @@ const shared = {
   moduleNameMapper: {
     '^@wellstream/gateway$': '<rootDir>/gateway/src',
     '^@wellstream/platform$': '<rootDir>/platform/src',
+    '^@wellstream/(sdk|cli)$': '<rootDir>/packages/$1/src',
     '^@wellstream/(.+)-service$': '<rootDir>/services/$1/src',
     '^@wellstream/(bus|store)/adapters$': '<rootDir>/libs/$1/src/adapters',
     '^@wellstream/(.+)$': '<rootDir>/libs/$1/src',
@@ -32,20 +33,20 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.int.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.int.test.ts'],
       globalSetup: '<rootDir>/deploy/servers/jest-global-setup.js',
       globalTeardown: '<rootDir>/deploy/servers/jest-global-teardown.js',
     },
     {
       ...shared,
       displayName: 'faults',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,test}/**/*.faults.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.faults.test.ts'],
     },
   ],
 };

@@ -1,0 +1,130 @@
+/**
+ * The `wellstream` command line: commander parses, each command runs through the SDK, and every
+ * outcome maps to an exit code scripts can trust (0 done, 1 failed, 2 wrong usage). Errors are
+ * one line on stderr (with --json, a JSON object), never a stack trace.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ApiError, ConnectionError, ParameterError, WellstreamError } from '@wellstream/sdk';
+import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
+import { listen, replay, tail } from './commands/event-commands';
+import { login } from './commands/login-command';
+import { records, streamsCreate, streamsDelete, streamsList, usersCreate, usersGet, usersList } from './commands/rest-commands';
+import { GlobalFlags, openSession, Session } from './session';
+
+const VERSION = '0.1.0';
+
+function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
+  const program = new Command('wellstream')
+    .description('Wellstream from the command line: users, records, streams, and events forwarded to a local server.')
+    .version(VERSION)
+    .option('--base-url <url>', 'base_url, e.g. http://127.0.0.1:8080/v2 (default: the saved login)')
+    .option('--token <token>', 'developer token (default: the saved login)')
+    .option('--org <id>', 'organization id (default: the saved login)')
+    .option('--json', 'machine-readable output')
+    .option('--no-retry', 'do not retry 429/503 answers')
+    .showHelpAfterError('(run wellstream --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const flags = (): GlobalFlags => program.opts<GlobalFlags>();
+  const withSession = (fn: (s: Session, ...args: any[]) => Promise<void>) => (...args: any[]) => run(() => fn(openSession(io, flags()), ...args.slice(0, -1)));
+  const inherit = (cmd: Command) => cmd.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
+
+  inherit(program.command('login'))
+    .description('check and save the base URL, token and default organization (config directory, mode 0600)')
+    .action(() => run(() => login(io, flags())));
+
+  const users = inherit(program.command('users').description("the organization's users"));
+  inherit(users.command('list')).option('--limit <n>').option('--offset <n>').action(withSession((s, o) => usersList(s, o)));
+  inherit(users.command('get').argument('<uid>')).action(withSession((s, uid) => usersGet(s, uid)));
+  inherit(users.command('create').argument('<uid>'))
+    .option('--timezone <olson>', 'e.g. Europe/Berlin')
+    .option('--country <code>', 'ISO 3166-1 alpha-2')
+    .action(withSession((s, uid, o) => usersCreate(s, uid, o)));
+
+  inherit(program.command('records').argument('<type>', 'measurements, nutrition, sleep, summaries, workouts or intraday'))
+    .description("a user's records of one type (at most 30 days)")
+    .requiredOption('--user <uid>')
+    .option('--from <date>', 'start date YYYY-MM-DD (default today, UTC)')
+    .option('--to <date>', 'end date YYYY-MM-DD (default today, UTC)')
+    .option('--source <types>', 'source type(s), comma-separated')
+    .action(withSession((s, type, o) => records(s, type, o)));
+
+  const streams = inherit(program.command('streams').description("the customer's streams"));
+  inherit(streams.command('list')).action(withSession((s) => streamsList(s)));
+  inherit(streams.command('create').argument('<name>'))
+    .option('--resources <list>', 'resource filter, e.g. sleep,workout')
+    .option('--event-types <list>', 'event type filter, e.g. data,connection')
+    .option('--start-date <date>')
+    .action(withSession((s, name, o) => streamsCreate(s, name, o)));
+  inherit(streams.command('delete').argument('<id>')).action(withSession((s, id) => streamsDelete(s, id)));
+
+  inherit(program.command('listen').argument('<stream>', 'stream id'))
+    .description("join a stream and forward each event to a local URL, signed like push (resumes after the last event it handled)")
+    .option('--forward-to <url>', 'POST each event here, e.g. http://localhost:3000/hook')
+    .option('--secret <secret>', 'signing secret (default: WELLSTREAM_FORWARD_SECRET, else one generated and saved)')
+    .option('--from-start', 'ignore the saved position')
+    .action(withSession((s, id, o) => listen(s, id, o)));
+
+  inherit(program.command('replay'))
+    .description("the customer's last 30 days of events, then live ones; printed or forwarded")
+    .option('--since <date>', 'events processed on or after YYYY-MM-DD')
+    .option('--resources <list>', 'e.g. sleep,measurement')
+    .option('--event-types <list>', 'e.g. data,connection')
+    .option('--forward-to <url>', 'POST each event here, signed like push')
+    .option('--secret <secret>', 'signing secret')
+    .addOption(new Option('--until-caught-up', 'exit once the history has been handled'))
+    .action(withSession((_s, o) => replay(_s, o)));
+
+  inherit(program.command('tail').argument('<stream>', 'stream id'))
+    .description('join a stream and pretty-print its events')
+    .option('--pokes', 'show heartbeats too')
+    .action(withSession((s, id, o) => tail(s, id, o)));
+
+  return program;
+}
+
+/** Runs the CLI with `argv` (without node and the script); resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let task: (() => Promise<void>) | undefined;
+  const program = build(io, (t) => (task = t));
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (task) await task();
+    return EXIT_OK;
+  } catch (err) {
+    return report(io, err, json);
+  }
+}
+
+function report(io: CliIo, err: unknown, json: boolean): number {
+  if (err instanceof CommanderError) {
+    // Help and version are successes; everything else commander refuses is wrong usage (it printed why).
+    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT_OK : EXIT_USAGE;
+  }
+  const line = (message: string, extra: Record<string, unknown> = {}) => io.stderr(json ? JSON.stringify({ error: { message, ...extra } }) + '\n' : `wellstream: ${message}\n`);
+  if (err instanceof CliFailure) {
+    line(err.message);
+    return err.code;
+  }
+  if (err instanceof ApiError) {
+    line(`${err.status} ${err.message.replace(/^\S+ \S+ answered \d+: /, '')}`, { status: err.status, body: err.body, request_id: err.requestId });
+    return EXIT_FAILURE;
+  }
+  if (err instanceof ConnectionError) {
+    line(`cannot reach the server: ${err.message}`);
+    return EXIT_FAILURE;
+  }
+  if (err instanceof ParameterError) {
+    line(err.message);
+    return EXIT_USAGE;
+  }
+  if (err instanceof WellstreamError) {
+    line(err.message);
+    return EXIT_FAILURE;
+  }
+  if ((err as Error)?.name === 'AbortError' || io.signal?.aborted) return EXIT_OK;
+  line(`unexpected error: ${(err as Error)?.message ?? String(err)}`);
+  return EXIT_FAILURE;
+}

@@ -1,0 +1,97 @@
+/**
+ * The CLI in-process (runCli, as the executable runs it) against a running platform: login saves an
+ * owner-only config, the REST commands print tables or JSON, and bad input gets usage and exit 2,
+ * an unreachable server one line and exit 1. The built executable is run once for the same promises.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { runCli } from '../src';
+import { postMeasurements, sdkTenant, SdkTenant } from '../../sdk/test/sdk-fixtures';
+
+jest.setTimeout(60_000);
+let platform: TestPlatform;
+let t: SdkTenant;
+let configDir: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  t = await sdkTenant(platform.baseUrl);
+  configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-cli-'));
+});
+afterAll(() => platform?.stop());
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { WELLSTREAM_CONFIG_DIR: configDir } });
+  return { code, stdout, stderr };
+}
+
+it('logs in, keeping the token in an owner-only file', async () => {
+  const r = await cli('login', '--base-url', platform.baseUrl, '--token', t.token, '--org', t.orgId);
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  expect(r.stdout).toMatch(/Logged in to .*Rate limit: \d+ of \d+/s);
+  const file = path.join(configDir, 'config.json');
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(fs.statSync(configDir).mode & 0o077).toBe(0);
+  expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ base_url: platform.baseUrl, token: t.token, organization_id: t.orgId });
+  const bad = await cli('login', '--base-url', platform.baseUrl, '--token', 'wrong-token');
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toMatch(/^wellstream: 401 /);
+});
+
+it('users create, list and get; records as a table and as JSON', async () => {
+  expect((await cli('users', 'create', 'cli-user-1', '--timezone', 'Europe/Berlin')).code).toBe(0);
+  const list = await cli('users', 'list');
+  expect(list.stdout).toMatch(/^UID\s+ID\s+STATUS/);
+  expect(list.stdout).toContain('cli-user-1');
+  const got = await cli('users', 'get', 'cli-user-1', '--json');
+  const user = JSON.parse(got.stdout);
+  expect(user.uid).toBe('cli-user-1');
+  await postMeasurements(t.client, user.mobile.token, 3, 'cli');
+  const day = (o: number) => new Date(Date.now() + o * 86_400_000).toISOString().slice(0, 10);
+  const table = await cli('records', 'measurements', '--user', 'cli-user-1', '--from', day(-1), '--to', day(1));
+  expect(table.stdout).toMatch(/body_weight=/);
+  expect(table.stdout).toMatch(/3 measurements/);
+  const json = await cli('records', 'measurements', '--user', 'cli-user-1', '--from', day(-1), '--to', day(1), '--json');
+  expect(JSON.parse(json.stdout).data).toHaveLength(3);
+});
+
+it('streams create, list and delete', async () => {
+  const created = JSON.parse((await cli('streams', 'create', 'cli-stream', '--resources', 'measurement', '--json')).stdout);
+  expect(created).toMatchObject({ name: 'cli-stream', resource_filter: ['measurement'] });
+  expect((await cli('streams', 'list')).stdout).toContain(created.id);
+  expect((await cli('streams', 'delete', created.id)).stdout).toContain(`deleted stream ${created.id}`);
+  const again = await cli('streams', 'delete', created.id, '--json');
+  expect(again.code).toBe(1);
+  expect(JSON.parse(again.stderr).error).toMatchObject({ status: 404, body: { errors: [expect.any(String)] } });
+});
+
+it('answers bad usage with usage and exit 2', async () => {
+  for (const argv of [['users', 'list', '--bogus'], ['records', 'sleep'], ['records', 'naps', '--user', 'u'], ['records', 'sleep', '--user', 'u', '--from', 'yesterday'], ['frobnicate'], ['listen', 's', '--forward-to', 'not a url']]) {
+    const r = await cli(...argv);
+    expect({ argv, code: r.code }).toEqual({ argv, code: 2 });
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }
+  expect((await cli('--help')).code).toBe(0);
+});
+
+it('the executable: one line and exit 1 for an unreachable server, exit 2 for a wrong flag, no stack trace', async () => {
+  const main = path.resolve(__dirname, '../dist/main.js');
+  const run = (...argv: string[]) =>
+    promisify(execFile)(process.execPath, [main, ...argv], { env: { ...process.env, WELLSTREAM_CONFIG_DIR: configDir }, timeout: 30_000 }).then(
+      (r) => ({ code: 0, ...r }),
+      (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+    );
+  const down = await run('streams', 'list', '--base-url', `http://127.0.0.1:${await freePort()}/v2`, '--token', 'any', '--no-retry');
+  expect(down.code).toBe(1);
+  expect(down.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^wellstream: cannot reach the server: .*ECONNREFUSED/)]);
+  const wrong = await run('streams', 'list', '--frobnicate');
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toMatch(/unknown option '--frobnicate'/);
+  expect(`${down.stderr}${wrong.stderr}`).not.toMatch(/\n\s+at /);
+});

@@ -1,0 +1,164 @@
+/**
+ * An SSE connection (a stream's connect or the replay) as an async iterator of typed events that
+ * survives drops: after a network failure, a server that ends the response, a 503/429 or silence
+ * longer than `idleTimeoutMs` (a poke is due every 5 s), it reconnects with `Last-Event-ID` set to
+ * the last event it handed out, waiting Retry-After or an exponential backoff with full jitter.
+ * Errors a retry cannot fix (401, 404, 400, the member limit's 422) end the iteration with an
+ * ApiError. An AbortSignal, `close()` or leaving a `for await` loop stops it.
+ */
+import { createParser, EventSourceMessage } from 'eventsource-parser';
+import { apiErrorFor, WellstreamError } from '../errors';
+import { redact } from '../http-client';
+import { rateLimitOf, retryAfterSeconds } from '../rate-limit';
+import { backoffMs, sleep } from '../retry-policy';
+import type { WellstreamEvent } from './event-types';
+
+export interface EventStreamOptions {
+  signal?: AbortSignal;
+  /** Start after this event id (e.g. one kept from an earlier run). */
+  lastEventId?: string;
+  /** Hand out `poke` heartbeats too. Default false. */
+  includePokes?: boolean;
+  /** Reconnect after this long without any byte from the server, ms. Default 30 000 (pokes come every 5 s). */
+  idleTimeoutMs?: number;
+  /** Reconnection backoff; `maxAttempts` consecutive failures end the iteration (default: never give up). */
+  reconnect?: { baseDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
+  /** Called once the server answered 200 with an event stream (first connect and each reconnect). */
+  onOpen?: (info: { reconnect: boolean; lastEventId: string | undefined }) => void;
+  /** Called before each reconnect wait. */
+  onReconnect?: (info: { attempt: number; delayMs: number; lastEventId: string | undefined; reason: string }) => void;
+  /** SSE comments, e.g. `replay caught up` at the end of a replay's history. */
+  onComment?: (comment: string) => void;
+}
+
+export interface EventSource {
+  /** The URL to GET (with the token); the stream adds Last-Event-ID itself. */
+  url: URL;
+  fetch: typeof fetch;
+}
+
+export class EventStream implements AsyncIterable<WellstreamEvent> {
+  private lastId: string | undefined;
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly source: EventSource,
+    private readonly options: EventStreamOptions = {},
+  ) {
+    this.lastId = options.lastEventId;
+    options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
+  }
+
+  /** The id of the last event handed out: where a new connection would resume. */
+  get lastEventId(): string | undefined {
+    return this.lastId;
+  }
+
+  close(): void {
+    this.stop.abort();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<WellstreamEvent> {
+    const backoff = { baseDelayMs: 500, maxDelayMs: 30_000, maxAttempts: Infinity, ...this.options.reconnect };
+    let failures = 0;
+    let opened = false;
+    try {
+      while (!this.stop.signal.aborted) {
+        let reason: string;
+        let retryAfter: number | null = null;
+        const attempt = new AbortController();
+        const onStop = () => attempt.abort();
+        this.stop.signal.addEventListener('abort', onStop, { once: true });
+        try {
+          const res = await this.source.fetch(this.source.url, {
+            headers: { accept: 'text/event-stream', ...(this.lastId ? { 'last-event-id': this.lastId } : {}) },
+            signal: attempt.signal,
+          });
+          if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream') && res.body) {
+            this.options.onOpen?.({ reconnect: opened, lastEventId: this.lastId });
+            opened = true;
+            failures = 0;
+            for await (const event of this.read(res.body, attempt)) {
+              if (event.id) this.lastId = event.id;
+              yield event;
+            }
+            reason = attempt.signal.aborted ? 'no data within the idle timeout' : 'the server ended the stream';
+          } else {
+            const text = await res.text().catch(() => '');
+            const body = parseJson(text);
+            retryAfter = retryAfterSeconds(res.headers);
+            if (!(res.status === 503 || res.status === 429 || res.status >= 500)) {
+              throw apiErrorFor({ status: res.status, body: body as never, method: 'GET', url: redact(this.source.url), requestId: res.headers.get('x-request-id'), rateLimit: rateLimitOf(res.headers), retryAfterSeconds: retryAfter });
+            }
+            reason = `HTTP ${res.status}`;
+          }
+        } catch (err) {
+          if (this.stop.signal.aborted) return;
+          if (err instanceof WellstreamError) throw err;
+          reason = attempt.signal.aborted ? 'no data within the idle timeout' : `connection failed: ${(err as Error)?.message ?? err}`;
+        } finally {
+          this.stop.signal.removeEventListener('abort', onStop);
+          attempt.abort();
+        }
+        if (this.stop.signal.aborted) return;
+        failures++;
+        if (failures > backoff.maxAttempts) throw new WellstreamError(`event stream gave up after ${backoff.maxAttempts} reconnection attempts: ${reason}`);
+        const delayMs = retryAfter !== null ? retryAfter * 1000 : backoffMs(failures - 1, backoff.baseDelayMs, backoff.maxDelayMs);
+        this.options.onReconnect?.({ attempt: failures, delayMs, lastEventId: this.lastId, reason });
+        await sleep(delayMs, this.stop.signal).catch(() => undefined);
+      }
+    } finally {
+      this.stop.abort();
+    }
+  }
+
+  /** Parses one response body with eventsource-parser; aborts `attempt` when the server falls silent. */
+  private async *read(body: ReadableStream<Uint8Array>, attempt: AbortController): AsyncGenerator<WellstreamEvent> {
+    const idleMs = this.options.idleTimeoutMs ?? 30_000;
+    const queue: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (m) => queue.push(m), onComment: (c) => this.options.onComment?.(c.trim()) });
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    let idle = setTimeout(() => attempt.abort(), idleMs);
+    const onAbort = () => void reader.cancel().catch(() => undefined);
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        clearTimeout(idle);
+        idle = setTimeout(() => attempt.abort(), idleMs);
+        parser.feed(decoder.decode(value, { stream: true }));
+        while (queue.length) {
+          const event = toEvent(queue.shift()!);
+          if (event && (event.type !== 'poke' || this.options.includePokes)) yield event;
+        }
+      }
+    } finally {
+      clearTimeout(idle);
+      attempt.signal.removeEventListener('abort', onAbort);
+      try {
+        reader.releaseLock();
+      } catch {
+        // a read still pending after cancel(); the body is discarded either way
+      }
+    }
+  }
+}
+
+const KNOWN = new Set(['poke', 'data', 'connection', 'rule']);
+
+function toEvent(m: EventSourceMessage): WellstreamEvent | undefined {
+  const type = m.event ?? 'message';
+  // Event types this SDK does not know yet are skipped rather than mistyped.
+  if (!KNOWN.has(type)) return undefined;
+  return { type, id: m.id || undefined, data: parseJson(m.data) } as WellstreamEvent;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}

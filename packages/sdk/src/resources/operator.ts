@@ -1,0 +1,68 @@
+/**
+ * Calls made with other credentials than the developer token: the operator API (the client's
+ * token is then the admin token), mobile ingestion (the user's mobile token) and the marketplace
+ * (its token is in the path; these are what a user's browser calls).
+ */
+import type { RequestOptions } from '../http-client';
+import type { RequestBody } from '../operation-types';
+import type { Caller } from './operation-caller';
+
+export class Admin {
+  constructor(private readonly call: Caller) {}
+
+  createCustomer(body: RequestBody<'createCustomer'>, options?: RequestOptions) {
+    return this.call('createCustomer', { body }, options);
+  }
+  deleteCustomer(customerId: string, options?: RequestOptions) {
+    return this.call('deleteCustomer', { path: { customer_id: customerId } }, options);
+  }
+  createOrganization(customerId: string, body: RequestBody<'createOrganization'>, options?: RequestOptions) {
+    return this.call('createOrganization', { path: { customer_id: customerId }, body }, options);
+  }
+  issueToken(customerId: string, body: RequestBody<'issueToken'> = {}, options?: RequestOptions) {
+    return this.call('issueToken', { path: { customer_id: customerId }, body }, options);
+  }
+  revokeToken(token: string, options?: RequestOptions) {
+    return this.call('revokeToken', { path: { token } }, options);
+  }
+  updateOrganizationSettings(orgId: string, body: RequestBody<'updateOrganizationSettings'>, options?: RequestOptions) {
+    return this.call('updateOrganizationSettings', { path: { org_id: orgId }, body }, options);
+  }
+  suspendUser(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('suspendUser', { path: { org_id: orgId, uid } }, options);
+  }
+  unsuspendUser(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('unsuspendUser', { path: { org_id: orgId, uid } }, options);
+  }
+}
+
+export class Mobile {
+  constructor(private readonly call: Caller) {}
+
+  /** Stores records for the user whose mobile token this is (user.mobile.token). */
+  ingest(mobileToken: string, body: RequestBody<'ingestMobileRecords'>, options?: RequestOptions) {
+    return this.call('ingestMobileRecords', { query: { token: mobileToken }, body }, options);
+  }
+}
+
+export class Marketplace {
+  constructor(private readonly call: Caller) {}
+
+  /** The marketplace as JSON (user.marketplace.token). */
+  open(marketplaceToken: string, options?: RequestOptions) {
+    return this.call('openMarketplace', { path: { token: marketplaceToken } }, options);
+  }
+  /** The consent page of a source (HTML). */
+  consentPage(marketplaceToken: string, sourceType: string, options?: RequestOptions) {
+    return this.call('consentPage', { path: { token: marketplaceToken, type: sourceType } }, options);
+  }
+  connect(marketplaceToken: string, sourceType: string, body: RequestBody<'connectSource'> = {}, options?: RequestOptions) {
+    return this.call('connectSource', { path: { token: marketplaceToken, type: sourceType }, body }, options);
+  }
+  disconnect(marketplaceToken: string, sourceType: string, options?: RequestOptions) {
+    return this.call('disconnectSource', { path: { token: marketplaceToken, type: sourceType } }, options);
+  }
+  chooseTimezone(marketplaceToken: string, timezone: string, options?: RequestOptions) {
+    return this.call('chooseTimezone', { path: { token: marketplaceToken }, body: { timezone } }, options);
+  }
+}

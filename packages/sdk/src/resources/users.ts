@@ -1,0 +1,55 @@
+/** Users of an organization (provisioning) and their records. */
+import type { RequestOptions } from '../http-client';
+import { ParameterError } from '../errors';
+import type { QueryParams, RequestBody, ResponseBody } from '../operation-types';
+import type { WithResponse } from '../rate-limit';
+import type { Caller } from './operation-caller';
+
+export class Users {
+  constructor(private readonly call: Caller) {}
+
+  /** One page of the organization's users (`meta` has offset, limit, total). */
+  list(orgId: string, query?: QueryParams<'listUsers'>, options?: RequestOptions) {
+    return this.call('listUsers', { path: { org_id: orgId }, query }, options);
+  }
+  get(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('getUser', { path: { org_id: orgId, uid } }, options);
+  }
+  create(orgId: string, body: RequestBody<'createUser'>, options?: RequestOptions) {
+    return this.call('createUser', { path: { org_id: orgId }, body }, options);
+  }
+  update(orgId: string, uid: string, body: RequestBody<'updateUser'>, options?: RequestOptions) {
+    return this.call('updateUser', { path: { org_id: orgId, uid }, body }, options);
+  }
+  delete(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('deleteUser', { path: { org_id: orgId, uid } }, options);
+  }
+  /** A new marketplace token and URL; the earlier ones stop working. */
+  refreshMarketplace(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('refreshMarketplace', { path: { org_id: orgId, uid } }, options);
+  }
+}
+
+const RECORD_OPERATIONS = {
+  measurements: 'listMeasurements',
+  nutrition: 'listNutrition',
+  sleep: 'listSleep',
+  summaries: 'listSummaries',
+  workouts: 'listWorkouts',
+  intraday: 'listIntraday',
+} as const;
+
+export type RecordType = keyof typeof RECORD_OPERATIONS;
+export const RECORD_TYPES = Object.keys(RECORD_OPERATIONS) as RecordType[];
+type RecordQuery = QueryParams<'listMeasurements'>;
+
+export class Records {
+  constructor(private readonly call: Caller) {}
+
+  /** A user's records of one type between start_date and end_date (at most 30 days; default today, UTC). */
+  list<T extends RecordType>(orgId: string, uid: string, type: T, query?: RecordQuery, options?: RequestOptions): Promise<WithResponse<ResponseBody<(typeof RECORD_OPERATIONS)[T]>>> {
+    const id = RECORD_OPERATIONS[type] as (typeof RECORD_OPERATIONS)[T];
+    if (!id) throw new ParameterError(`unknown record type "${String(type)}": one of ${RECORD_TYPES.join(', ')}`);
+    return this.call(id, { path: { org_id: orgId, uid }, query } as never, options) as never;
+  }
+}

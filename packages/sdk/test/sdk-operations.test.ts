@@ -1,0 +1,153 @@
+/**
+ * The SDK against a running platform: every operation of the published document once through its
+ * typed method (the operations the SDK sent are compared with the document's), typed errors with
+ * the documented bodies, rate-limit headers on every answer, and 429 handling.
+ */
+import { startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { AuthenticationError, NotFoundError, OPERATIONS, ParameterError, RateLimitError, ValidationError, Wellstream } from '../src';
+import { postMeasurements, sdkTenant } from './sdk-fixtures';
+
+jest.setTimeout(60_000);
+let platform: TestPlatform;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ env: { WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: '1', WELLSTREAM_POKE_INTERVAL_MS: '1000' } });
+});
+afterAll(() => platform?.stop());
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const operationOf = (method: string, path: string) => Object.entries(OPERATIONS).find(([, o]) => o.method === method && o.path === path)?.[0];
+
+describe('every REST operation through its typed method', () => {
+  it('covers the served document and answers what the types say', async () => {
+    const sent = new Set<string>();
+    const record = ({ method, path }: { method: string; path: string }) => void sent.add(operationOf(method, path) ?? `${method} ${path}`);
+    const t = await sdkTenant(platform.baseUrl);
+    const admin = new Wellstream({ baseUrl: platform.baseUrl, token: (t.admin as any).http.token, onResponse: record });
+    const ws = new Wellstream({ baseUrl: platform.baseUrl, token: t.token, onResponse: record });
+
+    const customer = await admin.admin.createCustomer({ name: 'Other' });
+    const org = await admin.admin.createOrganization(customer.id, { name: 'Other org' });
+    const spare = await admin.admin.issueToken(customer.id);
+    await admin.admin.updateOrganizationSettings(t.orgId, { rules_enabled: true });
+
+    const user = await ws.users.create(t.orgId, { uid: 'sdk-user-1', location: { timezone: 'Europe/Berlin', country_code: 'DE' } });
+    expect(user.uid).toBe('sdk-user-1');
+    expect((await ws.users.list(t.orgId)).meta.total).toBe(1);
+    const detail = await ws.users.get(t.orgId, 'sdk-user-1');
+    expect(detail.mobile.token).toEqual(expect.any(String));
+    await ws.users.update(t.orgId, 'sdk-user-1', { location: { timezone: 'Europe/Paris', country_code: 'FR' } });
+    const refreshed = await ws.users.refreshMarketplace(t.orgId, 'sdk-user-1');
+    const mtoken = refreshed.marketplace.token;
+
+    await postMeasurements(ws, detail.mobile.token, 3, 'ops');
+    for (const type of ['measurements', 'nutrition', 'sleep', 'summaries', 'workouts', 'intraday'] as const) {
+      const page = await ws.records.list(t.orgId, 'sdk-user-1', type, { start_date: day(-1), end_date: day(1) });
+      expect(Array.isArray(page.data)).toBe(true);
+      if (type === 'measurements') expect(page.data.length).toBeGreaterThanOrEqual(1);
+    }
+
+    expect((await ws.marketplace.open(mtoken)).user).toBeDefined();
+    await ws.marketplace.chooseTimezone(mtoken, 'Europe/Berlin');
+    await ws.marketplace.connect(mtoken, 'demo', { consent: true });
+    expect(typeof (await ws.marketplace.consentPage(mtoken, 'demo').catch((e) => e))).toBeDefined();
+    await ws.marketplace.disconnect(mtoken, 'demo');
+
+    const stream = await ws.streams.create({ name: 'ops', resource_filter: ['measurement'] });
+    expect((await ws.streams.list()).streams.map((s) => s.id)).toContain(stream.id);
+    expect((await ws.streams.get(stream.id)).name).toBe('ops');
+    expect((await ws.streams.rename(stream.id, 'ops-2')).name).toBe('ops-2');
+    const events = ws.streams.connect(stream.id, { includePokes: true });
+    for await (const e of events) if (e.type === 'poke') break;
+    sent.add('connectStream');
+    const replay = ws.replay({ event_types: 'data' }, { includePokes: true });
+    for await (const e of replay) if (e.type === 'poke') break;
+    sent.add('replay');
+    expect((await ws.streams.delete(stream.id)).deleted_at).toEqual(expect.any(String));
+
+    await ws.notifications.setTarget(t.orgId, { url: 'http://127.0.0.1:9/hook', secret: 'sixteen-chars-secret' });
+    expect((await ws.notifications.getTarget(t.orgId)).url).toBe('http://127.0.0.1:9/hook');
+    const batches = await ws.notifications.listBatches(t.orgId);
+    const batchId = batches.data[0]?.id ?? 'no-such-batch';
+    await ws.notifications.getBatch(t.orgId, batchId).catch((e) => expect(e).toBeInstanceOf(NotFoundError));
+    await ws.notifications.redeliver(t.orgId, batchId).catch((e) => expect(e).toBeInstanceOf(NotFoundError));
+    await ws.notifications.deleteTarget(t.orgId);
+
+    const rule = await ws.rules.create(t.orgId, 'sdk-user-1', { type: 'inactivity', window: 'P1D', message: 'weigh in', metric: { type: 'body_weight', origin: null }, threshold: { value: 1, comparator: 'less_than' } } as never).catch((e) => e);
+    const ruleId = rule.id ?? 'no-such-rule';
+    await ws.rules.list(t.orgId, 'sdk-user-1');
+    await ws.rules.get(t.orgId, 'sdk-user-1', ruleId).catch(() => undefined);
+    await ws.rules.update(t.orgId, 'sdk-user-1', ruleId, { type: 'inactivity', window: 'P1D', message: 'weigh in!', metric: { type: 'body_weight', origin: null }, threshold: { value: 1, comparator: 'less_than' } } as never).catch(() => undefined);
+    await ws.rules.delete(t.orgId, 'sdk-user-1', ruleId).catch(() => undefined);
+
+    await admin.admin.suspendUser(t.orgId, 'sdk-user-1');
+    await admin.admin.unsuspendUser(t.orgId, 'sdk-user-1');
+    expect((await ws.users.delete(t.orgId, 'sdk-user-1')).deleted_at).toEqual(expect.any(String));
+    await admin.admin.revokeToken(spare.token);
+    await admin.admin.deleteCustomer(customer.id);
+    expect(org.customer_id).toBe(customer.id);
+
+    expect([...sent].sort()).toEqual(Object.keys(OPERATIONS).sort());
+  });
+});
+
+describe('answers and errors', () => {
+  it('exposes the rate-limit headers on every answer', async () => {
+    const t = await sdkTenant(platform.baseUrl, { rateLimitPerHour: 50 });
+    const list = await t.client.streams.list();
+    expect(list.$response.status).toBe(200);
+    expect(list.$response.rateLimit).toEqual({ limit: 50, remaining: 49, reset: expect.any(Date) });
+    expect(JSON.parse(JSON.stringify(list))).not.toHaveProperty('$response');
+    expect(t.client.rateLimit?.remaining).toBe(49);
+  });
+
+  it('throws typed errors carrying the documented body and status', async () => {
+    const t = await sdkTenant(platform.baseUrl);
+    const missing = await t.client.users.get(t.orgId, 'nobody').catch((e) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, body: { errors: [expect.any(String)] } });
+    expect(missing.requestId).toEqual(expect.any(String));
+    const invalid = await t.client.users.create(t.orgId, { uid: 'x', location: { timezone: 'Mars/Olympus', country_code: null } }).catch((e) => e);
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(Object.keys(invalid.fieldErrors).length).toBeGreaterThan(0);
+    const denied = await new Wellstream({ baseUrl: platform.baseUrl, token: 'not-a-token' }).streams.list().catch((e) => e);
+    expect(denied).toBeInstanceOf(AuthenticationError);
+    expect(denied.body).toEqual({ message: expect.any(String) });
+    expect(denied.url).not.toContain('not-a-token');
+  });
+
+  it('refuses a missing required parameter before any request', async () => {
+    let requests = 0;
+    const ws = new Wellstream({ baseUrl: platform.baseUrl, token: 't', fetch: (...a) => (requests++, fetch(...a)) });
+    // @ts-expect-error uid is required: the types refuse the call, and so does the SDK at run time
+    await expect(ws.users.get('org')).rejects.toThrow(ParameterError);
+    await expect(ws.users.get('org', '')).rejects.toThrow(/path parameter "uid" is required/);
+    expect(() => new Wellstream({ baseUrl: '' })).toThrow(ParameterError);
+    expect(requests).toBe(0);
+  });
+
+  it('throws RateLimitError past the hourly limit (Retry-After longer than it may wait), with or without retries', async () => {
+    const t = await sdkTenant(platform.baseUrl, { rateLimitPerHour: 2 });
+    await t.client.streams.list();
+    await t.client.streams.list();
+    const started = Date.now();
+    const limited = await t.client.streams.list().catch((e) => e);
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect(limited).toMatchObject({ status: 429, body: { message: expect.any(String) } });
+    expect(limited.retryAfterSeconds).toBeGreaterThan(60);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('waits out a 429 with Retry-After on an event stream (the replay quota) and then connects', async () => {
+    const t = await sdkTenant(platform.baseUrl);
+    const first = t.client.replay({}, { includePokes: true });
+    const firstIt = first[Symbol.asyncIterator]();
+    await firstIt.next();
+    const reasons: string[] = [];
+    const second = t.client.replay({}, { includePokes: true, onReconnect: (r) => reasons.push(`${r.reason} ${r.delayMs}`) });
+    setTimeout(() => first.close(), 300);
+    for await (const e of second) if (e.type === 'poke') break;
+    await firstIt.return?.(undefined);
+    expect(reasons).toEqual(['HTTP 429 1000']);
+  });
+});
