@@ -49,8 +49,7 @@ describe('every REST operation through its typed method', () => {
 
     expect((await ws.marketplace.open(mtoken)).user).toBeDefined();
     await ws.marketplace.chooseTimezone(mtoken, 'Europe/Berlin');
-    await ws.marketplace.connect(mtoken, 'demo', { consent: true });
-    expect(typeof (await ws.marketplace.consentPage(mtoken, 'demo').catch((e) => e))).toBeDefined();
+    await ws.marketplace.connect(mtoken, 'demo');
     await ws.marketplace.disconnect(mtoken, 'demo');
 
     const stream = await ws.streams.create({ name: 'ops', resource_filter: ['measurement'] });

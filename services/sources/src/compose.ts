@@ -24,6 +24,7 @@ import { UserProjectionRepository } from './users/user-projection.repository';
 import { embeddedTokenKey } from './vault/embedded-token-key';
 import { TokenVault } from './vault/token-vault';
 import { AppSubscriptionKeeper } from './webhooks/app-subscription-keeper';
+import { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
 
 const STATE_SWEEP_MS = 60_000;
 
@@ -47,6 +48,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
         users: await UserProjectionRepository.open(store),
         registry,
         vault,
+        subscriptionSecrets: await AppSubscriptionSecrets.open(store, vault),
         outbox,
         clock,
         logger,
@@ -58,7 +60,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       await outbox.start();
       await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
       await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent(deps, event) });
-      const keeper = await AppSubscriptionKeeper.open(store, { registry, connections: deps.connections, vault, clock, logger });
+      const keeper = await AppSubscriptionKeeper.open(store, { registry, connections: deps.connections, secrets: deps.subscriptionSecrets, vault, clock, logger });
       const scheduler = new SyncScheduler({ jobs: deps.jobs, run: (job) => runSyncJob(syncDeps, job), clock, logger, tickMs: config.WELLSTREAM_SOURCE_SCHEDULER_TICK_MS, concurrency: config.WELLSTREAM_SOURCE_SYNC_CONCURRENCY });
       scheduler.start();
       lifecycle.started('sync scheduler', scheduler);

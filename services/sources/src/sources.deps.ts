@@ -11,6 +11,7 @@ import type { ProviderRegistry } from './providers/provider-registry';
 import type { SyncJobRepository } from './sync/sync-job.repository';
 import type { UserProjectionRepository } from './users/user-projection.repository';
 import type { TokenVault } from './vault/token-vault';
+import type { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
 
 export interface SourcesSettings {
   publicUrl: string;
@@ -26,6 +27,7 @@ export interface SourcesDeps {
   users: UserProjectionRepository;
   registry: ProviderRegistry;
   vault: TokenVault;
+  subscriptionSecrets: AppSubscriptionSecrets;
   outbox: Outbox;
   clock: Clock;
   logger: Logger;

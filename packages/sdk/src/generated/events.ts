@@ -8,8 +8,14 @@ export interface components {
         /** @description A user connected or disconnected a source. */
         ConnectionEvent: {
             /** @enum {string} */
-            action: "connected" | "disconnected";
+            action: "connected" | "disconnected" | "auth_expired" | "reconnected" | "backfill_completed";
             created_at: string;
+            range?: {
+                end: string;
+                start: string;
+            };
+            reason?: string;
+            resource?: string;
             source: {
                 type: string;
             };

@@ -188,7 +188,7 @@ export interface paths {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
@@ -197,31 +197,9 @@ export interface paths {
         put?: never;
         /**
          * Connect a source
-         * @description Cloud and mobile sources need the (simulated) provider consent: {"consent": true} (or the form field consent=allow); the demo source does not. Emits a `connection` event.
+         * @description The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. Provider sources (oura, withings, dexcom) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
          */
         post: operations["connectSource"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/marketplace/{token}/sources/{type}/consent": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The marketplace token. */
-                token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
-                type: string;
-            };
-            cookie?: never;
-        };
-        /** The (simulated) provider's consent page for a source (HTML, for browsers without scripts) */
-        get: operations["consentPage"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -235,15 +213,35 @@ export interface paths {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Disconnect a source */
+        /**
+         * Disconnect a source
+         * @description Provider sources (oura, withings, dexcom) are answered by the sources service: the access is revoked at the provider where it can be and the tokens erased.
+         */
         post: operations["disconnectSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/marketplace/{token}/sources/{type}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reconnect a provider source whose authorization expired */
+        post: operations["reconnectProviderSource"];
         delete?: never;
         options?: never;
         head?: never;
@@ -638,6 +636,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sources/{type}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the provider returns the browser after consent (the registered redirect URI) */
+        get: operations["providerCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{type}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's verification handshake */
+        get: operations["providerWebhookHandshake"];
+        put?: never;
+        /** A provider notification: verified, answered at once, its fetch queued */
+        post: operations["providerWebhookNotification"];
+        delete?: never;
+        options?: never;
+        /** The provider checks the URL answers */
+        head: operations["providerWebhookProbe"];
+        patch?: never;
+        trace?: never;
+    };
     "/streams": {
         parameters: {
             query?: never;
@@ -707,8 +741,20 @@ export interface components {
             status: "active" | "suspended";
         };
         ConnectedSource: {
+            /** @description The import of the provider's history; null for demo and phone apps. */
+            backfill: components["schemas"]["SourceBackfill"] | null;
             /** Format: date-time */
             connected_at: string;
+            /**
+             * Format: date-time
+             * @description Last successful sync of a provider source; null before the first one, and for demo and phone apps.
+             */
+            last_synced_at: string | null;
+            /**
+             * @description Provider sources: `auth_expired` until the user reconnects, `error` while syncing fails. Demo and phone apps: always `active`.
+             * @enum {string}
+             */
+            status: "active" | "auth_expired" | "error";
             type: string;
         };
         Customer: {
@@ -756,7 +802,7 @@ export interface components {
                 source: {
                     device?: Record<string, never>;
                     /** @enum {string} */
-                    type?: "demo" | "fitbit" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health";
+                    type?: "demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health";
                 };
                 /** @example 2024-03-01T07:30:00Z */
                 start_time: string;
@@ -786,27 +832,42 @@ export interface components {
                 /** Format: uri */
                 url: string;
             };
+            /** @description The demo source, the phone apps, and the cloud sources this deployment offers (plus cloud sources the user has connected). */
             sources: {
                 actions: {
                     /** Format: uri */
                     connect: string;
                     /** Format: uri */
-                    consent?: string;
-                    /** Format: uri */
                     disconnect: string;
+                    /**
+                     * Format: uri
+                     * @description Only while `status` is `auth_expired`.
+                     */
+                    reconnect?: string;
                 };
-                color?: string;
+                backfill: components["schemas"]["SourceBackfill"] | null;
+                color: string;
                 connected: boolean;
                 /** Format: date-time */
                 connected_at: string | null;
-                consent_required: boolean;
-                initials?: string;
+                /** @description How far back the provider lets the platform read (cloud sources, when documented). */
+                history_days: number | null;
+                initials: string;
                 /** @enum {string} */
                 kind: "cloud" | "mobile" | "demo";
+                /** Format: date-time */
+                last_synced_at: string | null;
                 name: string;
-                resources?: string[];
+                /** @description How the source syncs, in words (e.g. polling only). */
+                note: string | null;
+                resources: string[];
+                /**
+                 * @description null while not connected.
+                 * @enum {string|null}
+                 */
+                status: "active" | "auth_expired" | "error" | null;
                 /** @enum {string} */
-                type: "demo" | "fitbit" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health";
+                type: "demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health";
             }[];
             user: {
                 location: {
@@ -1027,6 +1088,18 @@ export interface components {
             }[];
             type: string;
             unit: string;
+        };
+        SourceBackfill: {
+            /** Format: date-time */
+            end: string;
+            progress: number;
+            /**
+             * Format: date-time
+             * @description Start of the history being imported.
+             */
+            start: string;
+            /** @enum {string} */
+            state: "running" | "done";
         };
         Stream: {
             /** Format: date-time */
@@ -1665,24 +1738,14 @@ export interface operations {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    consent?: boolean | ("allow" | "deny");
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    consent?: "allow" | "deny";
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The marketplace after the change (JSON requests). */
+            /** @description The marketplace after the change (JSON requests; demo and phone apps). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1691,7 +1754,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceView"];
                 };
             };
-            /** @description Back to the page (form posts). */
+            /** @description Back to the page (form posts), or to the provider's authorize URL (provider sources). */
             303: {
                 headers: {
                     Location?: string;
@@ -1699,7 +1762,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description consent of the wrong type, or malformed JSON. An HTML page unless the client asked for JSON. */
+            /** @description Malformed JSON. An HTML page unless the client asked for JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1709,7 +1772,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Unknown or replaced marketplace token, or the user is deleted or suspended; or an unknown source type. An HTML page unless the client asked for JSON. */
+            /** @description Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here. An HTML page unless the client asked for JSON. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1719,86 +1782,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The body is over the size limit. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorList"];
-                };
-            };
-            /** @description Consent missing. An HTML page unless the client asked for JSON. */
+            /** @description A cloud source that is not a provider source of this deployment, keyed `type`. An HTML page unless the client asked for JSON. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
-                    "text/html": string;
-                };
-            };
-            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Message"];
-                };
-            };
-            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
-            503: {
-                headers: {
-                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Message"];
-                };
-            };
-        };
-    };
-    consentPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The marketplace token. */
-                token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
-                type: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The consent page. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorList"];
-                };
-            };
-            /** @description Unknown or replaced marketplace token, or the user is deleted or suspended; or an unknown source type. An HTML page unless the client asked for JSON. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorList"];
                     "text/html": string;
                 };
             };
@@ -1831,20 +1821,26 @@ export interface operations {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The marketplace after the change (JSON requests). */
+            /** @description JSON requests: the marketplace after the change (demo and phone apps), or what was disconnected (provider sources). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MarketplaceView"];
+                    "application/json": components["schemas"]["MarketplaceView"] | {
+                        /** @enum {string} */
+                        action: "disconnected";
+                        source: {
+                            type: string;
+                        };
+                    };
                 };
             };
             /** @description Back to the page (form posts). */
@@ -1864,7 +1860,70 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description Unknown or replaced marketplace token, or the user is deleted or suspended; or an unknown source type. An HTML page unless the client asked for JSON. */
+            /** @description Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here or not connected. An HTML page unless the client asked for JSON. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    reconnectProviderSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The marketplace token (from the user's marketplace URL). */
+                token: string;
+                /** @description A provider source type offered by this deployment. */
+                type: "oura" | "withings" | "dexcom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope; PKCE code_challenge where the provider supports it). The state is signed, single-use, bound to the user and valid for 10 minutes. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Unknown marketplace token, or the source is not offered here. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3308,7 +3367,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -3540,7 +3599,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -3669,7 +3728,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -4411,7 +4470,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -4540,7 +4599,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -4669,7 +4728,7 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
-                /** @description One source type or a comma list (demo, fitbit, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -4868,6 +4927,281 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Message"];
                 };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    providerCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                error?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A provider source type offered by this deployment. */
+                type: "oura" | "withings" | "dexcom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to the user's marketplace, with `notice` saying connected, reconnected, denied or error. */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A forged, expired or replayed state: nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The source is not offered here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    providerWebhookHandshake: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A provider source type offered by this deployment. */
+                type: "oura" | "withings" | "dexcom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Handshake answered as the provider documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Wrong verification token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not offered. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    providerWebhookNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A provider source type offered by this deployment. */
+                type: "oura" | "withings" | "dexcom";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted (also for a provider user with no connection here, which is logged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+            /** @description Malformed notification. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Bad signature: nothing is fetched. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not offered. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                    "text/html": string;
+                };
+            };
+            /** @description The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    providerWebhookProbe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A provider source type offered by this deployment. */
+                type: "oura" | "withings" | "dexcom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reachable. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not offered. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
             502: {

@@ -52,12 +52,12 @@ export class Marketplace {
   open(marketplaceToken: string, options?: RequestOptions) {
     return this.call('openMarketplace', { path: { token: marketplaceToken } }, options);
   }
-  /** The consent page of a source (HTML). */
-  consentPage(marketplaceToken: string, sourceType: string, options?: RequestOptions) {
-    return this.call('consentPage', { path: { token: marketplaceToken, type: sourceType } }, options);
-  }
-  connect(marketplaceToken: string, sourceType: string, body: RequestBody<'connectSource'> = {}, options?: RequestOptions) {
-    return this.call('connectSource', { path: { token: marketplaceToken, type: sourceType }, body }, options);
+  /**
+   * Connects the demo source or a phone app's source. A provider source (Oura, Withings, Dexcom)
+   * answers 303 to the provider's sign-in page: that is the user's browser's journey, not an API call.
+   */
+  connect(marketplaceToken: string, sourceType: string, options?: RequestOptions) {
+    return this.call('connectSource', { path: { token: marketplaceToken, type: sourceType } }, options);
   }
   disconnect(marketplaceToken: string, sourceType: string, options?: RequestOptions) {
     return this.call('disconnectSource', { path: { token: marketplaceToken, type: sourceType } }, options);

@@ -18,8 +18,8 @@ export async function disconnect(deps: SourcesDeps, userId: string, type: string
   await endConnection(deps, c, reason);
 }
 
-export async function endConnection(deps: SourcesDeps, c: Connection, reason: string): Promise<void> {
-  const provider = deps.registry.get(c.source_type);
+export async function endConnection(deps: SourcesDeps, c: Connection, reason: string, options: { revoke: boolean } = { revoke: true }): Promise<void> {
+  const provider = options.revoke ? deps.registry.get(c.source_type) : undefined;
   let revoked = false;
   if (provider) {
     let tokens: TokenSet | null = null;

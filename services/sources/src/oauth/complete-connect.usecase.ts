@@ -45,6 +45,7 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
   try {
     tokens = await provider.adapter.exchangeCode(provider.http.for(), provider.settings, { code: query.code, ...(pending.code_verifier ? { codeVerifier: deps.vault.open(pending.code_verifier) } : {}) }, now);
     if (!tokens.providerUserId && provider.adapter.fetchProviderUserId) tokens = { ...tokens, providerUserId: await provider.adapter.fetchProviderUserId(provider.http.for(), provider.settings, tokens.accessToken) };
+    if (provider.adapter.afterConnect) tokens = (await provider.adapter.afterConnect(provider.http.for(), provider.settings, tokens)) ?? tokens;
   } catch (err) {
     if (!isProviderError(err)) throw err;
     deps.logger.warn('provider refused the code exchange', { source_type: type, kind: err.kind, error: err.message });

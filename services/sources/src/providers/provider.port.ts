@@ -96,6 +96,23 @@ export class ProviderError extends Error {
 
 export const isProviderError = (e: unknown): e is ProviderError => e instanceof ProviderError;
 
+export interface ValueMetric {
+  type: string;
+  unit: string;
+  value: number;
+  origin?: 'device' | 'manual' | 'unknown';
+  sub_type?: string;
+}
+
+/** A time series of one metric (intraday, cgm): `granularity` as the record schemas list them. */
+export interface SeriesMetric {
+  type: string;
+  unit: string;
+  origin?: 'device' | 'manual' | 'unknown';
+  granularity: string;
+  samples: { time: string; value: number }[];
+}
+
 /** A record in the ingestion body's shape (POST /mobile/records `records[]`), source.type set. */
 export interface IngestRecord {
   type: 'measurement' | 'nutrition' | 'sleep' | 'summary' | 'workout' | 'intraday' | 'cgm';
@@ -107,7 +124,8 @@ export interface IngestRecord {
   end_time: string;
   /** From the provider's own offset or time zone; omit when the provider gives none (the user's profile decides). */
   utc_offset?: number;
-  metrics?: { type: string; unit: string; value: number; origin?: 'device' | 'manual' | 'unknown'; sub_type?: string }[];
+  /** Value metrics, or for intraday and cgm records one series per metric type. */
+  metrics?: (ValueMetric | SeriesMetric)[];
   deleted?: boolean;
   [field: string]: unknown;
 }
@@ -165,6 +183,18 @@ export interface ProviderNotification {
   objectId?: string;
   /** The provider says the object was deleted. */
   deleted?: boolean;
+  /**
+   * The user withdrew our access at the provider (Strava's deauthorization, WHOOP's or Polar's
+   * equivalents): the connection ends as `disconnected` with `reason`, without calling revoke.
+   */
+  deauthorized?: boolean;
+  reason?: string;
+}
+
+/** What the service hands parseNotification besides the request. */
+export interface NotificationContext {
+  /** Signature secrets the provider returned when our app subscriptions were created (Polar), newest first. */
+  secrets: string[];
 }
 
 /** What the service knows about the user when fetching (for time zones and ids). */
@@ -180,6 +210,8 @@ export interface AppSubscription {
   /** Which of the provider's notification kinds it covers, e.g. `sleep:create`. */
   key: string;
   expiresAt?: string;
+  /** A signature secret the provider returns only when the subscription is created (Polar); the service keeps it sealed. */
+  secret?: string;
 }
 
 /** A notification kind the app should be subscribed to, e.g. `{ key: 'sleep:create', ... }`. */
@@ -210,7 +242,12 @@ export interface ProviderAdapter {
   /** Answer to a GET/HEAD on the webhook URL, or undefined when this provider has no handshake / it is not one. */
   handshake?(settings: ProviderSettings, req: InboundRequest, verificationToken: string): HandshakeAnswer | undefined;
   /** Verify (throws ProviderError('bad_signature')) and parse a POSTed notification. */
-  parseNotification?(settings: ProviderSettings, req: InboundRequest): ProviderNotification[];
+  parseNotification?(settings: ProviderSettings, req: InboundRequest, ctx?: NotificationContext): ProviderNotification[];
+  /**
+   * A step the provider requires once tokens are in, before any data call (Polar's user
+   * registration). Throws ProviderError to fail the connect; may return tokens to store instead.
+   */
+  afterConnect?(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet): Promise<TokenSet | void>;
 
   /** App-level subscriptions (Oura): what the app should hold, and how to create, renew, list and delete them. */
   appSubscriptions?: {

@@ -10,6 +10,7 @@ import type { Collection, DocumentStore } from '@wellstream/store';
 import type { ConnectionRepository } from '../connections/connection.repository';
 import type { Provider, ProviderRegistry } from '../providers/provider-registry';
 import type { TokenVault } from '../vault/token-vault';
+import type { AppSubscriptionSecrets } from './app-subscription-secrets';
 
 const EVERY_MS = 3600_000;
 /** Renew when less than this is left (Oura's subscriptions last weeks; an hourly check is plenty). */
@@ -26,7 +27,7 @@ export class AppSubscriptionKeeper {
   private running: Promise<void> | null = null;
 
   private constructor(
-    private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; vault: TokenVault; clock: Clock; logger: Logger },
+    private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; secrets: AppSubscriptionSecrets; vault: TokenVault; clock: Clock; logger: Logger },
     private readonly leases: Collection<Lease>,
   ) {}
 
@@ -93,14 +94,19 @@ export class AppSubscriptionKeeper {
     const needed = (await this.o.connections.countOf(p.type)) > 0;
     const now = this.o.clock.now().getTime();
     if (!needed) {
-      for (const s of existing) await subs.remove(http, p.settings, s);
+      for (const s of existing) {
+        await subs.remove(http, p.settings, s);
+        await this.o.secrets.remove(p.type, s.id);
+      }
       if (existing.length > 0) this.o.logger.info('removed webhook subscriptions: no user is connected', { source_type: p.type, count: existing.length });
       return;
     }
     for (const want of subs.wanted()) {
       const have = existing.find((s) => s.key === want.key);
       if (!have) {
-        await subs.create(http, p.settings, want, AppSubscriptionKeeper.verificationToken(this.o.vault, p.type));
+        const created = await subs.create(http, p.settings, want, AppSubscriptionKeeper.verificationToken(this.o.vault, p.type));
+        // Returned once (Polar): without it no notification of this subscription could be verified.
+        if (created.secret) await this.o.secrets.add(p.type, created.id, created.secret, this.o.clock.now());
         this.o.logger.info('created a webhook subscription', { source_type: p.type, key: want.key });
       } else if (have.expiresAt && Date.parse(have.expiresAt) - now < RENEW_AHEAD_MS) {
         await subs.renew(http, p.settings, have);

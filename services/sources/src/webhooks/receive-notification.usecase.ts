@@ -8,6 +8,7 @@ import type { SourcesDeps } from '../sources.deps';
 import { sourceNotOffered } from '../connections/source.errors';
 import type { InboundRequest, IngestRecord } from '../providers/provider.port';
 import { recordMessages } from '../sync/publish-records';
+import { endConnection } from '../connections/disconnect.usecase';
 
 /** When a notification gives no range: re-read the last two days of that resource. */
 const DEFAULT_WINDOW_MS = 2 * 24 * 3600 * 1000;
@@ -16,7 +17,7 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
   const provider = deps.registry.get(type);
   if (!provider?.adapter.parseNotification) throw sourceNotOffered(type);
   // Throws ProviderError bad_signature / bad_request: the route answers 401 / 400.
-  const notifications = provider.adapter.parseNotification(provider.settings, req);
+  const notifications = provider.adapter.parseNotification(provider.settings, req, { secrets: await deps.subscriptionSecrets.of(type) });
   const now = deps.clock.now();
   let queued = 0;
   let unknown = 0;
@@ -29,6 +30,12 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
     }
     if (!provider.adapter.resources.some((r) => r.name === n.resource)) {
       deps.logger.info('notification for a resource we do not sync', { source_type: type, resource: n.resource });
+      continue;
+    }
+    if (n.deauthorized) {
+      // The user withdrew our access at the provider: nothing left to revoke there.
+      await endConnection(deps, c, n.reason ?? 'access withdrawn at the provider', { revoke: false });
+      queued++;
       continue;
     }
     if (n.deleted && n.objectId) {

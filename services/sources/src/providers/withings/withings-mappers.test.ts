@@ -1,6 +1,7 @@
 import { assertIngestible } from '@wellstream/testing';
 import { withingsAdapter } from './withings.adapter';
 import { json, scriptedHttp, SETTINGS } from './withings-test-http';
+import type { ValueMetric } from '../provider.port';
 
 const CTX = { userTimezone: null };
 const win = (start: string, end: string, cursor?: string) => ({ start: new Date(start), end: new Date(end), ...(cursor ? { cursor } : {}) });
@@ -53,7 +54,7 @@ describe('Withings getmeas', () => {
       { type: 'body_weight', unit: 'kg', value: 65.75, origin: 'device' },
       { type: 'body_fat', unit: 'percent', value: 21.5, origin: 'device' },
     ]);
-    expect(bp.metrics!.map((m) => [m.type, m.value, m.origin])).toEqual([
+    expect(bp.metrics!.map((m) => [m.type, (m as ValueMetric).value, m.origin])).toEqual([
       ['blood_pressure_systolic', 120, 'manual'],
       ['blood_pressure_diastolic', 80, 'manual'],
       ['heart_rate', 88, 'manual'],
@@ -133,7 +134,7 @@ describe('Withings getactivity, getworkouts, getsummary, getintradayactivity', (
     const sleep = { id: 12345, timezone: 'Europe/Paris', model: 16, model_id: 51, startdate: 1594245600, enddate: 1594257200, date: '2020-07-09', data: { total_timeinbed: 11600, total_sleep_time: 10000, lightsleepduration: 5000, deepsleepduration: 3000, remsleepduration: 2000, durationtosleep: 300, wakeupcount: 2, wakeupduration: 600, sleep_score: 78, hr_average: 60, snoring: 120 } };
     const s = await withingsAdapter.fetchWindow(scriptedHttp(json({ status: 0, body: { series: [sleep], more: false } })), SETTINGS, 't', 'getsummary', win('2020-07-08T00:00:00Z', '2020-07-10T00:00:00Z'), CTX);
     expect(s.records[0]).toMatchObject({ type: 'sleep', log_id: '12345', start_time: '2020-07-08T22:00:00Z', utc_offset: 7200 });
-    expect(Object.fromEntries(s.records[0].metrics!.map((m) => [m.type, m.value]))).toEqual({
+    expect(Object.fromEntries(s.records[0].metrics!.map((m) => [m.type, (m as ValueMetric).value]))).toEqual({
       in_bed_duration: 11600,
       sleep_duration: 10000,
       light_sleep_duration: 5000,
