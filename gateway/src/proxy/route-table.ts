@@ -21,6 +21,9 @@ const RECORD_PATHS = `(?:${Object.keys(RESOURCE_PATHS).join('|')})`;
 
 export const ROUTES: RouteRule[] = [
   { pattern: new RegExp(`^${ORG}/users/[^/]+/${RECORD_PATHS}/?$`), service: 'records', auth: 'developer', orgGroup: 1 },
+  // Records owns what it merges by (source priority) and what it holds per source (availability).
+  { pattern: new RegExp(`^${ORG}/users/[^/]+/availability/?$`), service: 'records', auth: 'developer', orgGroup: 1 },
+  { pattern: new RegExp(`^${ORG}/source_priority/?$`), service: 'records', auth: 'developer', orgGroup: 1 },
   { pattern: new RegExp(`^${ORG}/users/[^/]+/rules(?:/[^/]+)?/?$`), service: 'rules', auth: 'developer', orgGroup: 1 },
   { pattern: new RegExp(`^${ORG}/users(?:/.*)?$`), service: 'users', auth: 'developer', orgGroup: 1 },
   { pattern: new RegExp(`^${ORG}/(?:notification_target|notifications)(?:/.*)?$`), service: 'notifications', auth: 'developer', orgGroup: 1 },
@@ -32,6 +35,7 @@ export const ROUTES: RouteRule[] = [
   // Providers call these (the browser's return from consent, notifications): no developer token, no rate limit.
   { pattern: /^\/v2\/sources\/[^/]+\/(?:callback|webhook)$/, service: 'sources', auth: 'public' },
   { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
+  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/source_priority$/, service: 'records', auth: 'admin' },
 ];
 
 export interface RouteMatch {

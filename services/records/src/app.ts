@@ -1,5 +1,6 @@
 /**
- * The records service's routes: mobile ingestion and the record lists. The skeleton
+ * The records service's routes: mobile ingestion, the record lists (plain and merged), the
+ * organizations' source priority and users' data availability. The skeleton
  * (libs/runtime) mounts them behind the organization guard.
  */
 import type { RouteRegistration } from '@wellstream/runtime';
@@ -8,14 +9,22 @@ import type { IngestDeps } from './records/ingest-records/ingest-records.usecase
 import { listRecordsRoute } from './records/list-records/list-records.route';
 import type { ListRecordsDeps } from './records/list-records/list-records.usecase';
 import type { MobileUserFinder } from './users/mobile-user-finder';
+import { availabilityRoute } from './availability/get-availability.route';
+import type { AvailabilityDeps } from './availability/get-availability.usecase';
+import { sourcePriorityRoutes } from './priority/source-priority.route';
+import type { SourcePriorityDeps } from './priority/source-priority.usecase';
 
 export interface RecordsRouteDeps {
   ingest: IngestDeps;
   mobileUsers: MobileUserFinder;
   list: ListRecordsDeps;
+  priority: SourcePriorityDeps;
+  availability: AvailabilityDeps;
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
   (router) => ingestMobileRecordsRoute(router, { ...deps.ingest, mobileUsers: deps.mobileUsers }),
   (router) => listRecordsRoute(router, deps.list),
+  (router) => sourcePriorityRoutes(router, deps.priority),
+  (router) => availabilityRoute(router, deps.availability),
 ];

@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -17,21 +17,27 @@ import { consumeProjections, ORGANIZATION_PROJECTION_GROUP, USER_PROJECTION_GROU
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
 import { systemClock } from '@wellstream/clock';
+import { RecordKeysRepository } from './records/record-keys.repository';
+import { SourcePriorityRepository } from './priority/source-priority.repository';
+import { SourceConnectionProjection } from './availability/source-connection-projection';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'records',
     config,
     shared,
-    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic],
+    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, sourceConnectionsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
       const records = await RecordRepository.open(store);
+      const keys = await RecordKeysRepository.open(store);
+      const priorities = await SourcePriorityRepository.open(store);
+      const connections = await SourceConnectionProjection.open(store);
       const users = await UserProjectionRepository.open(store);
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
-      const ingest: IngestDeps = { records, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
+      const ingest: IngestDeps = { records, keys, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
       const demo = new DemoSource({
         users,
         ingest: (user, body) => ingestRecords(ingest, user, body),
@@ -45,12 +51,16 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
       // Provider data fetched by the sources service: the same ingestion as a mobile post.
       await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger }, event) });
+      // Provider connections' status, syncs and backfills, for the availability endpoint.
+      await ctx.consume(sourceConnectionsTopic, { groupId: 'records.source-connections', fromBeginning: true, handle: (event) => connections.apply(event) });
       lifecycle.started('demo source', demo);
       await demo.start();
       const routes = recordsRoutes({
         ingest,
         mobileUsers: mobileUserFinder(users, ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS)),
-        list: { records, users, organizations, clock },
+        list: { records, users, organizations, clock, priorities },
+        priority: { priorities, organizations, clock },
+        availability: { users, keys, connections },
       });
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
     },

@@ -4,6 +4,7 @@
 import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
 import { GRANULARITIES, WORKOUT_CATEGORIES } from '@wellstream/contracts';
+import { mergingPaths, mergingSchemas } from './merging.openapi';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
@@ -11,6 +12,11 @@ const recordList = {
   type: 'object',
   required: ['data'],
   properties: { data: { type: 'array', items: ref('Record') } },
+};
+const listAnswer = {
+  type: 'object',
+  required: ['data'],
+  properties: { data: { type: 'array', items: { anyOf: [ref('Record'), ref('MergedRecord'), ref('KeptRecord')] } } },
 };
 const utc = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', example: '2024-03-01T07:30:00Z' };
 
@@ -36,10 +42,19 @@ function listPath(plural: string, type: string) {
           schema: { type: 'string', maxLength: 1000 },
           description: `One source type or a comma list (${SOURCE_TYPES.join(', ')}); an unknown one is a 422; empty = all`,
         },
+        {
+          name: 'merged',
+          in: 'query',
+          schema: { type: 'string', enum: ['true', 'false'] },
+          description:
+            type === 'summary' || type === 'sleep'
+              ? `true: one ${type === 'summary' ? 'summary per local day' : 'sleep per night'} built from every source (or the \`source\` list) by the organization's source priority (MergedRecord); false or absent: the stored records. Another value: 400.`
+              : "true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400.",
+        },
       ],
       responses: {
-        200: jsonResponse('The records', recordList),
-        400: errorResponse(400, 'Bad date or range, e.g. {"errors":{"start_date":["…"]}}'),
+        200: jsonResponse('The records', listAnswer),
+        400: errorResponse(400, 'Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false'),
         404: errorResponse(404, 'Unknown user'),
         422: errorResponse(422, 'Unknown source, {"errors":{"type":["…"]}}'),
       },
@@ -56,7 +71,8 @@ export function recordsOpenApi() {
         summary: 'Ingest records (mobile solution and source connectors)',
         description:
           'Authenticated by the user\'s mobile token (`token` query parameter), not a developer token. All-or-nothing: one invalid record rejects the request. ' +
-          '(user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it.',
+          '(user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it. ' +
+          'A new record that repeats a stored live record of the same source under another log_id (same type, content and times) is a duplicate: its entry is the stored record with `duplicate_of`, and nothing is stored or emitted.',
         security: [],
         parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string', minLength: 1 }, description: "The user's mobile.token" }],
         requestBody: { required: true, content: { 'application/json': { schema: ref('IngestRequest') } } },
@@ -70,12 +86,14 @@ export function recordsOpenApi() {
     },
   };
   for (const [plural, type] of Object.entries(RESOURCE_PATHS)) paths[`/organizations/{org_id}/users/{uid}/${plural}`] = listPath(plural, type);
+  Object.assign(paths, mergingPaths);
   return {
     tags: [{ name: 'Records', description: 'Wellness records: ingestion and queries' }],
     paths,
     components: {
       schemas: {
         ...errorSchemas,
+        ...mergingSchemas,
         Metric: {
           type: 'object',
           required: ['type', 'unit', 'value'],
@@ -147,6 +165,12 @@ export function recordsOpenApi() {
             deleted_at: { type: ['string', 'null'] },
             user_notes: { type: 'array', items: {} },
             tags: { type: 'array', items: { type: 'string' } },
+            duplicate_of: {
+              type: 'string',
+              description:
+                'Ingestion answers only: the posted record repeats this stored record of the same source under another log_id (same content and times); ' +
+                'the entry is that stored record, and nothing was stored or emitted for the repeat.',
+            },
           },
         },
       },

@@ -28,6 +28,11 @@ export interface RecordDoc {
   start_time: string;
   deleted_at: string | null;
   checksum: string;
+  /**
+   * The content key this record owns (contentKeyOf): set when it was stored under this release and
+   * was the first of its content, so a re-send of it under another log id is recognised.
+   */
+  content_key?: string;
   payload: RecordPayload;
 }
 
@@ -46,6 +51,26 @@ export function canonicalJson(value: unknown): string {
 }
 
 export const checksumOf = (content: NormalizedContent): string => createHash('sha256').update(canonicalJson(content)).digest('hex');
+
+/**
+ * The checksum and the content key of a record, from one canonical encoding. The content key
+ * hashes everything but the log id and the deleted flag, under the user: the same record re-sent
+ * under another log id has the same key (same type, source and device, times, offset and values).
+ */
+export function checksumAndContentKey(userId: string, content: NormalizedContent): { checksum: string; contentKey: string } {
+  const parts: string[] = [];
+  const keyParts: string[] = [];
+  for (const [k, v] of Object.entries(content as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const part = `${JSON.stringify(k)}:${canonicalJson(v)}`;
+    parts.push(part);
+    if (k !== 'log_id' && k !== 'deleted') keyParts.push(part);
+  }
+  const checksum = createHash('sha256').update(`{${parts.join(',')}}`).digest('hex');
+  const contentKey = createHash('sha256').update(`${userId}\u0000{${keyParts.join(',')}}`).digest('hex');
+  return { checksum, contentKey: `c:${contentKey}` };
+}
 
 /** A UUID-shaped id derived from the identity (user, source type, log id). */
 export function recordIdOf(userId: string, sourceType: string, logId: string): string {

@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { CustomerEvent, customerEventsTopic, SourceDetection, sourceDetectionsTopic } from '@wellstream/contracts';
 import type { Outbox, PendingMessage, StateCheck } from '@wellstream/outbox';
-import { buildPayload, checksumOf, contentOf, NormalizedContent, RecordDoc, recordIdOf, RecordPayload } from '../record';
+import { buildPayload, checksumAndContentKey, checksumOf, contentOf, NormalizedContent, RecordDoc, recordIdOf, RecordPayload } from '../record';
 import { invalidMobileToken, userSuspended } from '../record.errors';
 import { RECORDS_COLLECTION, RecordRepository } from '../record.repository';
 import type { BatchByKey, Outcome } from '../batch-by-key';
 import { localDateOf } from '../utc-offset';
+import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, statsIdOf } from '../record-keys.repository';
 import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
@@ -19,6 +20,8 @@ import type { Clock } from '@wellstream/clock';
 
 export interface IngestDeps {
   records: RecordRepository;
+  /** Content keys (same-source duplicates) and availability stats, written with the records. */
+  keys: RecordKeysRepository;
   outbox: Outbox;
   users: UserProjectionRepository;
   /** One user's uploads, a batch at a time (see BatchByKey). */
@@ -63,32 +66,62 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const recordUser = recordUserOf(user);
-  const idOf = (v: ValidatedRecord) => recordIdOf(user._id, v.kind === 'full' ? v.content.source.type : v.source.type, v.kind === 'full' ? v.content.log_id : v.log_id);
-  const ids = jobs.map((validated) => validated.map(idOf));
+  // Each posted record's identity, and for a full one its content, checksum and content key, once.
+  const prepared = jobs.map((validated) => validated.map((v) => prepare(user, v)));
+  const all = prepared.flat();
+  const statIds = [...new Set(all.map((p) => statsIdOf(user._id, p.sourceType, p.type)))];
+  // One keyed read of the records, one of the key documents (content keys and availability stats).
+  const [stored, keys] = await Promise.all([
+    deps.records.byIds([...new Set(all.map((p) => p.id))], user._id),
+    deps.keys.byIds(user._id, [...all.flatMap((p) => (p.full ? [p.full.contentKey] : [])), ...statIds]),
+  ]);
   // The newest state of each id as the batch goes: a record posted twice, in one request or in two
   // of one batch, compares with what the earlier one wrote.
-  const state = new Map<string, RecordDoc>((await deps.records.byIds([...new Set(ids.flat())], user._id)).map((d) => [d._id, d]));
+  const state = new Map<string, RecordDoc>(stored.map((d) => [d._id, d]));
+  const owners = new Map<string, string | null>();
+  const stats = new Map<string, AvailabilityStatsDoc>();
+  for (const k of keys.values()) {
+    if (k.kind === 'content') owners.set(k._id, k.record_id);
+    else stats.set(k._id, k);
+  }
+  const keyWrites = new Map<string, RecordKeyDoc>();
+  const setOwner = (key: string, recordId: string | null) => {
+    owners.set(key, recordId);
+    keyWrites.set(key, { _id: key, user_id: user._id, kind: 'content', record_id: recordId });
+  };
+  // Same-source duplicates answer the record they repeat; filled in once every original is known.
+  const duplicates: { answer: RecordPayload[]; index: number; of: string }[] = [];
   // Each job's changes in order: every version gets its event, as sequential requests would.
   const changes: RecordDoc[] = [];
-  const answers = jobs.map((validated, j) => {
+  const answers = prepared.map((records) => {
     const answer: RecordPayload[] = [];
     const changed = new Map<string, RecordDoc>();
-    validated.forEach((v, i) => {
-      const id = ids[j][i];
+    records.forEach((p) => {
+      const id = p.id;
       const existing = state.get(id);
       let content: NormalizedContent;
-      if (v.kind === 'deletion') {
+      let checksum: string;
+      if (!p.full) {
         // Deleting something never stored (or already deleted) changes nothing.
         if (!existing) return;
         content = contentOf(existing.payload, true);
+        checksum = checksumOf(content);
       } else {
-        const { utc_offset, ...rest } = v.content;
-        content = { ...rest, ...resolveOffset(rest.start_time, utc_offset, user) };
+        content = p.full.content;
+        checksum = p.full.checksum;
       }
-      const checksum = checksumOf(content);
       if (existing && existing.checksum === checksum) {
         answer.push(existing.payload);
         return;
+      }
+      const live = existing !== undefined && existing.deleted_at === null;
+      if (p.full && !live) {
+        const owner = owners.get(p.full.contentKey);
+        if (owner && owner !== id) {
+          duplicates.push({ answer, index: answer.length, of: owner });
+          answer.push(null as unknown as RecordPayload);
+          return;
+        }
       }
       const deletedAt = content.deleted ? (existing?.deleted_at ?? nowIso) : null;
       const payload = buildPayload({ id, checksum, content, user: recordUser, createdAt: nowIso, deletedAt });
@@ -106,6 +139,18 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
         checksum,
         payload,
       };
+      // The content key follows the record: released when its content changes or it is deleted,
+      // taken for the new content unless another live record holds it already.
+      const newKey = deletedAt === null && p.full ? p.full.contentKey : undefined;
+      if (existing?.content_key && existing.content_key !== newKey && owners.get(existing.content_key) !== null) setOwner(existing.content_key, null);
+      if (newKey) {
+        const owner = owners.get(newKey);
+        if (!owner || owner === id) {
+          if (owner !== id) setOwner(newKey, id);
+          doc.content_key = newKey;
+        }
+      }
+      countIn(stats, doc, live, nowIso);
       state.set(id, doc);
       changed.set(id, doc);
       answer.push(payload);
@@ -113,8 +158,18 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     changes.push(...changed.values());
     return answer;
   });
+  if (duplicates.length) {
+    const missing = duplicates.map((d) => d.of).filter((of) => !state.has(of));
+    for (const d of await deps.records.byIds([...new Set(missing)], user._id)) state.set(d._id, d);
+    for (const d of duplicates) {
+      const original = state.get(d.of);
+      // The holder vanished meanwhile (a lost race): answer the holder's id all the same.
+      d.answer[d.index] = { ...(original?.payload ?? { id: d.of }), duplicate_of: d.of } as unknown as RecordPayload;
+    }
+  }
   const done = answers.map((value): Outcome<RecordPayload[]> => ({ ok: true, value }));
   if (changes.length === 0) return done;
+
 
   const messages: PendingMessage[] = [];
   const detected = [...user.detected_sources];
@@ -145,7 +200,59 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     }
   }
   // A record changed by two jobs is stored once, as the later one left it.
-  await deps.outbox.writeDocuments(messages, deps.records.saving([...new Map(changes.map((d) => [d._id, d])).values()]));
+  const docs = [...new Map(changes.map((d) => [d._id, d])).values()];
+  const keyDocs: RecordKeyDoc[] = [...keyWrites.values(), ...changedStats(stats, changes)];
+  const records = deps.records.saving(docs);
+  await deps.outbox.writeDocuments(messages, {
+    sets: [...records.sets, deps.keys.upsertSet(keyDocs)],
+    apply: async () => {
+      await records.apply();
+      await deps.keys.save(keyDocs);
+    },
+  });
   if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
   return done;
+}
+
+interface PreparedRecord {
+  id: string;
+  type: string;
+  sourceType: string;
+  /** Absent for a deletion that names the record only. */
+  full?: { content: NormalizedContent; checksum: string; contentKey: string };
+}
+
+function prepare(user: ProjectedUser, v: ValidatedRecord): PreparedRecord {
+  if (v.kind === 'deletion') return { id: recordIdOf(user._id, v.source.type, v.log_id), type: v.type, sourceType: v.source.type };
+  const { utc_offset, ...rest } = v.content;
+  const content: NormalizedContent = { ...rest, ...resolveOffset(rest.start_time, utc_offset, user) };
+  return {
+    id: recordIdOf(user._id, content.source.type, content.log_id),
+    type: content.type,
+    sourceType: content.source.type,
+    full: { content, ...checksumAndContentKey(user._id, content) },
+  };
+}
+
+/** Counts a stored change into its (user, source, resource) availability stats. */
+function countIn(stats: Map<string, AvailabilityStatsDoc>, doc: RecordDoc, wasLive: boolean, nowIso: string): void {
+  const id = statsIdOf(doc.user_id, doc.source_type, doc.type);
+  const isLive = doc.deleted_at === null;
+  const cur = stats.get(id);
+  const start = doc.payload.start_time;
+  const end = doc.payload.end_time;
+  const next: AvailabilityStatsDoc = cur
+    ? { ...cur, records: Math.max(0, cur.records + (isLive ? 1 : 0) - (wasLive ? 1 : 0)), last_received_at: nowIso }
+    : { _id: id, user_id: doc.user_id, kind: 'stats', source_type: doc.source_type, resource: doc.type, first_time: start, last_time: end, records: isLive ? 1 : 0, last_received_at: nowIso };
+  if (isLive) {
+    if (start < next.first_time) next.first_time = start;
+    if (end > next.last_time) next.last_time = end;
+  }
+  stats.set(id, next);
+}
+
+/** The stats documents the batch's changes touched. */
+function changedStats(stats: Map<string, AvailabilityStatsDoc>, changes: RecordDoc[]): AvailabilityStatsDoc[] {
+  const ids = new Set(changes.map((d) => statsIdOf(d.user_id, d.source_type, d.type)));
+  return [...ids].map((id) => stats.get(id)!).filter(Boolean);
 }

@@ -15,6 +15,8 @@ export interface ListRecordsQuery {
   start_date?: string;
   end_date?: string;
   source?: string;
+  /** 'true': one view built from all sources by the organization's source priority (merge-records.ts). */
+  merged?: 'true' | 'false';
 }
 
 // Other parameters (token, and whatever a client adds) are ignored, not refused.
@@ -22,4 +24,5 @@ export const listRecordsQuerySchema = Joi.object<ListRecordsQuery>({
   start_date: date(),
   end_date: date(),
   source: Joi.string().allow('').max(1000),
+  merged: Joi.string().valid('true', 'false').messages({ 'any.only': '{{#label}} must be true or false' }),
 }).unknown(true);

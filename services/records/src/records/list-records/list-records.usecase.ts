@@ -8,11 +8,15 @@ import { DEFAULT_HISTORY_DAYS } from '@wellstream/contracts';
 import { validate } from '@wellstream/errors';
 import type { RecordDoc, RecordPayload } from '../record';
 import { invalidQuery, unknownSource, userNotFound } from '../record.errors';
-import type { RecordRepository } from '../record.repository';
+import type { RecordQuery, RecordRepository } from '../record.repository';
 import { addDays, daysBetween } from '../utc-offset';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { listRecordsQuerySchema, MAX_RANGE_DAYS } from './list-records.schema';
 import type { Clock } from '@wellstream/clock';
+import { SourceRanking } from '../../priority/source-priority';
+import type { SourcePriorityRepository } from '../../priority/source-priority.repository';
+import { settingOf } from '../../priority/source-priority.usecase';
+import { mergeDays, mergeEvents, mergeSeries } from '../merge/merge-records';
 
 export interface ListRecordsDeps {
   records: RecordRepository;
@@ -20,6 +24,8 @@ export interface ListRecordsDeps {
   /** The organization's settings as records projects them (how many days of history it serves). */
   organizations: { find(organizationId: string): Promise<{ history_days: number } | null> };
   clock: Clock;
+  /** Organizations' source priority, for `merged=true`. */
+  priorities: SourcePriorityRepository;
 }
 
 export interface ListRecordsRequest {
@@ -38,7 +44,7 @@ export const RECORDS_PAGE_SIZE = 200;
  * Checks the request (every error is thrown before anything is read), then the matching records
  * in pages, so the caller can write each page and let other work run in between.
  */
-export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest): Promise<AsyncIterable<RecordPayload[]>> {
+export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest): Promise<AsyncIterable<object[]>> {
   const type = RESOURCE_PATHS[req.objectType];
   if (!type) throw userNotFound(req.uid);
   const q = validate(listRecordsQuerySchema, req.query, { code: 'INVALID_QUERY' });
@@ -59,6 +65,7 @@ export async function listRecords(deps: ListRecordsDeps, req: ListRecordsRequest
   const earliest = addDays(today, -historyDays);
   const from = start < earliest ? earliest : start;
   if (from > end) return emptyPages();
+  if (q.merged === 'true') return mergedPages(deps, { userId: user._id, type, fromDate: from, toDate: end, sources }, req.organizationId);
   return payloadsOf(deps.records.findPages({ userId: user._id, type, fromDate: from, toDate: end, sources }, RECORDS_PAGE_SIZE));
 }
 
@@ -67,3 +74,24 @@ async function* payloadsOf(pages: AsyncIterable<RecordDoc[]>): AsyncIterable<Rec
 }
 
 async function* emptyPages(): AsyncIterable<RecordPayload[]> {}
+
+/**
+ * `merged=true`: the range's records of every source (or of the `source` list), merged by the
+ * organization's source priority, then written in pages like a plain read. A night's sleep may
+ * start after midnight, so sleeps are read one local day further.
+ */
+async function mergedPages(deps: ListRecordsDeps, q: RecordQuery, organizationId: string): Promise<AsyncIterable<object[]>> {
+  const ranking = new SourceRanking(await settingOf(deps, organizationId));
+  const docs: RecordDoc[] = [];
+  const read = q.type === 'sleep' ? { ...q, toDate: addDays(q.toDate, 1) } : q;
+  for await (const page of deps.records.findPages(read, RECORDS_PAGE_SIZE)) docs.push(...page);
+  let merged: object[];
+  if (q.type === 'summary' || q.type === 'sleep') merged = mergeDays(q.type, docs, ranking, q.fromDate, q.toDate);
+  else if (q.type === 'intraday') merged = mergeSeries(docs, ranking);
+  else merged = mergeEvents(q.type, docs, ranking);
+  return inPages(merged);
+}
+
+async function* inPages(items: object[]): AsyncIterable<object[]> {
+  for (let i = 0; i < items.length; i += RECORDS_PAGE_SIZE) yield items.slice(i, i + RECORDS_PAGE_SIZE);
+}

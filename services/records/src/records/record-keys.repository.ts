@@ -1,0 +1,64 @@
+/**
+ * Key documents written with the records, partitioned by user like them, and read by primary key
+ * in the same lookup at ingestion:
+ * - content keys (`c:…`, checksumAndContentKey): which record holds a content, so the same record
+ *   re-sent under another log id is recognised as a duplicate with one keyed read;
+ * - availability stats (`s:…`), one per (user, source, resource): the first and last record time
+ *   held, how many live records, when data last arrived (the availability endpoint).
+ */
+import { createHash } from 'node:crypto';
+import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
+
+export interface ContentKeyDoc {
+  _id: string;
+  user_id: string;
+  kind: 'content';
+  /** The live record holding this content; null once it changed or was deleted. */
+  record_id: string | null;
+}
+
+export interface AvailabilityStatsDoc {
+  _id: string;
+  user_id: string;
+  kind: 'stats';
+  source_type: string;
+  resource: string;
+  /** Earliest start_time of a record held (deletions do not narrow it). */
+  first_time: string;
+  /** Latest end_time of a record held. */
+  last_time: string;
+  /** Live (not deleted) records. */
+  records: number;
+  /** When a new or changed record of this source and resource was last stored. */
+  last_received_at: string;
+}
+
+export type RecordKeyDoc = ContentKeyDoc | AvailabilityStatsDoc;
+
+export const RECORD_KEYS_COLLECTION = 'record_keys';
+
+export function statsIdOf(userId: string, sourceType: string, resource: string): string {
+  return `s:${createHash('sha256').update(`${userId}\u0000${sourceType}\u0000${resource}`).digest('hex')}`;
+}
+
+export class RecordKeysRepository {
+  private constructor(private readonly keys: Collection<RecordKeyDoc>) {}
+
+  static async open(store: DocumentStore): Promise<RecordKeysRepository> {
+    return new RecordKeysRepository(await store.collection<RecordKeyDoc>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' }));
+  }
+
+  /** Key documents of one user by id: one keyed read. */
+  async byIds(userId: string, ids: string[]): Promise<Map<string, RecordKeyDoc>> {
+    if (!ids.length) return new Map();
+    return new Map((await this.keys.find({ user_id: userId, _id: { $in: [...new Set(ids)] } })).map((d) => [d._id, d]));
+  }
+
+  save(docs: RecordKeyDoc[]): Promise<void> {
+    return docs.length ? this.keys.bulkUpsert(docs) : Promise.resolve();
+  }
+
+  upsertSet(docs: RecordKeyDoc[]): UpsertSet {
+    return { collection: RECORD_KEYS_COLLECTION, docs };
+  }
+}
