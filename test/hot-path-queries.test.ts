@@ -126,7 +126,12 @@ describe('hot-path queries are served by an index (MongoDB) and by the backend (
     for (const kind of ['measurements', 'summaries', 'sleep']) {
       const res = await tenant.api.get(`${base}/${kind}?start_date=${isoDay(-6)}&end_date=${isoDay(0)}`);
       expect(res.status).toBe(200);
+      // merged=true: the same read, plus the organization's source priority by its id.
+      expect((await tenant.api.get(`${base}/${kind}?start_date=${isoDay(-6)}&end_date=${isoDay(0)}&merged=true`)).status).toBe(200);
     }
+    // Data availability: stats and connections by primary key.
+    expect((await tenant.api.get(`${base}/availability`)).status).toBe(200);
+    expect((await tenant.api.put(`/organizations/${tenant.organizationId}/source_priority`, { metrics: { steps: ['apple_health'] } })).status).toBe(200);
     expect(judge('REST reads')).toEqual([]);
   });
 

@@ -284,7 +284,9 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       // 450 records on 150 start times (3 each): page boundaries fall inside runs of equal times.
       const posted = Array.from({ length: 450 }, (_, i) => {
         const at = new Date(Date.parse(`${day}T00:00:00Z`) + Math.floor(i / 3) * 60_000).toISOString().replace('.000Z', 'Z');
-        return sampleRecord('measurement', day, { log_id: `page-${i}`, start_time: at, end_time: at });
+        // Each its own weight: the same content and times under another log id would be a duplicate.
+        const metrics = [{ type: 'body_weight', unit: 'kg', value: 60 + i / 10, origin: 'device' }];
+        return sampleRecord('measurement', day, { log_id: `page-${i}`, start_time: at, end_time: at, metrics });
       });
       expect((await u.mobile.post('/mobile/records', { records: posted })).status).toBe(200);
       const res = await list(a, u, 'measurements', `?start_date=${day}&end_date=${day}`);

@@ -58,6 +58,7 @@ export async function getAvailability(deps: AvailabilityDeps, req: { customerId:
   const listed = SOURCES.filter((s) => user.sources.includes(s.type) || connectionOf.has(s.type) || stats.some((x) => x.source_type === s.type));
   const sources: SourceAvailability[] = listed.map((s) => {
     const conn = connectionOf.get(s.type);
+    // As the users service says (a source that posts is connected by its first record, a moment later).
     const connected = user.sources.includes(s.type);
     const mine = stats.filter((x) => x.source_type === s.type);
     const resources = RESOURCE_TYPES.filter((r) => s.resources.includes(r) || mine.some((x) => x.resource === r)).map((r): ResourceAvailability => {

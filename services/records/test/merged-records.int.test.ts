@@ -1,0 +1,3 @@
+import { mergedRecordsSuite } from './merged-records.suite';
+
+mergedRecordsSuite('distributed');
