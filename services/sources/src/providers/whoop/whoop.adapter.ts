@@ -1,0 +1,42 @@
+/**
+ * The WHOOP provider adapter (developer API v2, https://developer.whoop.com): OAuth 2.0 without
+ * PKCE with the `offline` scope for rotating refresh tokens, cycles and recoveries as summaries,
+ * sleeps, workouts and body measurements, revocation, and the app-level webhooks registered in
+ * WHOOP's dashboard (HMAC-signed; no subscription API, so no appSubscriptions). The parts live in
+ * the whoop-*.ts modules next to this one; README.md says what each call and field is and why.
+ */
+import { ProviderAdapter, ProviderError } from '../provider.port';
+import { COLLECTIONS, fetchBodyMeasurement, fetchCollection, fetchRecoveries } from './whoop-fetch';
+import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './whoop-oauth';
+import { parseNotification } from './whoop-webhooks';
+
+export const whoopAdapter: ProviderAdapter = {
+  type: 'whoop',
+  // WHOOP documents no history limit or window size; pages hold at most 25 objects (about 25 days
+  // of cycles). Recoveries are fetched 10 days at a time so their cycles come in one page.
+  resources: [
+    { name: 'cycle', recordTypes: ['summary'], maxWindowDays: 30 },
+    { name: 'recovery', recordTypes: ['summary'], maxWindowDays: 10 },
+    { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 30 },
+    { name: 'workout', recordTypes: ['workout'], maxWindowDays: 30 },
+    { name: 'body_measurement', recordTypes: ['measurement'], maxWindowDays: 30 },
+  ],
+  // WHOOP's OAuth page describes no PKCE parameters.
+  pkce: false,
+
+  authorizeUrl: (settings, params) => authorizeUrl(settings, params),
+  exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
+  refresh,
+  revoke,
+  fetchProviderUserId,
+
+  async fetchWindow(http, settings, accessToken, resource, window) {
+    const ctx = { http, settings, accessToken };
+    if (Object.hasOwn(COLLECTIONS, resource)) return fetchCollection(ctx, resource, window);
+    if (resource === 'recovery') return fetchRecoveries(ctx, window);
+    if (resource === 'body_measurement') return fetchBodyMeasurement(ctx, window);
+    throw new ProviderError('bad_request', `WHOOP has no resource ${resource} in this adapter`);
+  },
+
+  parseNotification,
+};
