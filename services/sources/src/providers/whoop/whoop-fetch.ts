@@ -95,7 +95,7 @@ export async function fetchRecoveries(ctx: Ctx, window: FetchWindow): Promise<Fe
   return done(out, nextToken);
 }
 
-/** Seconds a window may end before now and still count as reaching now (a poll's end is the job's start). */
+/** How long before now a window may end and still count as reaching now (a poll's end is the job's start). */
 const NOW_TOLERANCE_MS = 15 * 60_000;
 
 /**
