@@ -1,0 +1,322 @@
+/**
+ * A simulated Polar AccessLink v3 on a loopback port, written from Polar's public reference
+ * (www.polar.com/accesslink-api): the OAuth2 authorization form and token endpoint, the user
+ * registration, the user data routes, the webhook API with its PING, signed deliveries, and the
+ * failures Polar documents (401, 403 for missing consents, 429 with RateLimit-* headers, 5xx).
+ * See polar-sim-*.ts for each part and the adapter's README for the readings chosen.
+ *
+ * Polar has neither token expiry in practice nor refresh tokens: `expireAccessTokens` and
+ * `revokeGrant` both make every token of the user refused with 401 from then on, which is what a
+ * token revoked at Polar (by the user, or by a reused code) looks like.
+ */
+import { createServer, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
+import { PolarDataApi } from './polar-sim-api';
+import { error, json, PolarAuthServer, Reply } from './polar-sim-auth';
+import { activity, countRecords, exercise, heartDay, localClock, localDay, night, physicalInfo, PolarAccount, rng, seedAccount } from './polar-sim-data';
+import { PolarWebhooks } from './polar-sim-webhooks';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
+/** Our resource names and Polar's event names, both accepted by addData/notify. */
+const EVENTS: Record<string, string> = {
+  exercises: 'EXERCISE', EXERCISE: 'EXERCISE',
+  sleep: 'SLEEP', SLEEP: 'SLEEP',
+  activities: 'ACTIVITY_SUMMARY', ACTIVITY_SUMMARY: 'ACTIVITY_SUMMARY',
+  continuous_heart_rate: 'CONTINUOUS_HEART_RATE', CONTINUOUS_HEART_RATE: 'CONTINUOUS_HEART_RATE',
+  physical_info: 'PHYSICAL_INFO',
+};
+
+export class PolarSimulator implements ProviderSimulator {
+  readonly type = 'polar';
+  private server?: Server;
+  private base = '';
+  private readonly client = { id: 'polar-sim-client', secret: 'polar-sim-secret' };
+  private readonly auth = new PolarAuthServer(this.client);
+  private readonly webhooks = new PolarWebhooks();
+  private readonly api = new PolarDataApi(() => this.base);
+  private readonly accounts = new Map<number, PolarAccount>();
+  private readonly dataCalls = new Map<number, number>();
+  private readonly memberIds = new Map<string, number>();
+  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private browserUser?: SimulatedUser;
+  private nextUserId = 10_579;
+
+  get url(): string {
+    return this.base;
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.handle(req)
+        .catch((err: unknown) => error(500, 'INTERNAL_SERVER_ERROR', err instanceof Error ? err.message : String(err)))
+        .then((reply) => {
+          res.writeHead(reply.status, reply.headers ?? {});
+          res.end(reply.body ?? '');
+        });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  env(): Record<string, string> {
+    return {
+      WELLSTREAM_SOURCE_POLAR_CLIENT_ID: this.client.id,
+      WELLSTREAM_SOURCE_POLAR_CLIENT_SECRET: this.client.secret,
+      WELLSTREAM_SOURCE_POLAR_AUTH_URL: `${this.base}/oauth2/authorization`,
+      WELLSTREAM_SOURCE_POLAR_TOKEN_URL: `${this.base}/v2/oauth2/token`,
+      WELLSTREAM_SOURCE_POLAR_API_URL: this.base,
+    };
+  }
+
+  /**
+   * A Polar account with `days` days of data ending at `now`. `registeredAt` (simulator only) plays a
+   * user our client registered earlier: registration answers 409 and exercises uploaded since then
+   * are listed. Without it the user is registered by POST /v3/users, and only exercises uploaded
+   * after that are listed (as Polar documents), so a fresh user's backfill has no workouts.
+   */
+  createUser(options: { days: number; now: Date; registeredAt?: Date }): SimulatedUser {
+    const id = (this.nextUserId += 7);
+    const n = this.accounts.size + 1;
+    // Users east and west of UTC, so local days and UTC days differ.
+    this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null));
+    return { providerUserId: String(id) };
+  }
+
+  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
+    return this.auth.consent(authorizeUrl, this.account(user).userId, decision);
+  }
+
+  setBrowserUser(user: SimulatedUser): void {
+    this.browserUser = user;
+  }
+
+  expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
+    return countRecords(this.account(user), from, to, Date.now());
+  }
+
+  addData(user: SimulatedUser, resource: string, at: Date): string[] {
+    const a = this.account(user);
+    const event = EVENTS[resource];
+    const t = at.getTime();
+    const r = rng(t % 100_000);
+    const payload = (extra: Record<string, unknown>) => ({ event, user_id: a.userId, ...extra, timestamp: new Date().toISOString().slice(0, 19) + 'Z' });
+    if (event === 'EXERCISE') {
+      const e = exercise(a, t - 45 * 60_000, 40, r);
+      a.exercises.push(e);
+      a.lastEvent.set(event, payload({ entity_id: e.doc.id, url: `https://www.polaraccesslink.com/v3/exercises/${String(e.doc.id)}` }));
+      return [String(e.doc.id)];
+    }
+    const day = localDay(t, a.offsetMin);
+    if (event === 'SLEEP') {
+      a.nights = a.nights.filter((n) => n.date !== day);
+      a.nights.push(night(a, day, r));
+      a.lastEvent.set(event, payload({ date: day, url: `https://www.polaraccesslink.com/v3/users/sleep/${day}` }));
+      return [`sleep:${day}`];
+    }
+    if (event === 'ACTIVITY_SUMMARY') {
+      const d = activity(a, day, Math.max(t, Date.now()), r);
+      a.activities = a.activities.filter((x) => x.localDay !== day);
+      a.activities.push(d);
+      a.lastEvent.set(event, payload({ date: day, url: `https://www.polaraccesslink.com/v3/users/activities/${day}` }));
+      return [`activity:${String(d.doc.start_time).slice(0, 10)}`];
+    }
+    if (event === 'CONTINUOUS_HEART_RATE') {
+      const h = a.heart.get(day) ?? heartDay(a, day, t - 5 * 60_000, r);
+      h.samples.push({ heart_rate: 72, sample_time: localClock(t, a.offsetMin).slice(11, 19) });
+      a.heart.set(day, h);
+      a.lastEvent.set(event, payload({ date: day, url: `https://www.polaraccesslink.com/v3/users/continuous-heart-rate/${day}` }));
+      return [`continuous_heart_rate:${day}`];
+    }
+    if (event === 'PHYSICAL_INFO') {
+      const p = physicalInfo(a, t, r);
+      a.physicalPending.push(p);
+      a.physicalAll.push(p);
+      return [`physical_info:${p.id}`];
+    }
+    throw new Error(`Polar simulator has no resource ${resource}`);
+  }
+
+  /** The documented payload of the last addData, signed with the webhook's secret, POSTed to `webhookUrl`. */
+  async notify(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    return this.webhooks.deliver(this.lastPayload(user, resource), undefined, webhookUrl);
+  }
+
+  async notifyForged(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    return this.webhooks.deliver(this.lastPayload(user, resource), 'not-the-signature-secret', webhookUrl);
+  }
+
+  private lastPayload(user: SimulatedUser, resource: string) {
+    const event = EVENTS[resource];
+    const last = this.account(user).lastEvent.get(event);
+    if (!last) throw new Error(`Polar sends no ${resource} notification before addData (physical info never has one)`);
+    return last;
+  }
+
+  expireAccessTokens(user: SimulatedUser): void {
+    this.auth.refuseTokens(this.account(user).userId);
+  }
+
+  revokeGrant(user: SimulatedUser): void {
+    this.auth.refuseTokens(this.account(user).userId);
+  }
+
+  /** The user has not accepted (or withdrew) Polar's mandatory consents: every user route answers 403. */
+  setConsents(user: SimulatedUser, accepted: boolean): void {
+    this.account(user).consentsMissing = !accepted;
+  }
+
+  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
+    this.failures = { count, status, retryAfterS };
+  }
+
+  stats(user?: SimulatedUser) {
+    const ids = user ? [this.account(user).userId] : [...this.accounts.keys()];
+    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
+    for (const id of ids) {
+      const c = this.auth.counts.get(id);
+      sum.tokenExchanges += c?.tokenExchanges ?? 0;
+      sum.refreshes += c?.refreshes ?? 0;
+      sum.revokes += c?.revokes ?? 0;
+      sum.dataRequests += this.dataCalls.get(id) ?? 0;
+    }
+    return sum;
+  }
+
+  subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
+    const h = this.webhooks.held;
+    return h ? [{ key: [...h.events].sort().join(','), callbackUrl: h.url }] : [];
+  }
+
+  /** Whether our client has the user registered (simulator only, for assertions). */
+  isRegistered(user: SimulatedUser): boolean {
+    return this.account(user).registeredAt !== null;
+  }
+
+  private account(user: SimulatedUser): PolarAccount {
+    const a = this.accounts.get(Number(user.providerUserId));
+    if (!a) throw new Error(`unknown Polar user ${user.providerUserId}`);
+    return a;
+  }
+
+  private async handle(req: IncomingMessage): Promise<Reply> {
+    const url = new URL(req.url ?? '/', this.base);
+    const method = req.method ?? 'GET';
+    const headers = req.headers as Record<string, string | undefined>;
+    const body = await readBody(req);
+    const path = url.pathname;
+    if (path === '/oauth2/authorization') return this.authorizePage(method, url, body);
+    if (path === '/v2/oauth2/token' && method === 'POST') return this.auth.token(new URLSearchParams(body), headers.authorization);
+    if (path.startsWith('/v3/webhooks') || path === '/v3/notifications') {
+      if (!this.auth.isClient(headers.authorization)) return error(401, 'UNAUTHORIZED', 'Client credentials required');
+      if (path === '/v3/notifications') return { status: 204 };
+      return (await this.webhooks.route(method, path, body)) ?? error(404, 'NOT_FOUND', 'Not found');
+    }
+    if (!path.startsWith('/v3/')) return error(404, 'NOT_FOUND', 'Not found');
+    const who = this.auth.holder(headers.authorization);
+    if (!who.valid || who.userId === undefined) return error(401, 'UNAUTHORIZED', 'Unauthorized');
+    const a = this.accounts.get(who.userId)!;
+    if (path === '/v3/users' && method === 'POST') return this.register(a, body);
+    const user = /^\/v3\/users\/(\d+)$/.exec(path);
+    if (user) return this.userRoute(a, method, Number(user[1]), who.token!);
+    return this.data(a, method, url);
+  }
+
+  /** POST /v3/users: 200 with the user, 403 without consents, 409 when already registered or the member-id is taken. */
+  private register(a: PolarAccount, body: string): Reply {
+    let memberId: unknown;
+    try {
+      memberId = (JSON.parse(body) as Record<string, unknown>)['member-id'];
+    } catch {
+      return error(400, 'BAD_REQUEST', 'Body is not JSON');
+    }
+    if (typeof memberId !== 'string' || memberId === '') return error(400, 'BAD_REQUEST', 'member-id is required');
+    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
+    const owner = this.memberIds.get(memberId);
+    if (a.registeredAt !== null || (owner !== undefined && owner !== a.userId)) return error(409, 'CONFLICT', 'User already registered to partner or duplicated member-id.');
+    a.registeredAt = Date.now();
+    this.memberIds.set(memberId, a.userId);
+    return json(200, this.userDoc(a, memberId));
+  }
+
+  private userDoc(a: PolarAccount, memberId: string) {
+    return {
+      'polar-user-id': a.userId, 'member-id': memberId, 'registration-date': new Date(a.registeredAt ?? Date.now()).toISOString(),
+      'first-name': 'Eka', 'last-name': 'Toka', birthdate: '1985-09-06', gender: 'MALE', weight: 66, height: 170, 'extra-info': [],
+    };
+  }
+
+  /** GET /v3/users/{id} (the user's base information) and DELETE (de-registration, which revokes the token). */
+  private userRoute(a: PolarAccount, method: string, id: number, token: string): Reply {
+    if (id !== a.userId) return error(403, 'FORBIDDEN', 'Not the token\'s user');
+    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
+    if (method === 'GET') {
+      if (a.registeredAt === null) return { status: 204 };
+      const memberId = [...this.memberIds.entries()].find(([, u]) => u === a.userId)?.[0] ?? '';
+      return json(200, this.userDoc(a, memberId));
+    }
+    if (method === 'DELETE') {
+      this.auth.count(a.userId).revokes++;
+      a.registeredAt = null;
+      for (const [m, u] of this.memberIds) if (u === a.userId) this.memberIds.delete(m);
+      this.auth.revokeToken(token);
+      return { status: 204 };
+    }
+    return error(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
+  }
+
+  /**
+   * A user data route, after the scripted failures. A user not registered with our client is refused
+   * with 403: the documents say registration must come first but not what Polar answers otherwise.
+   */
+  private data(a: PolarAccount, method: string, url: URL): Reply {
+    this.dataCalls.set(a.userId, (this.dataCalls.get(a.userId) ?? 0) + 1);
+    if (this.failures.count > 0) {
+      this.failures.count--;
+      const { status, retryAfterS } = this.failures;
+      if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id": "2AC3' };
+      if (status === 429) {
+        const after = retryAfterS ?? 60;
+        // Polar's documented headers ("short term, long term"); Retry-After as the simulator interface asks.
+        return error(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded', { 'ratelimit-usage': '520, 900', 'ratelimit-limit': '520, 5100', 'ratelimit-reset': `${after}, ${after + 80_000}`, 'retry-after': String(after) });
+      }
+      return { status, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Unavailable</body></html>' };
+    }
+    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
+    if (a.registeredAt === null) return error(403, 'FORBIDDEN', 'User is not registered to partner.');
+    return this.api.route(a, method, url.pathname, url.searchParams) ?? error(404, 'NOT_FOUND', 'Not found');
+  }
+
+  /** The authorization form for a browser (GET) and its Allow/Deny (POST): a 302 to the redirect. */
+  private authorizePage(method: string, url: URL, body: string): Reply {
+    if (method === 'POST') {
+      const form = new URLSearchParams(body);
+      if (!this.browserUser) return error(400, 'BAD_REQUEST', 'No browser user set');
+      const location = this.authorize(form.get('authorize_url') ?? '', this.browserUser, form.get('decision') === 'allow' ? 'allow' : 'deny');
+      return { status: 302, headers: { location } };
+    }
+    const full = escapeHtml(url.toString());
+    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
+    const button = (d: string, label: string) =>
+      `<form method="post" action="/oauth2/authorization"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: `<!doctype html><title>Polar Flow – authorize</title><h1>Allow access to your Polar data?</h1><p>Signed in as Polar user ${who}. Scope: ${escapeHtml(url.searchParams.get('scope') ?? 'accesslink.read_all')}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}`,
+    };
+  }
+}
+
