@@ -99,6 +99,13 @@ describe('marketplace page', () => {
     expect(page([])).toContain('History: up to 90 days back. No live notifications: new data is fetched every 15 minutes.');
   });
 
+  it('says what each source delivers and that its history was imported, in words', () => {
+    const html = page([entry({ backfill: { state: 'done', progress: 1, start: '2025-01-30T00:00:00.000Z', end: since(600) } })]);
+    expect(html).toMatch(/Connected · history imported from 30 Jan 2025 · last synced <time/);
+    expect(html).toContain('Online account · sleep, daily activity, workouts and minute-by-minute data');
+    expect(html).toContain('Phone app · body measurements, meals, sleep, daily activity, workouts and minute-by-minute data');
+  });
+
   it('posts provider forms plainly (no script interception) and keeps the demo in place', () => {
     const html = page([entry({})]);
     expect(html).toContain('<form method="post" action="mkt_x/sources/dexcom/connect"><button');

@@ -12,6 +12,23 @@ export type SourceItem = MarketplaceView['sources'][number];
 
 const KIND_LABEL: Record<string, string> = { cloud: 'Online account', mobile: 'Phone app', demo: 'Sample data' };
 
+/** What a source delivers, in the user's words (the catalog's resource types). */
+const RESOURCE_WORDS: Record<string, string> = {
+  measurement: 'body measurements',
+  nutrition: 'meals',
+  sleep: 'sleep',
+  summary: 'daily activity',
+  workout: 'workouts',
+  intraday: 'minute-by-minute data',
+  cgm: 'glucose readings',
+};
+
+/** "sleep, daily activity and workouts". */
+export function deliversInWords(resources: string[]): string {
+  const words = resources.map((r) => RESOURCE_WORDS[r] ?? r);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : (words[0] ?? '');
+}
+
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 }
@@ -46,7 +63,8 @@ function cloudState(s: SourceItem, now: Date): { html: string; tone: Tone; impor
     return { html: `Importing your history… ${pct} %`, tone: 'ok', importing: pct };
   }
   const synced = s.last_synced_at ? `last synced ${timeTag(s.last_synced_at, now)}` : 'waiting for the first sync';
-  return { html: `Connected · ${synced}`, tone: 'ok', importing: null };
+  const history = s.backfill?.state === 'done' ? ` · history imported from ${esc(new Date(s.backfill.start).toLocaleDateString('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }))}` : '';
+  return { html: `Connected${history} · ${synced}`, tone: 'ok', importing: null };
 }
 
 const button = (label: string, name: string, stateId: string, secondary = false) =>
@@ -86,7 +104,7 @@ export function sourceCard(token: string, s: SourceItem, now: Date): string {
   <span class="logo logo-${esc(s.type)}" aria-hidden="true">${esc(s.initials)}</span>
   <div class="info">
     <h3 id="src-${esc(s.type)}">${name}</h3>
-    <p class="kind">${esc(KIND_LABEL[s.kind] ?? s.kind)} · ${esc(s.resources.join(', '))}</p>
+    <p class="kind">${esc(KIND_LABEL[s.kind] ?? s.kind)} · ${esc(deliversInWords(s.resources))}</p>
     <p class="state" id="state-${esc(s.type)}">${state}</p>${extra}
     <div class="buttons">${forms}</div>
   </div>
