@@ -1,0 +1,35 @@
+/**
+ * The Strava provider adapter (API v3, https://developers.strava.com/docs): OAuth2 with rotating
+ * refresh tokens and deauthorization, the athlete's activities as `workout` records, the app's one
+ * push subscription with its hub.challenge validation, and unsigned webhook events (activity
+ * create/update/delete, athlete deauthorization). The parts live in the strava-*.ts modules next to
+ * this one; README.md says what each call and field is and why.
+ */
+import { ProviderAdapter, ProviderError } from '../provider.port';
+import { fetchActivities } from './strava-activities';
+import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './strava-oauth';
+import { create, list, remove, renew, wanted } from './strava-subscriptions';
+import { ACTIVITIES, handshake, parseNotification } from './strava-webhooks';
+
+export const stravaAdapter: ProviderAdapter = {
+  type: 'strava',
+  // 90 days: usually one 200-activity page plus the empty page that ends it (see strava-activities.ts).
+  resources: [{ name: ACTIVITIES, recordTypes: ['workout'], maxWindowDays: 90 }],
+  // Strava's authentication document describes no PKCE parameters.
+  pkce: false,
+
+  authorizeUrl: (settings, params) => authorizeUrl(settings, params),
+  exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
+  refresh,
+  revoke,
+  fetchProviderUserId,
+
+  async fetchWindow(http, settings, accessToken, resource, window) {
+    if (resource === ACTIVITIES) return fetchActivities(http, settings, accessToken, window);
+    throw new ProviderError('bad_request', `Strava has no resource ${resource} in this adapter`);
+  },
+
+  handshake,
+  parseNotification,
+  appSubscriptions: { wanted, list, create, renew, remove },
+};
