@@ -10,18 +10,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { requireTs } from './ts-require.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const swc = require('@swc/core');
-// The simulator is TypeScript in the test tree: compile it on load, as the test runner does.
-Module._extensions['.ts'] = (mod, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { filename, jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } });
-  mod._compile(code, filename);
-};
-const { OuraSimulator } = require(path.join(root, 'services/sources/test/simulators/oura/oura-simulator.ts'));
+// The simulator is TypeScript in the test tree.
+const { OuraSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/oura/oura-simulator.ts'));
 const { startPlatform } = require(path.join(root, 'platform/dist/index.js'));
 
 const say = (line) => console.log(`[demo] ${line}`);

@@ -43,9 +43,9 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
   if (!user || user.status !== 'active') return back(`error.${type}`);
   let tokens: TokenSet;
   try {
-    tokens = await provider.adapter.exchangeCode(provider.http.for(), provider.settings, { code: query.code, ...(pending.code_verifier ? { codeVerifier: deps.vault.open(pending.code_verifier) } : {}) }, now);
-    if (!tokens.providerUserId && provider.adapter.fetchProviderUserId) tokens = { ...tokens, providerUserId: await provider.adapter.fetchProviderUserId(provider.http.for(), provider.settings, tokens.accessToken) };
-    if (provider.adapter.afterConnect) tokens = (await provider.adapter.afterConnect(provider.http.for(), provider.settings, tokens)) ?? tokens;
+    tokens = await provider.adapter.exchangeCode(provider.http.interactive(), provider.settings, { code: query.code, ...(pending.code_verifier ? { codeVerifier: deps.vault.open(pending.code_verifier) } : {}) }, now);
+    if (!tokens.providerUserId && provider.adapter.fetchProviderUserId) tokens = { ...tokens, providerUserId: await provider.adapter.fetchProviderUserId(provider.http.interactive(), provider.settings, tokens.accessToken) };
+    if (provider.adapter.afterConnect) tokens = (await provider.adapter.afterConnect(provider.http.interactive(), provider.settings, tokens)) ?? tokens;
   } catch (err) {
     if (!isProviderError(err)) throw err;
     deps.logger.warn('provider refused the code exchange', { source_type: type, kind: err.kind, error: err.message });

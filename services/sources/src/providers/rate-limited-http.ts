@@ -5,9 +5,13 @@
  * one connection. A call that would break a limit does not wait on the event loop: it fails at once
  * with rate_limited and the time to wait, and the scheduler puts the job back for then.
  * The budget is per process; replicas share the provider's limit, so each keeps its own share
- * (documented in the service README).
+ * (documented in the service README). Background sync may spend only 80 % of it: the rest is kept
+ * for what a person is waiting on (the code exchange of a Connect), so a large backfill never
+ * makes a user's Connect fail.
  */
 import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from './provider.port';
+
+const BACKGROUND_SHARE = 0.8;
 
 export class RateLimitedHttp {
   private windowStart = 0;
@@ -21,9 +25,14 @@ export class RateLimitedHttp {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The ProviderHttp an adapter uses for one connection (or for the app, with no key). */
+  /** The ProviderHttp an adapter uses for one connection's background sync (or for the app, with no key). */
   for(connectionKey?: string): ProviderHttp {
-    return { send: (request) => this.send(request, connectionKey) };
+    return { send: (request) => this.send(request, connectionKey, BACKGROUND_SHARE) };
+  }
+
+  /** For calls a person is waiting on (Connect's code exchange): the whole budget. */
+  interactive(connectionKey?: string): ProviderHttp {
+    return { send: (request) => this.send(request, connectionKey, 1) };
   }
 
   /** The provider asked us to wait: for everyone (app) or for one connection. */
@@ -33,7 +42,7 @@ export class RateLimitedHttp {
     else this.appPausedUntil = Math.max(this.appPausedUntil, until);
   }
 
-  private async send(request: ProviderRequest, connectionKey?: string): Promise<ProviderResponse> {
+  private async send(request: ProviderRequest, connectionKey: string | undefined, share: number): Promise<ProviderResponse> {
     const t = this.now();
     const wait = Math.max(this.appPausedUntil - t, connectionKey ? (this.userPausedUntil.get(connectionKey) ?? 0) - t : 0);
     if (wait > 0) throw new ProviderError('rate_limited', 'waiting for the provider\'s rate limit', { retryAfterMs: wait });
@@ -41,14 +50,14 @@ export class RateLimitedHttp {
       this.windowStart = t;
       this.used = 0;
     }
-    if (this.used >= this.perMinute) throw new ProviderError('rate_limited', 'the application\'s request budget for this minute is spent', { retryAfterMs: this.windowStart + 60_000 - t });
+    if (this.used >= Math.floor(this.perMinute * share)) throw new ProviderError('rate_limited', 'the application\'s request budget for this minute is spent', { retryAfterMs: this.windowStart + 60_000 - t });
     this.used++;
     if (connectionKey && (this.userPausedUntil.get(connectionKey) ?? 0) < t) this.userPausedUntil.delete(connectionKey);
     const res = await this.transport.send(request);
     if (res.status === 429) {
       const retry = retryAfterMs(res.headers['retry-after']) ?? 60_000;
-      // A 429 on a user's data call is that user's limit (Oura, Dexcom count per user and app); we
-      // pause the connection, and the app too when the provider's answer does not say.
+      // A 429 on a user's data call pauses that connection (providers count per user as well as per
+      // app, and the app budget above keeps us under the app's limit); one on an app call pauses the app.
       this.pause(retry, connectionKey);
     }
     return res;

@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+/**
+ * The sources service against the provider simulators (services/sources/test/simulators), the
+ * platform as a child process (embedded runtime), loopback only, every loop bounded:
+ *
+ *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
+ *
+ * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
+ *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
+ *    `sources` entry says the backfill is done. Reference, same run: the same adapter fetching the
+ *    same windows in a bare loop in this process (no platform: the provider's floor).
+ * 2. Webhook: `--webhooks` signed Oura notifications, 8 in flight; our answer's latency p50/p99.
+ *    Reference, same run: a bare node:http server answering 200 to the same requests.
+ * 3. Noisy neighbour: customer B posts one record every 20 ms for `--seconds` (p50/p99 of its
+ *    answers) while nothing else happens, then again while `--users` connected Oura users of
+ *    customer A are each notified once a minute (a live fetch and ingestion each).
+ * Targets (issue 26): backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle.
+ */
+import http from 'node:http';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { api, args, createTenant, createUser, measurement, openSse, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
+import { requireTs } from '../../../scripts/ts-require.mjs';
+
+const root = path.resolve(new URL('../../..', import.meta.url).pathname);
+const require = createRequire(import.meta.url);
+const { OuraSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/oura/oura-simulator.ts'));
+const { DexcomSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/dexcom/dexcom-simulator.ts'));
+const { ouraAdapter } = require(path.join(root, 'services/sources/dist/providers/oura/oura.adapter.js'));
+const { dexcomAdapter } = require(path.join(root, 'services/sources/dist/providers/dexcom/dexcom.adapter.js'));
+const { fetchProviderHttp } = require(path.join(root, 'services/sources/dist/http/fetch-provider-http.js'));
+
+const USERS = Number(args.users ?? 1000);
+const SECONDS = Number(args.seconds ?? 60);
+const WEBHOOKS = Number(args.webhooks ?? 2000);
+const DAYS = Number(args.days ?? 30);
+const DAY = 86_400_000;
+const f1 = (x) => x.toFixed(1);
+
+const oura = new OuraSimulator();
+const dexcom = new DexcomSimulator();
+await oura.start();
+await dexcom.start();
+const platformEnv = (backfillDays) => ({
+  ...oura.env(),
+  ...dexcom.env(),
+  WELLSTREAM_SOURCE_BACKFILL_DAYS: String(backfillDays),
+  WELLSTREAM_SOURCE_POLL_INTERVAL_S: '86400',
+  WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+  ...(process.env.BENCH_LOG_LEVEL ? { WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+});
+let platform = await startEmbedded(platformEnv(DAYS));
+let base = platform.base;
+
+/** Marketplace Connect → the provider's consent → our callback: as a browser would. */
+async function connect(sim, marketplaceUrl, who, type) {
+  const start = await fetch(`${marketplaceUrl}/sources/${type}/connect`, { method: 'POST', redirect: 'manual' });
+  if (start.status !== 303) throw new Error(`connect answered ${start.status}`);
+  const back = await fetch(sim.authorize(start.headers.get('location'), who, 'allow'), { redirect: 'manual' });
+  if (back.status !== 303 || !back.headers.get('location').includes('notice=connected')) throw new Error(`callback answered ${back.status} ${back.headers.get('location')}`);
+}
+
+const sourceOf = async (tenant, uid, type) => (await api(base, 'GET', `/organizations/${tenant.organizationId}/users/${uid}`, tenant.token)).sources.find((s) => s.type === type);
+
+/** The adapter alone over plain fetch, the windows the platform asks for: the provider's floor. */
+async function bareFetch(sim, adapter, who, days) {
+  const e = sim.env();
+  const k = (suffix) => e[Object.keys(e).find((x) => x.endsWith(suffix))];
+  const s = { clientId: k('_CLIENT_ID'), clientSecret: k('_CLIENT_SECRET'), authUrl: k('_AUTH_URL'), tokenUrl: k('_TOKEN_URL'), apiUrl: k('_API_URL'), redirectUri: 'http://127.0.0.1:9/cb', webhookUrl: 'http://127.0.0.1:9/wh' };
+  const httpClient = fetchProviderHttp({ timeoutMs: 15_000 });
+  const verifier = 'v'.repeat(50);
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const code = new URL(sim.authorize(adapter.authorizeUrl(s, { state: 'bench-state-0123456789', ...(adapter.pkce ? { codeChallenge: challenge } : {}) }), who, 'allow')).searchParams.get('code');
+  const tokens = await adapter.exchangeCode(httpClient, s, { code, ...(adapter.pkce ? { codeVerifier: verifier } : {}) }, new Date());
+  const now = Date.now();
+  const t0 = performance.now();
+  const byType = {};
+  for (const r of adapter.resources) {
+    for (let start = now - days * DAY; start < now; start += r.maxWindowDays * DAY) {
+      let cursor;
+      do {
+        const page = await adapter.fetchWindow(httpClient, s, tokens.accessToken, r.name, { start: new Date(start), end: new Date(Math.min(start + r.maxWindowDays * DAY, now)), cursor }, { userTimezone: 'Europe/Berlin' });
+        for (const rec of page.records) byType[rec.type] = (byType[rec.type] ?? new Set()).add(rec.log_id);
+        cursor = page.nextCursor;
+      } while (cursor);
+    }
+  }
+  return { ms: performance.now() - t0, counts: Object.fromEntries(Object.entries(byType).map(([t, ids]) => [t, ids.size])) };
+}
+
+/** log_ids of each user's records by type, from the replay of customer A (cgm has no REST path). */
+const replayed = new Map();
+const PATHS = { measurement: 'measurements', sleep: 'sleep', summary: 'summaries', workout: 'workouts', intraday: 'intraday' };
+
+/** How many records of each type the user has stored: REST where there is a path, the replay's data events for cgm. */
+async function storedCounts(tenant, uid, userId, types, days) {
+  const out = {};
+  const today = new Date();
+  for (const t of types) {
+    if (PATHS[t]) {
+      let n = 0;
+      for (let back = 0; back <= days + 2; back += 29) {
+        const end = new Date(today.getTime() - back * DAY + DAY).toISOString().slice(0, 10);
+        const start = new Date(today.getTime() - Math.min(back + 28, days + 2) * DAY).toISOString().slice(0, 10);
+        n += (await api(base, 'GET', `/organizations/${tenant.organizationId}/users/${uid}/${PATHS[t]}?start_date=${start}&end_date=${end}`, tenant.token)).data.length;
+      }
+      out[t] = n;
+    } else out[t] = replayed.get(`${userId}:${t}`)?.size ?? 0;
+  }
+  return out;
+}
+
+try {
+  let a = await createTenant(base, 'A');
+
+  // 1. Backfill
+  console.log(`\n== backfill: ${DAYS} days, one user each (embedded)`);
+  // cgm has no REST path: its records are counted from the customer's replay (stored, then published).
+  const replay = await openSse(`${base}/replay?token=${a.token}&event_types=data`, (event, data) => {
+    if (event !== 'data') return;
+    const r = JSON.parse(data);
+    const key = `${r.user.user_id}:${r.type}`;
+    replayed.set(key, (replayed.get(key) ?? new Set()).add(r.log_id));
+  });
+  for (const [type, sim, adapter] of [['oura', oura, ouraAdapter], ['dexcom', dexcom, dexcomAdapter]]) {
+    const who = sim.createUser({ days: DAYS + 1, now: new Date() });
+    const bare = await bareFetch(sim, adapter, who, DAYS);
+    const uid = `bf-${type}`;
+    const user = await api(base, 'POST', `/organizations/${a.organizationId}/users`, a.token, { uid, location: { timezone: 'Europe/Berlin' } });
+    const t0 = performance.now();
+    await connect(sim, user.marketplace.url, who, type);
+    let counts = {};
+    await until(`${type} backfill stored`, async () => {
+      if ((await sourceOf(a, uid, type))?.backfill?.state !== 'done') return false;
+      counts = await storedCounts(a, uid, user.id, Object.keys(bare.counts), DAYS);
+      return Object.entries(bare.counts).every(([t, n]) => counts[t] >= n);
+    }, 300_000, 100);
+    const ms = performance.now() - t0;
+    const total = Object.values(bare.counts).reduce((x, y) => x + y, 0);
+    console.log(`${type.padEnd(7)} stored ${total} records (${Object.entries(bare.counts).map(([t, n]) => `${t} ${n}`).join(', ')}) in ${f1(ms / 1000)} s · bare adapter fetch loop ${f1(bare.ms / 1000)} s · ratio ${f1(ms / bare.ms)}× · target ≤ 10 s: ${ms <= 10_000 ? 'met' : 'MISSED'}`);
+  }
+  replay.close();
+
+  // 2. Webhook latency
+  console.log(`\n== webhook: ${WEBHOOKS} signed Oura notifications, 8 in flight`);
+  const hookUser = oura.createUser({ days: 2, now: new Date() });
+  const hu = await api(base, 'POST', `/organizations/${a.organizationId}/users`, a.token, { uid: 'hook-user', location: { timezone: 'Europe/Berlin' } });
+  await connect(oura, hu.marketplace.url, hookUser, 'oura');
+  oura.addData(hookUser, 'workout', new Date());
+  const bare = http.createServer((req, res) => req.on('data', () => {}).on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')));
+  await new Promise((r) => bare.listen(0, '127.0.0.1', r));
+  const timedHooks = async (url) => {
+    const lat = [];
+    let left = WEBHOOKS;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (left-- > 0) {
+          const t0 = performance.now();
+          const status = await oura.notify(url, hookUser, 'workout');
+          if (status >= 300) throw new Error(`webhook answered ${status}`);
+          lat.push(performance.now() - t0);
+        }
+      }),
+    );
+    return lat;
+  };
+  const refLat = await timedHooks(`http://127.0.0.1:${bare.address().port}/v2/sources/oura/webhook`);
+  const ourLat = await timedHooks(`${base}/sources/oura/webhook`);
+  bare.close();
+  console.log(`bare node:http  p50 ${f1(pct(refLat, 50))} ms  p99 ${f1(pct(refLat, 99))} ms`);
+  console.log(`wellstream      p50 ${f1(pct(ourLat, 50))} ms  p99 ${f1(pct(ourLat, 99))} ms  (p99 ${f1(pct(ourLat, 99) / pct(refLat, 99))}× bare) · target p99 ≤ 50 ms: ${pct(ourLat, 99) <= 50 ? 'met' : 'MISSED'}`);
+
+  // 3. Noisy neighbour
+  console.log(`\n== noisy neighbour: ${USERS} connected Oura users of customer A (1 day of history each), each notified once a minute`);
+  // A platform of its own whose backfill is one day: the phase measures notifications, not history.
+  await platform.stop();
+  platform = await startEmbedded(platformEnv(1));
+  base = platform.base;
+  a = await createTenant(base, 'A');
+  const b = await createTenant(base, 'B');
+  const connected = [];
+  const setupStart = performance.now();
+  for (let i = 0; i < USERS; i++) {
+    const who = oura.createUser({ days: 1, now: new Date() });
+    const u = await api(base, 'POST', `/organizations/${a.organizationId}/users`, a.token, { uid: `nn-${i}`, location: { timezone: 'Europe/Berlin' } });
+    await connect(oura, u.marketplace.url, who, 'oura');
+    oura.addData(who, 'daily_activity', new Date());
+    connected.push(who);
+  }
+  console.log(`connected ${USERS} users in ${f1((performance.now() - setupStart) / 1000)} s; waiting for their backfills to settle`);
+  await settle(platform.pid, 15, 600_000);
+  const bUser = await createUser(base, b, 'b-user');
+  const probe = async (during) => {
+    const lat = [];
+    const end = performance.now() + SECONDS * 1000;
+    let notified = 0;
+    const perSecond = USERS / 60;
+    const notifier = during
+      ? (async () => {
+          const t0 = performance.now();
+          while (performance.now() < end) {
+            const due = Math.min(USERS * Math.ceil(SECONDS / 60), Math.floor(((performance.now() - t0) / 1000) * perSecond));
+            const batch = [];
+            while (notified < due) batch.push(oura.notify(`${base}/sources/oura/webhook`, connected[notified++ % USERS], 'daily_activity'));
+            await Promise.all(batch);
+            await sleep(50);
+          }
+        })()
+      : Promise.resolve();
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/mobile/records?token=${bUser.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [measurement('b')] }) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`B's ingestion answered ${res.status}`);
+      lat.push(performance.now() - t0);
+      await sleep(20);
+    }
+    await notifier;
+    return { lat, notified };
+  };
+  const idle = await probe(false);
+  const busy = await probe(true);
+  const ratio = pct(busy.lat, 99) / pct(idle.lat, 99);
+  console.log(`B idle   p50 ${f1(pct(idle.lat, 50))} ms  p99 ${f1(pct(idle.lat, 99))} ms  (${idle.lat.length} posts)`);
+  console.log(`B busy   p50 ${f1(pct(busy.lat, 50))} ms  p99 ${f1(pct(busy.lat, 99))} ms  (${busy.lat.length} posts, ${busy.notified} notifications to A's users)`);
+  console.log(`busy p99 / idle p99 ${f1(ratio)}× · target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'}`);
+} finally {
+  await platform.stop();
+  await oura.stop();
+  await dexcom.stop();
+}
