@@ -95,6 +95,29 @@ export interface paths {
         patch: operations["updateOrganizationSettings"];
         trace?: never;
     };
+    "/admin/organizations/{org_id}/source_priority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        /** The organization's source priority (operator token) */
+        get: operations["adminGetSourcePriority"];
+        /**
+         * Replace the organization's source priority (operator token)
+         * @description Used by merged=true reads of the record endpoints. The answer shows the effective orders.
+         */
+        put: operations["adminPutSourcePriority"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/organizations/{org_id}/users/{uid}/suspend": {
         parameters: {
             query?: never;
@@ -282,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest records (mobile solution and source connectors)
-         * @description Authenticated by the user's mobile token (`token` query parameter), not a developer token. All-or-nothing: one invalid record rejects the request. (user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it.
+         * @description Authenticated by the user's mobile token (`token` query parameter), not a developer token. All-or-nothing: one invalid record rejects the request. (user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it. A new record that repeats a stored live record of the same source under another log_id (same type, content and times) is a duplicate: its entry is the stored record with `duplicate_of`, and nothing is stored or emitted.
          */
         post: operations["ingestMobileRecords"];
         delete?: never;
@@ -373,6 +396,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizations/{org_id}/source_priority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        /** The organization's source priority */
+        get: operations["getSourcePriority"];
+        /**
+         * Replace the organization's source priority
+         * @description Used by merged=true reads of the record endpoints. The answer shows the effective orders.
+         */
+        put: operations["putSourcePriority"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations/{org_id}/users": {
         parameters: {
             query?: never;
@@ -419,6 +465,26 @@ export interface paths {
          * @description Access ends at once and for good; the data is kept (7 years, on special request). The uid stays reserved.
          */
         delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{org_id}/users/{uid}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's data availability per source and resource
+         * @description For each source the user has connected (or holds data of) and each resource: the first and last record time held, the number of records, when data last arrived, whether the catalog expects the source to deliver that resource, and for provider sources the connection status, last successful sync and backfill.
+         */
+        get: operations["getAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -740,6 +806,65 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended";
         };
+        Availability: {
+            /** @description Every source the user has connected, was connected to, or holds data of */
+            sources: {
+                /** @description Provider sources: the first fetch of history (all resources together) */
+                backfill: {
+                    end?: string;
+                    progress?: number;
+                    start?: string;
+                    /** @enum {string} */
+                    state?: "running" | "done";
+                } | null;
+                connected: boolean;
+                /** Format: date-time */
+                connected_at: string | null;
+                /** @enum {string} */
+                kind: "cloud" | "mobile" | "demo";
+                /**
+                 * Format: date-time
+                 * @description Provider sources: the last successful sync; sources that post (phone apps, demo): when new data last arrived
+                 */
+                last_synced_at: string | null;
+                name: string;
+                /** @description Why it is disconnected or failing, in words */
+                reason: string | null;
+                resources: {
+                    backfill: {
+                        end?: string | null;
+                        start?: string | null;
+                        /** @enum {string} */
+                        state?: "running" | "done";
+                    } | null;
+                    /** @description The catalog lists this resource for the source (false: data arrived all the same) */
+                    expected: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Earliest start_time held (deletions do not narrow it)
+                     */
+                    first_time: string | null;
+                    /** Format: date-time */
+                    last_received_at: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Latest end_time held
+                     */
+                    last_time: string | null;
+                    /** @description Live records held */
+                    records: number;
+                    /** @enum {string} */
+                    resource: "measurement" | "nutrition" | "sleep" | "summary" | "workout" | "intraday" | "cgm";
+                }[];
+                /** @enum {string|null} */
+                status: "active" | "auth_expired" | "error" | "disconnected" | null;
+                type: string;
+            }[];
+            user: {
+                uid: string;
+                user_id: string;
+            };
+        };
         ConnectedSource: {
             /** @description The import of the provider's history; null for demo and phone apps. */
             backfill: components["schemas"]["SourceBackfill"] | null;
@@ -814,6 +939,24 @@ export interface components {
                 utc_offset?: number;
             }[];
         };
+        /** @description merged=true on workouts, measurements, nutrition and intraday: a stored record kept by the merge, with `duplicates` naming what it won over. Records of different sources that overlap in time (measurements: also sharing a metric type; points in time within 5 minutes) are one event told twice: the best-ranked is kept. Intraday: per metric type, samples where a better-ranked source's series covers the time are left out. */
+        KeptRecord: components["schemas"]["Record"] & {
+            duplicates: {
+                end_time: string;
+                log_id: string;
+                /** @description intraday duplicates: the metric type whose samples were covered */
+                metric?: string;
+                /** @description The stored record (its id in a plain read) */
+                record_id: string;
+                /** @description The source type of the record */
+                source: string;
+                start_time: string;
+                /** @description metric provenance: the value this record gave */
+                value?: number;
+            }[];
+            /** @constant */
+            merged: true;
+        };
         Location: {
             country_code: string | null;
             timezone: string | null;
@@ -879,6 +1022,69 @@ export interface components {
                 status: "active" | "suspended";
                 uid: string;
             };
+        };
+        /** @description merged=true on summaries (one per local day) and sleep (one per night: the local date 12 h before the local start). Each metric is chosen on its own by the organization's source priority: candidates whose intervals overlap are decided by priority (a tie — the same source — goes to origin device over unknown over manual, then the longer interval, then the record processed last, then the smaller id); additive metrics (steps, distances, energies, durations, counts) add up candidates that do not overlap. `provenance` names the records each value came from. Rules in docs/merging.md. */
+        MergedRecord: {
+            /** @description summary: daily */
+            category?: string;
+            end_time: string;
+            /** @description Stable for (user, type, day) */
+            id: string;
+            /**
+             * Format: date
+             * @description The local day (summary) or night (sleep)
+             */
+            local_date: string;
+            /** @constant */
+            merged: true;
+            metrics: {
+                /** @enum {string} */
+                origin: "device" | "manual" | "unknown";
+                provenance: {
+                    end_time: string;
+                    log_id: string;
+                    /** @description intraday duplicates: the metric type whose samples were covered */
+                    metric?: string;
+                    /** @description The stored record (its id in a plain read) */
+                    record_id: string;
+                    /** @description The source type of the record */
+                    source: string;
+                    start_time: string;
+                    /** @description metric provenance: the value this record gave */
+                    value?: number;
+                }[];
+                type: string;
+                unit: string;
+                value: number;
+            }[];
+            /** @description Every record that contributed */
+            provenance: {
+                end_time: string;
+                log_id: string;
+                /** @description intraday duplicates: the metric type whose samples were covered */
+                metric?: string;
+                /** @description The stored record (its id in a plain read) */
+                record_id: string;
+                /** @description The source type of the record */
+                source: string;
+                start_time: string;
+                /** @description metric provenance: the value this record gave */
+                value?: number;
+            }[];
+            /** @description Sources that contributed */
+            sources: string[];
+            /** @description sleep: the stages of the records chosen for the night */
+            stages?: Record<string, never>[];
+            start_time: string;
+            /** @enum {string} */
+            type: "summary" | "sleep";
+            user: {
+                organization_id?: string;
+                uid?: string;
+                user_id?: string;
+            };
+            utc_offset: number;
+            version: string;
         };
         /** @description Missing or unknown token (401), rate limit (429), unavailable or failing server (5xx). */
         Message: {
@@ -984,6 +1190,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             deleted_at: string | null;
+            /** @description Ingestion answers only: the posted record repeats this stored record of the same source under another log_id (same content and times); the entry is that stored record, and nothing was stored or emitted for the repeat. */
+            duplicate_of?: string;
             /** @example 2024-03-01T07:30:00Z */
             end_time: string;
             id: string;
@@ -1100,6 +1308,41 @@ export interface components {
             start: string;
             /** @enum {string} */
             state: "running" | "done";
+        };
+        SourcePriority: {
+            /** @description One order for every resource and metric not named below (best first) */
+            default: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            /** @description The full order each resource type ends up with (metric lists apply on top of it, per metric) */
+            effective: {
+                [key: string]: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            };
+            /** @description Metric type (the metric catalog) → order; wins over the resource's order */
+            metrics: {
+                [key: string]: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            };
+            organization_id: string;
+            /** @description Resource type (measurement, nutrition, sleep, summary, workout, intraday, cgm) → order */
+            resources: {
+                [key: string]: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            };
+            /**
+             * Format: date-time
+             * @description null while the organization uses the default
+             */
+            updated_at: string | null;
+        };
+        /** @description Replaces the whole setting ({} = the default). A list may name only some sources: the others follow in the order of the next, less specific list (metric → resource → default → the platform's default: devices, then apps, then phone aggregators, then demo). 422 for an unknown source, resource or metric (e.g. {"errors":{"metrics.stepz":["unknown metric type: stepz"]}}) or a source listed twice. Known metrics: 48 (the metric catalog). */
+        SourcePriorityInput: {
+            /** @description One order for every resource and metric not named below (best first) */
+            default?: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            /** @description Metric type (the metric catalog) → order; wins over the resource's order */
+            metrics?: {
+                [key: string]: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            };
+            /** @description Resource type (measurement, nutrition, sleep, summary, workout, intraday, cgm) → order */
+            resources?: {
+                [key: string]: ("demo" | "garmin" | "withings" | "oura" | "polar" | "dexcom" | "omron" | "strava" | "whoop" | "myfitnesspal" | "freestyle_libre" | "apple_health" | "health_connect" | "samsung_health")[];
+            };
         };
         Stream: {
             /** Format: date-time */
@@ -1466,6 +1709,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
+    adminGetSourcePriority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting and the orders in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcePriority"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    adminPutSourcePriority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourcePriorityInput"];
+            };
+        };
+        responses: {
+            /** @description The stored setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcePriority"];
+                };
+            };
+            /** @description Not the documented shape, e.g. {"errors":{"default":["…"]}} */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description An unknown source, resource or metric, or a source listed twice, keyed by its field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
                 };
             };
         };
@@ -2773,6 +3176,206 @@ export interface operations {
             };
         };
     };
+    getSourcePriority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting and the orders in force */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcePriority"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Hourly rate limit of the token exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    putSourcePriority: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourcePriorityInput"];
+            };
+        };
+        responses: {
+            /** @description The stored setting */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcePriority"];
+                };
+            };
+            /** @description Not the documented shape, e.g. {"errors":{"default":["…"]}} */
+            400: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The body is over the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description An unknown source, resource or metric, or a source listed twice, keyed by its field */
+            422: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Hourly rate limit of the token exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -3362,11 +3965,112 @@ export interface operations {
             };
         };
     };
+    getAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Availability */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Unknown user */
+            404: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Hourly rate limit of the token exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     listIntraday: {
         parameters: {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -3394,11 +4098,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -3599,6 +4303,8 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -3626,11 +4332,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -3728,6 +4434,8 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -3755,11 +4463,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -4470,6 +5178,8 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: one sleep per night built from every source (or the `source` list) by the organization's source priority (MergedRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -4497,11 +5207,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -4599,6 +5309,8 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: one summary per local day built from every source (or the `source` list) by the organization's source priority (MergedRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -4626,11 +5338,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -4728,6 +5440,8 @@ export interface operations {
             query?: {
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 end_date?: string;
+                /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
+                merged?: "true" | "false";
                 /** @description One source type or a comma list (demo, garmin, withings, oura, polar, dexcom, omron, strava, whoop, myfitnesspal, freestyle_libre, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
@@ -4755,11 +5469,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Record"][];
+                        data: (components["schemas"]["Record"] | components["schemas"]["MergedRecord"] | components["schemas"]["KeptRecord"])[];
                     };
                 };
             };
-            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}} */
+            /** @description Bad date or range, e.g. {"errors":{"start_date":["…"]}}, or merged not true/false */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */

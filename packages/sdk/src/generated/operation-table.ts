@@ -2,6 +2,8 @@
 // run `node packages/sdk/scripts/generate-types.mjs --base <base_url>` against a running platform instead.
 
 export const OPERATIONS = {
+  adminGetSourcePriority: { method: 'GET', path: '/admin/organizations/{org_id}/source_priority', developerToken: true, eventStream: false, accept: 'application/json' },
+  adminPutSourcePriority: { method: 'PUT', path: '/admin/organizations/{org_id}/source_priority', developerToken: true, eventStream: false, accept: 'application/json' },
   chooseTimezone: { method: 'POST', path: '/marketplace/{token}/timezone', developerToken: false, eventStream: false, accept: 'application/json' },
   configureNotificationTarget: { method: 'PUT', path: '/organizations/{org_id}/notification_target', developerToken: true, eventStream: false, accept: 'application/json' },
   connectSource: { method: 'POST', path: '/marketplace/{token}/sources/{type}/connect', developerToken: false, eventStream: false, accept: 'application/json' },
@@ -17,9 +19,11 @@ export const OPERATIONS = {
   deleteStream: { method: 'DELETE', path: '/streams/{id}', developerToken: true, eventStream: false, accept: 'application/json' },
   deleteUser: { method: 'DELETE', path: '/organizations/{org_id}/users/{uid}', developerToken: true, eventStream: false, accept: 'application/json' },
   disconnectSource: { method: 'POST', path: '/marketplace/{token}/sources/{type}/disconnect', developerToken: false, eventStream: false, accept: 'application/json' },
+  getAvailability: { method: 'GET', path: '/organizations/{org_id}/users/{uid}/availability', developerToken: true, eventStream: false, accept: 'application/json' },
   getNotificationBatch: { method: 'GET', path: '/organizations/{org_id}/notifications/{id}', developerToken: true, eventStream: false, accept: 'application/json' },
   getNotificationTarget: { method: 'GET', path: '/organizations/{org_id}/notification_target', developerToken: true, eventStream: false, accept: 'application/json' },
   getRule: { method: 'GET', path: '/organizations/{org_id}/users/{uid}/rules/{rule_id}', developerToken: true, eventStream: false, accept: 'application/json' },
+  getSourcePriority: { method: 'GET', path: '/organizations/{org_id}/source_priority', developerToken: true, eventStream: false, accept: 'application/json' },
   getStream: { method: 'GET', path: '/streams/{id}', developerToken: true, eventStream: false, accept: 'application/json' },
   getUser: { method: 'GET', path: '/organizations/{org_id}/users/{uid}', developerToken: true, eventStream: false, accept: 'application/json' },
   ingestMobileRecords: { method: 'POST', path: '/mobile/records', developerToken: false, eventStream: false, accept: 'application/json' },
@@ -39,6 +43,7 @@ export const OPERATIONS = {
   providerWebhookHandshake: { method: 'GET', path: '/sources/{type}/webhook', developerToken: false, eventStream: false, accept: 'application/json' },
   providerWebhookNotification: { method: 'POST', path: '/sources/{type}/webhook', developerToken: false, eventStream: false, accept: 'application/json' },
   providerWebhookProbe: { method: 'HEAD', path: '/sources/{type}/webhook', developerToken: false, eventStream: false, accept: 'application/json' },
+  putSourcePriority: { method: 'PUT', path: '/organizations/{org_id}/source_priority', developerToken: true, eventStream: false, accept: 'application/json' },
   reconnectProviderSource: { method: 'POST', path: '/marketplace/{token}/sources/{type}/reconnect', developerToken: false, eventStream: false, accept: 'application/json' },
   redeliverNotificationBatch: { method: 'POST', path: '/organizations/{org_id}/notifications/{id}/redeliver', developerToken: true, eventStream: false, accept: 'application/json' },
   refreshMarketplace: { method: 'POST', path: '/organizations/{org_id}/users/{uid}/marketplace', developerToken: true, eventStream: false, accept: 'application/json' },
