@@ -60,13 +60,16 @@ function rawSqliteRate(perTx, rows) {
 }
 
 const day = (i) => new Date(Date.UTC(2026, 0, 1) + i * 86400_000).toISOString().slice(0, 10);
+// Each record its own content and time: the same content and times under another log id is a
+// same-source duplicate, which ingestion answers without storing (docs/merging.md).
+const TAG_SECOND = { w: '00', warm: '01', l: '02' };
 const measurement = (n, tag = 'w') => ({
   type: 'measurement',
   source: { type: 'withings' },
   log_id: `${tag}-${n}`,
-  start_time: `${day(n % 28)}T07:${String(n % 60).padStart(2, '0')}:00Z`,
-  end_time: `${day(n % 28)}T07:${String(n % 60).padStart(2, '0')}:00Z`,
-  metrics: [{ type: 'body_weight', unit: 'kg', value: 70 + (n % 50) / 10, origin: 'device' }],
+  start_time: `${day(n % 28)}T07:${String(n % 60).padStart(2, '0')}:${TAG_SECOND[tag] ?? '03'}Z`,
+  end_time: `${day(n % 28)}T07:${String(n % 60).padStart(2, '0')}:${TAG_SECOND[tag] ?? '03'}Z`,
+  metrics: [{ type: 'body_weight', unit: 'kg', value: 40 + (n % 100_000) / 1000, origin: 'device' }],
 });
 const summary = (i) => ({
   type: 'summary',
