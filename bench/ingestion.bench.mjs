@@ -74,7 +74,7 @@ const measurement = (n, tag = 'w') => ({
 const summary = (i) => ({
   type: 'summary',
   category: 'daily',
-  source: { type: 'garmin' },
+  source: { type: 'apple_health' },
   log_id: `s-${i}`,
   start_time: `${day(i)}T00:00:00Z`,
   end_time: `${day(i)}T23:59:59Z`,

@@ -27,16 +27,12 @@ const s = (type: string, name: string, kind: SourceKind, resources: ResourceType
 
 export const SOURCES: SourceDefinition[] = [
   s('demo', 'Demo source', 'demo', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'D', '#6b7280'),
-  s('garmin', 'Garmin Connect', 'cloud', ['measurement', 'sleep', 'summary', 'workout', 'intraday'], 'Ga', '#007cc3'),
   s('withings', 'Withings', 'cloud', ['measurement', 'sleep', 'summary', 'workout', 'intraday'], 'Wi', '#1f2a44'),
   s('oura', 'Oura', 'cloud', ['sleep', 'summary', 'workout', 'intraday'], 'Ou', '#2d2d2d'),
-  s('polar', 'Polar Flow', 'cloud', ['sleep', 'summary', 'workout', 'intraday'], 'Po', '#d10027'),
+  s('polar', 'Polar Flow', 'cloud', ['measurement', 'sleep', 'summary', 'workout', 'intraday'], 'Po', '#d10027'),
   s('dexcom', 'Dexcom', 'cloud', ['cgm', 'measurement'], 'Dx', '#58a618'),
-  s('omron', 'OMRON connect', 'cloud', ['measurement'], 'Om', '#005eb8'),
   s('strava', 'Strava', 'cloud', ['workout'], 'St', '#fc4c02'),
-  s('whoop', 'WHOOP', 'cloud', ['sleep', 'summary', 'workout', 'intraday'], 'Wh', '#111111'),
-  s('myfitnesspal', 'MyFitnessPal', 'cloud', ['nutrition', 'measurement'], 'MF', '#0072ce'),
-  s('freestyle_libre', 'FreeStyle Libre', 'cloud', ['cgm'], 'FL', '#f5a800'),
+  s('whoop', 'WHOOP', 'cloud', ['measurement', 'sleep', 'summary', 'workout'], 'Wh', '#111111'),
   s('apple_health', 'Apple Health', 'mobile', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'AH', '#ff2d55'),
   s('health_connect', 'Health Connect', 'mobile', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'HC', '#4285f4'),
   s('samsung_health', 'Samsung Health', 'mobile', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'SH', '#1428a0'),
@@ -46,5 +42,5 @@ const byType = new Map(SOURCES.map((d) => [d.type, d]));
 
 export const SOURCE_TYPES = SOURCES.map((d) => d.type);
 /** Cloud sources connected through the sources service (OAuth, webhooks, polling). */
-export const PROVIDER_SOURCE_TYPES = ['oura', 'withings', 'dexcom'] as const;
+export const PROVIDER_SOURCE_TYPES = ['oura', 'withings', 'dexcom', 'polar', 'whoop', 'strava'] as const;
 export const sourceDefinition = (type: string): SourceDefinition | undefined => byType.get(type);

@@ -312,7 +312,7 @@ export function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect((await q('')).body.data.map((r: any) => r.source.type)).toEqual(['polar', 'oura']);
       expect((await q('&source=oura')).body.data.map((r: any) => r.source.type)).toEqual(['oura']);
       expect((await q('&source=oura,polar')).body.data).toHaveLength(2);
-      expect((await q('&source=garmin')).body.data).toEqual([]);
+      expect((await q('&source=whoop')).body.data).toEqual([]);
       const unknown = await q('&source=polar,nope');
       expect(unknown.status).toBe(422);
       expect(unknown.body).toEqual({ errors: { type: [expect.stringContaining('nope')] } });

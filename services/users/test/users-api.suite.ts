@@ -209,10 +209,12 @@ export function usersApiSuite(mode: 'embedded' | 'distributed') {
       });
       // Connecting again changes nothing and emits nothing.
       await m.post('/sources/demo/connect');
-      // Cloud sources connect through their provider's sign-in (the sources service), never here.
-      const cloud = await m.post('/sources/garmin/connect', {});
-      expect(cloud.status).toBe(422);
-      expect(cloud.body.errors.type[0]).toMatch(/Garmin Connect .*sign-in/);
+      // Cloud sources connect through their provider's sign-in (the sources service, which offers
+      // only providers with credentials: none here), never through the users service.
+      const cloud = await m.post('/sources/polar/connect', {});
+      expect(cloud.status).toBe(404);
+      expect(cloud.body.errors[0]).toMatch(/not offered/);
+      expect((await m.post('/sources/garmin/connect')).status).toBe(404);
       // Phone apps connect without any consent step of ours.
       expect((await m.post('/sources/apple_health/connect')).status).toBe(200);
       expect((await m.post('/sources/fitbit/connect')).status).toBe(404);

@@ -27,7 +27,7 @@ export const EMPTY_SETTING: SourcePrioritySetting = { default: [], resources: {}
  * Cloud sources that are apps rather than devices: a user types into them (nutrition, manual
  * weights) or they relay a device's data (a watch's runs uploaded to Strava).
  */
-const APP_SOURCES = new Set(['strava', 'myfitnesspal']);
+const APP_SOURCES = new Set(['strava']);
 
 /**
  * The platform's default order: dedicated devices (cloud sources that read a ring, a watch, a

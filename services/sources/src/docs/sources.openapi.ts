@@ -4,10 +4,11 @@
  * describes both answers there): Reconnect,
  * the OAuth callback and the webhook receivers (public paths: no developer token, no rate limit).
  */
+import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
 import { errorSchemas } from '@wellstream/http';
 
 const error = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } });
-const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: ['oura', 'withings', 'dexcom'] }, description: 'A provider source type offered by this deployment.' };
+const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDER_SOURCE_TYPES] }, description: 'A provider source type offered by this deployment.' };
 const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The marketplace token (from the user\'s marketplace URL).' };
 const redirect = (description: string) => ({ description, headers: { Location: { schema: { type: 'string', format: 'uri' } } } });
 const connectOp = (summary: string) => ({

@@ -3,7 +3,7 @@
  * for WELLSTREAM_SOURCE_<TYPE>_AUTH_URL/_TOKEN_URL/_API_URL) and what the marketplace says about
  * each. The adapters' READMEs give the documents these come from.
  */
-export const PROVIDER_TYPES = ['oura', 'withings', 'dexcom'] as const;
+export const PROVIDER_TYPES = ['oura', 'withings', 'dexcom', 'polar', 'whoop', 'strava'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 export interface ProviderDefaults {
@@ -45,6 +45,34 @@ export const PROVIDER_DEFAULTS: Record<ProviderType, ProviderDefaults> = {
     notifications: false,
     // Dexcom documents 60,000 calls per hour per application.
     appRequestsPerMinute: 900,
+  },
+  polar: {
+    authUrl: 'https://flow.polar.com/oauth2/authorization',
+    tokenUrl: 'https://polarremote.com/v2/oauth2/token',
+    apiUrl: 'https://www.polaraccesslink.com',
+    // Sleep is kept 28 days, exercises 30 days of uploads: the shortest limit bounds the backfill.
+    historyDays: 28,
+    notifications: true,
+    // Polar allows 500 + 20 per user per 15 minutes: about 33 a minute with no users.
+    appRequestsPerMinute: 30,
+  },
+  whoop: {
+    authUrl: 'https://api.prod.whoop.com/oauth/oauth2/auth',
+    tokenUrl: 'https://api.prod.whoop.com/oauth/oauth2/token',
+    apiUrl: 'https://api.prod.whoop.com/developer',
+    historyDays: null,
+    notifications: true,
+    // WHOOP documents 100 requests per minute and 10,000 per day per application.
+    appRequestsPerMinute: 90,
+  },
+  strava: {
+    authUrl: 'https://www.strava.com/oauth/authorize',
+    tokenUrl: 'https://www.strava.com/oauth/token',
+    apiUrl: 'https://www.strava.com/api/v3',
+    historyDays: null,
+    notifications: true,
+    // Strava allows 100 reads per 15 minutes (1,000 a day): 6 a minute keeps under the first.
+    appRequestsPerMinute: 6,
   },
 };
 

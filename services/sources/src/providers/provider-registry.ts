@@ -10,8 +10,11 @@ import { PROVIDER_DEFAULTS, PROVIDER_TYPES, ProviderDefaults, ProviderType } fro
 import type { ProviderAdapter, ProviderHttp, ProviderSettings } from './provider.port';
 import { RateLimitedHttp } from './rate-limited-http';
 import { withingsAdapter } from './withings/withings.adapter';
+import { polarAdapter } from './polar/polar.adapter';
+import { whoopAdapter } from './whoop/whoop.adapter';
+import { stravaAdapter } from './strava/strava.adapter';
 
-const ADAPTERS: Record<ProviderType, ProviderAdapter> = { oura: ouraAdapter, withings: withingsAdapter, dexcom: dexcomAdapter };
+const ADAPTERS: Record<ProviderType, ProviderAdapter> = { oura: ouraAdapter, withings: withingsAdapter, dexcom: dexcomAdapter, polar: polarAdapter, whoop: whoopAdapter, strava: stravaAdapter };
 
 export interface Provider {
   type: ProviderType;

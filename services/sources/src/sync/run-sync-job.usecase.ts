@@ -85,8 +85,9 @@ async function backfillChunk(deps: SyncDeps, provider: Provider, c: Connection, 
   const set: Record<string, unknown> = { [`resources.${spec.name}.backfill_done_until`]: end.toISOString() };
   if (done && !p.synced_until) set[`resources.${spec.name}.synced_until`] = p.backfill_end;
   const next = { ...c, resources: { ...c.resources, [spec.name]: { ...p, backfill_done_until: end.toISOString() } } };
-  const events: [SourceConnectionAction, Extra][] = [['backfill_progress', {}]];
-  if (done) events.push(['backfill_completed', { resource: spec.name, range: { start: p.backfill_start, end: p.backfill_end } }]);
+  // One announcement per write: users applies a connection's events in order of their time, and
+  // two of the same instant would look like a repeat. A completion carries the progress too.
+  const events: [SourceConnectionAction, Extra][] = done ? [['backfill_completed', { resource: spec.name, range: { start: p.backfill_start, end: p.backfill_end } }]] : [['backfill_progress', {}]];
   await commit(deps, next, records, set, events);
   return backfillProgress(next)?.state !== 'done';
 }

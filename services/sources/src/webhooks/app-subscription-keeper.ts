@@ -11,6 +11,7 @@ import type { ConnectionRepository } from '../connections/connection.repository'
 import type { Provider, ProviderRegistry } from '../providers/provider-registry';
 import type { TokenVault } from '../vault/token-vault';
 import type { AppSubscriptionSecrets } from './app-subscription-secrets';
+import { EPOCH } from '../sync/sync-job';
 
 const EVERY_MS = 3600_000;
 /** Renew when less than this is left (Oura's subscriptions last weeks; an hourly check is plenty). */
@@ -25,6 +26,7 @@ interface Lease {
 export class AppSubscriptionKeeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
+  private again = false;
 
   private constructor(
     private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; secrets: AppSubscriptionSecrets; vault: TokenVault; clock: Clock; logger: Logger },
@@ -47,8 +49,18 @@ export class AppSubscriptionKeeper {
   }
 
   kick(): void {
-    if (this.running) return;
-    this.running = this.keepAll().finally(() => (this.running = null));
+    if (this.running) {
+      // A change during a round (a connect, a disconnect) gets a round of its own after it.
+      this.again = true;
+      return;
+    }
+    this.running = this.keepAll().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
   }
 
   async stop(): Promise<void> {
@@ -66,7 +78,9 @@ export class AppSubscriptionKeeper {
       if (!p.adapter.appSubscriptions) continue;
       try {
         if (!(await this.takeLease(p.type))) continue;
-        await this.keep(p);
+        // The lease only keeps two replicas from one round at once: give it back when done, so a
+        // connect a moment later gets its own round instead of waiting for the lease to run out.
+        await this.keep(p).finally(() => this.leases.findOneAndUpdate({ _id: `app-subscriptions:${p.type}` }, { $set: { until: EPOCH } }));
       } catch (err) {
         this.o.logger.warn('could not keep the provider\'s webhook subscriptions; next round in an hour', { source_type: p.type, error: err });
       }

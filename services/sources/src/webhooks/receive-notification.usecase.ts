@@ -28,14 +28,14 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       deps.logger.info('notification for a provider user with no active connection', { source_type: type, provider_user_id: n.providerUserId, resource: n.resource });
       continue;
     }
-    if (!provider.adapter.resources.some((r) => r.name === n.resource)) {
-      deps.logger.info('notification for a resource we do not sync', { source_type: type, resource: n.resource });
-      continue;
-    }
     if (n.deauthorized) {
       // The user withdrew our access at the provider: nothing left to revoke there.
       await endConnection(deps, c, n.reason ?? 'access withdrawn at the provider', { revoke: false });
       queued++;
+      continue;
+    }
+    if (!provider.adapter.resources.some((r) => r.name === n.resource)) {
+      deps.logger.info('notification for a resource we do not sync', { source_type: type, resource: n.resource });
       continue;
     }
     if (n.deleted && n.objectId) {

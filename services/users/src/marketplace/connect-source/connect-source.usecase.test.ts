@@ -35,7 +35,7 @@ describe('connectSource / disconnectSource', () => {
     ]);
   });
 
-  it.each(['oura', 'withings', 'dexcom', 'garmin'])('refuses the cloud source %s with a 422 keyed `type`', async (type) => {
+  it.each(['oura', 'withings', 'dexcom', 'polar', 'whoop', 'strava'])('refuses the cloud source %s with a 422 keyed `type`', async (type) => {
     await expect(connectSource(deps, user.id, type)).rejects.toMatchObject({ kind: 'unprocessable', code: 'PROVIDER_SOURCE', fieldErrors: { type: [expect.stringMatching(/sign-in/)] } });
     expect((await deps.repo.findById(user.id))!.sources).toEqual([]);
   });
