@@ -20,8 +20,8 @@ export const organizationNotAllowed = () => forbidden('ORGANIZATION_NOT_ALLOWED'
 export async function assertCallerOwnsOrganization(owners: OrganizationOwners, caller: Caller, organizationId: string): Promise<void> {
   // The gateway signed the organization it authorized; a path naming another one was not authorized.
   if (caller.organizationId !== organizationId) throw organizationNotAllowed();
-  const owner = await owners.customerOf(organizationId);
-  if (owner === undefined || owner === null || owner !== caller.customerId) throw organizationNotAllowed();
+  // Unknown (undefined or null) or another customer's: refused alike.
+  if ((await owners.customerOf(organizationId)) !== caller.customerId) throw organizationNotAllowed();
 }
 
 const CHECKED_ORGANIZATION = Symbol('wellstream.checkedOrganization');

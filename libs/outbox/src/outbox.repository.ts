@@ -25,15 +25,20 @@ export class OutboxRepository {
   }
 
   /**
-   * The change's documents and their entries, ready, in one transaction; false when the store
-   * cannot do that (the caller then takes the prepared/ready steps).
+   * The change's documents and their entries, ready, in one transaction; resolves to the entries'
+   * batch id, or undefined when the store cannot do that (the caller then takes the prepared/ready steps).
    */
-  async addWithDocuments(messages: PendingMessage[], sets: UpsertSet[], now: Date): Promise<boolean> {
-    if (!this.store.upsertAtomically) return false;
+  async addWithDocuments(messages: PendingMessage[], sets: UpsertSet[], now: Date): Promise<string | undefined> {
+    if (!this.store.upsertAtomically) return undefined;
     const batchId = randomUUID();
     // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
     await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: messages.map((m) => toEntry(m, batchId, 'ready', now)) }]);
-    return true;
+    return batchId;
+  }
+
+  /** Whether any entry of the batch still waits to be published (an indexed count on a backlog). */
+  async holds(batchId: string): Promise<boolean> {
+    return (await this.entries.count({ batch_id: batchId })) > 0;
   }
 
   async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {

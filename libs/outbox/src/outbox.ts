@@ -100,12 +100,14 @@ export class Outbox {
       await this.settleFailed(batchId, messages).catch(() => undefined);
       throw err;
     }
+    let readyBatch = batchId;
     if ((await this.entries.markReady(batchId)) !== messages.length) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
-      await this.entries.add(randomUUID(), messages, 'ready', this.clock.now());
+      readyBatch = randomUUID();
+      await this.entries.add(readyBatch, messages, 'ready', this.clock.now());
     }
-    await this.published(options);
+    await this.published(readyBatch, options);
     return result;
   }
 
@@ -116,21 +118,33 @@ export class Outbox {
    * same three steps as `write`.
    */
   async writeDocuments(messages: PendingMessage[], change: DocumentChange, options: WriteOptions = {}): Promise<void> {
-    if (messages.length > 0 && (await this.entries.addWithDocuments(messages, change.sets, this.clock.now()))) {
-      await this.published(options);
+    const batchId = messages.length > 0 ? await this.entries.addWithDocuments(messages, change.sets, this.clock.now()) : undefined;
+    if (batchId) {
+      await this.published(batchId, options);
       return;
     }
     await this.write(messages, () => change.apply(), options);
   }
 
-  /** Starts the relay; waits for it only when the caller asked to answer after publishing. */
-  private async published({ publishWithinMs }: WriteOptions): Promise<void> {
+  /**
+   * Starts the relay; when the caller asked to answer after publishing, waits until the batch's
+   * entries have left the outbox (published), at most `publishWithinMs`. One drain is not enough:
+   * a concurrent writer's older entry still `prepared` stops the relay before this batch (order
+   * per key), and that writer's own drain publishes both a moment later.
+   */
+  private async published(batchId: string, { publishWithinMs }: WriteOptions): Promise<void> {
     if (!publishWithinMs || publishWithinMs <= 0) return this.relay.kick();
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<void>((r) => (timer = setTimeout(r, publishWithinMs)));
-    // A failed drain is the relay's to retry (its timer); the write itself is stored either way.
-    const drained = this.relay.drain().catch((err) => void this.options.logger.warn('outbox publish failed; will retry', { error: err }));
-    await Promise.race([drained, gaveUp]).finally(() => clearTimeout(timer));
+    const deadline = Date.now() + publishWithinMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      // A failed drain is the relay's to retry (its timer); the write itself is stored either way.
+      const drained = this.relay.drain().catch((err) => void this.options.logger.warn('outbox publish failed; will retry', { error: err }));
+      await Promise.race([drained, new Promise<void>((r) => (timer = setTimeout(r, left)))]).finally(() => clearTimeout(timer));
+      if (!(await this.entries.holds(batchId).catch(() => false))) return;
+      await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deadline - Date.now()))));
+    }
   }
 
   /**

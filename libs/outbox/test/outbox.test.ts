@@ -135,6 +135,28 @@ describe('outbox', () => {
     expect(await rawEntries()).toHaveLength(1);
   });
 
+  it('with publishWithinMs, waits for its own entries even when an older writer still holds the relay back', async () => {
+    const outbox = await open();
+    const end = async () => (await log.groupPositions('nobody', TOPIC))[0].end;
+    const before = await end();
+    let releaseA = () => {};
+    const aMayStore = new Promise<void>((r) => (releaseA = r));
+    // A's entry is written first and stays prepared while its change is under way.
+    const a = outbox.write([msg('c1', 1)], async () => {
+      await aMayStore;
+      await things.insertOne({ _id: 'c1', n: 1 });
+    });
+    while ((await rawEntries()).length === 0) await new Promise((r) => setTimeout(r, 5));
+    let bAnswered = false;
+    const b = outbox.write([msg('c2', 2)], () => things.insertOne({ _id: 'c2', n: 2 }), { publishWithinMs: 10_000 }).then(() => (bAnswered = true));
+    await new Promise((r) => setTimeout(r, 150));
+    // B is stored but not on the log yet (order per key: A's prepared entry comes first), so B waits.
+    expect([bAnswered, await end()]).toEqual([false, before]);
+    releaseA();
+    await Promise.all([a, b]);
+    expect(await end()).toBe(before + 2);
+  });
+
   it('drops the messages of a change that failed', async () => {
     const outbox = await open();
     const before = (await published()).length;
