@@ -13,6 +13,8 @@ export interface ProviderConfig {
   authUrl: string;
   tokenUrl: string;
   apiUrl: string;
+  /** Our budget of calls per minute to this provider (per process); defaults below its documented limit. */
+  requestsPerMinute: number;
 }
 
 export interface SourcesConfig extends ServiceSettings {
@@ -41,6 +43,8 @@ for (const type of PROVIDER_TYPES) {
   providerKeys[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.authUrl);
   providerKeys[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.tokenUrl);
   providerKeys[`WELLSTREAM_SOURCE_${T}_API_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.apiUrl);
+  // An application granted a higher quota (Strava and Polar grant them on request) raises this.
+  providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000).default(d.appRequestsPerMinute);
 }
 
 const tokenKey = Joi.string()
@@ -79,6 +83,7 @@ export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): Sources
       authUrl: config[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] as string,
       tokenUrl: config[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] as string,
       apiUrl: (config[`WELLSTREAM_SOURCE_${T}_API_URL`] as string).replace(/\/+$/, ''),
+      requestsPerMinute: config[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] as number,
     };
   }
   return { ...config, WELLSTREAM_PUBLIC_URL: config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, ''), providers };

@@ -45,7 +45,7 @@ export class ProviderRegistry {
           redirectUri: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/callback`,
           webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
         },
-        http: new RateLimitedHttp(transport, defaults.appRequestsPerMinute),
+        http: new RateLimitedHttp(transport, p.requestsPerMinute),
       });
     }
   }

@@ -184,6 +184,12 @@ export interface ProviderNotification {
   /** The provider says the object was deleted. */
   deleted?: boolean;
   /**
+   * The log_ids of the records that object became, when they are not `objectId` itself (a record's
+   * identity is (user, source, log_id) whatever its type, so an adapter that derives two records from
+   * one id must tell them apart, e.g. WHOOP's recovery `recovery:<sleep id>` beside the sleep).
+   */
+  deletedLogIds?: string[];
+  /**
    * The user withdrew our access at the provider (Strava's deauthorization, WHOOP's or Polar's
    * equivalents): the connection ends as `disconnected` with `reason`, without calling revoke.
    */

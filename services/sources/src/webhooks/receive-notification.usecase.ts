@@ -41,7 +41,7 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
     if (n.deleted && n.objectId) {
       // The object is gone at the provider: a fetch would not show it, so say so directly.
       const spec = provider.adapter.resources.find((r) => r.name === n.resource)!;
-      const stubs = spec.recordTypes.map((t) => ({ type: t, source: { type }, log_id: n.objectId!, deleted: true }) as IngestRecord);
+      const stubs = (n.deletedLogIds ?? [n.objectId]).map((logId) => ({ type: spec.recordTypes[0], source: { type }, log_id: logId, deleted: true }) as IngestRecord);
       await deps.outbox.write(recordMessages(deps.outbox, c, stubs, now.toISOString()), async () => undefined);
       queued++;
       continue;

@@ -109,9 +109,9 @@ describe('WHOOP mapping', () => {
     assertIngestible([mapCycle({ ...open, score_state: 'PENDING_SCORE', score: undefined }, 0)]);
   });
 
-  it('maps a recovery to a summary over its cycle, log_id the sleep UUID, resting heart rate only', () => {
+  it('maps a recovery to a summary over its cycle, log_id recovery:<sleep UUID>, resting heart rate only', () => {
     const r = mapRecovery(recovery, cycleSpan(cycle, 0));
-    expect(r).toMatchObject({ type: 'summary', log_id: recovery.sleep_id, start_time: '2022-04-24T02:25:44Z', utc_offset: -18000 });
+    expect(r).toMatchObject({ type: 'summary', log_id: `recovery:${recovery.sleep_id}`, start_time: '2022-04-24T02:25:44Z', utc_offset: -18000 });
     expect(r.metrics).toEqual([{ type: 'resting_heart_rate', unit: 'bpm', value: 64, origin: 'device' }]);
     expect(mapRecovery({ ...recovery, score_state: 'UNSCORABLE' }, cycleSpan(cycle, 0)).metrics).toEqual([]);
     assertIngestible([r]);

@@ -76,7 +76,7 @@ export function mapCycle(cycle: Json, openEnd: number): IngestRecord {
 }
 
 /**
- * Recovery → `summary` over its cycle's span, log_id = its `sleep_id`. `resting_heart_rate` →
+ * Recovery → `summary` over its cycle's span, log_id = `recovery:<sleep_id>`. `resting_heart_rate` →
  * resting_heart_rate (bpm). Left out: recovery_score, hrv_rmssd_milli, skin_temp_celsius (no
  * catalog metric) and spo2_percentage (oxygen_saturation is not a summary metric).
  */
@@ -87,7 +87,8 @@ export function mapRecovery(recovery: Json, span: CycleSpan): IngestRecord {
   return {
     type: 'summary',
     source: SOURCE,
-    log_id: sleepId,
+    // Not the sleep's UUID alone: that is the sleep record's identity already (type is not part of it).
+    log_id: recoveryLogId(sleepId),
     start_time: utcTime(span.startMs),
     end_time: utcTime(span.endMs),
     utc_offset: span.offset,
@@ -209,3 +210,6 @@ export function mapBodyMeasurement(body: Json, atMs: number): IngestRecord | und
   const at = utcTime(atMs);
   return { type: 'measurement', source: SOURCE, log_id: `body_measurement:${at.slice(0, 10)}`, start_time: at, end_time: at, metrics };
 }
+
+/** A recovery's log_id: its sleep's UUID, prefixed (the sleep record holds the bare UUID). */
+export const recoveryLogId = (sleepId: string) => `recovery:${sleepId}`;

@@ -118,8 +118,8 @@ describe('WHOOP OAuth and fetch', () => {
     );
     const { records } = await whoopAdapter.fetchWindow(http, settings, 'a', 'recovery', window, { userTimezone: null });
     expect(records.map((r) => [r.log_id, r.start_time, r.utc_offset])).toEqual([
-      ['aaaaaaaa-0000-4000-8000-000000000001', '2024-04-10T22:00:00Z', 7200],
-      ['aaaaaaaa-0000-4000-8000-000000000002', '2024-04-09T22:00:00Z', 7200],
+      ['recovery:aaaaaaaa-0000-4000-8000-000000000001', '2024-04-10T22:00:00Z', 7200],
+      ['recovery:aaaaaaaa-0000-4000-8000-000000000002', '2024-04-09T22:00:00Z', 7200],
     ]);
     expect(new URL(http.sent[0].url).searchParams.get('start')).toBe('2024-03-31T00:00:00.000Z');
     expect(new URL(http.sent[2].url).pathname).toBe('/developer/v2/cycle/2');

@@ -39,14 +39,17 @@ describe('WHOOP webhooks', () => {
   it('parses updated events as changes of the right resource', () => {
     expect(parseNotification(settings, signed(documented))).toEqual([{ providerUserId: '456', resource: 'sleep', objectId: documented.id }]);
     expect(parseNotification(settings, signed({ ...documented, type: 'workout.updated' }))[0].resource).toBe('workout');
-    // A v2 recovery event carries the UUID of the recovery's sleep: our recovery log_id.
+    // A v2 recovery event carries the UUID of the recovery's sleep (our recovery log_id is recovery:<it>).
     expect(parseNotification(settings, signed({ ...documented, type: 'recovery.updated' }))).toEqual([{ providerUserId: '456', resource: 'recovery', objectId: documented.id }]);
   });
 
   it('parses deleted events as deletions of that id', () => {
-    for (const r of ['sleep', 'workout', 'recovery']) {
+    for (const r of ['sleep', 'workout']) {
       expect(parseNotification(settings, signed({ ...documented, type: `${r}.deleted` }))).toEqual([{ providerUserId: '456', resource: r, objectId: documented.id, deleted: true }]);
     }
+    expect(parseNotification(settings, signed({ ...documented, type: 'recovery.deleted' }))).toEqual([
+      { providerUserId: '456', resource: 'recovery', objectId: documented.id, deleted: true, deletedLogIds: [`recovery:${documented.id}`] },
+    ]);
   });
 
   it('verifies the exact bytes received (a pretty-printed body too)', () => {

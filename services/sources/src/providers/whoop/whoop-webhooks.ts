@@ -9,6 +9,7 @@
  * WHOOP documents no freshness window; we refuse a timestamp more than 5 minutes from our clock,
  * so a captured delivery cannot be replayed later.
  */
+import { recoveryLogId } from './whoop-mapping';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
 import { isObject } from './whoop-json';
@@ -75,5 +76,6 @@ export function parseNotification(settings: ProviderSettings, req: InboundReques
   const m = /^([a-z_]+)\.(updated|deleted)$/.exec(type);
   const resource = m ? RESOURCES[m[1]] : undefined;
   if (!m || !resource) return [];
-  return [{ providerUserId: userId, resource, objectId, ...(m[2] === 'deleted' ? { deleted: true } : {}) }];
+  const deleted = m[2] === 'deleted' ? { deleted: true, ...(resource === 'recovery' ? { deletedLogIds: [recoveryLogId(objectId)] } : {}) } : {};
+  return [{ providerUserId: userId, resource, objectId, ...deleted }];
 }

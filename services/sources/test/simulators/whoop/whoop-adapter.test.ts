@@ -202,7 +202,7 @@ describe('WHOOP adapter against the WHOOP simulator', () => {
 
     const [recoveryLogId] = sim.addData(user, 'recovery', now);
     expect(await sim.notify(settings.webhookUrl, user, 'recovery')).toBe(204);
-    expect(received[1]).toEqual({ providerUserId: user.providerUserId, resource: 'recovery', objectId: recoveryLogId });
+    expect(received[1]).toEqual({ providerUserId: user.providerUserId, resource: 'recovery', objectId: recoveryLogId.replace('recovery:', '') });
     const recoveries = await syncAll(tokens, 'recovery', new Date(now.getTime() - 3 * DAY), new Date(now.getTime() + DAY));
     expect(recoveries.records.map((r) => r.log_id)).toContain(recoveryLogId);
 
@@ -226,25 +226,26 @@ describe('WHOOP adapter against the WHOOP simulator', () => {
     expect(received).toEqual([{ providerUserId: user.providerUserId, resource: 'workout', objectId: workoutId, deleted: true }]);
     expect((await syncAll(tokens, 'workout', ...window)).records.map((r) => r.log_id)).not.toContain(workoutId);
 
-    // Deleting a night's sleep deletes its recovery: two events, each naming the sleep's UUID,
-    // which is the log_id of both the sleep record and the recovery summary.
-    const [sleepId] = sim.addData(user, 'recovery', now);
+    // Deleting a night's sleep deletes its recovery: two events, each naming the sleep's UUID; the
+    // recovery's deletion names its own record (recovery:<UUID>), not the sleep's.
+    const [recoveryLogId] = sim.addData(user, 'recovery', now);
+    const sleepId = recoveryLogId.replace('recovery:', '');
     const summaries = (await syncAll(tokens, 'recovery', ...window)).records;
     const sleeps = (await syncAll(tokens, 'sleep', ...window)).records;
-    expect(summaries.map((r) => r.log_id)).toContain(sleepId);
+    expect(summaries.map((r) => r.log_id)).toContain(recoveryLogId);
     expect(sleeps.map((r) => r.log_id)).toContain(sleepId);
     received.length = 0;
     expect(await sim.notifyDeleted(settings.webhookUrl, user, 'recovery')).toEqual([204, 204]);
     expect(received).toEqual([
       { providerUserId: user.providerUserId, resource: 'sleep', objectId: sleepId, deleted: true },
-      { providerUserId: user.providerUserId, resource: 'recovery', objectId: sleepId, deleted: true },
+      { providerUserId: user.providerUserId, resource: 'recovery', objectId: sleepId, deleted: true, deletedLogIds: [recoveryLogId] },
     ]);
     for (const n of received) {
       const spec = whoopAdapter.resources.find((r) => r.name === n.resource)!;
-      // What the service posts: one stub per record type of the resource, log_id = objectId.
-      assertIngestible(spec.recordTypes.map((type) => ({ type, source: { type: 'whoop' }, log_id: n.objectId, deleted: true })));
+      // What the service posts: a stub per log_id (deletedLogIds, else objectId).
+      assertIngestible((n.deletedLogIds ?? [n.objectId]).map((log_id) => ({ type: spec.recordTypes[0], source: { type: 'whoop' }, log_id, deleted: true })));
     }
-    expect((await syncAll(tokens, 'recovery', ...window)).records.map((r) => r.log_id)).not.toContain(sleepId);
+    expect((await syncAll(tokens, 'recovery', ...window)).records.map((r) => r.log_id)).not.toContain(recoveryLogId);
   });
 
   it('revokes at WHOOP (even with an expired access token), after which no webhook is sent', async () => {

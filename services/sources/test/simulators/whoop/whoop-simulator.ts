@@ -116,6 +116,9 @@ export class WhoopSimulator implements ProviderSimulator {
       if (!cycle || i < 0) throw new Error('WHOOP simulator: no recovery to update yet');
       a.recoveries[i] = { ...recoveryObj(a, cycle.id as number, { id: a.recoveries[i].sleep_id, end: new Date(t).toISOString() }, r) };
       id = String(a.recoveries[i].sleep_id);
+      a.last.set(resource, id);
+      // Wellstream's recovery record is keyed recovery:<sleep UUID> (the sleep record has the UUID).
+      return [`recovery:${id}`];
     } else if (resource === 'cycle') {
       const cycle = latest(a.cycles);
       if (!cycle) throw new Error('WHOOP simulator: no cycle yet');
