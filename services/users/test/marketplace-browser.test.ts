@@ -13,8 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
 import { publishEvents, sourceConnectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
-import { createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { EventRecorder, recordTopic } from './event-recorder';
+import { createTenant, eventually, EventRecorder, recordTopic, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');

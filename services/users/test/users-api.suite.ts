@@ -4,8 +4,7 @@
  * detections. Runs embedded (users-api.test.ts) and on the real servers (users-api.int.test.ts).
  */
 import { publishEvents, SourceConnectionEvent, sourceConnectionsTopic, sourceDetectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
-import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
-import { EventRecorder, recordTopic } from './event-recorder';
+import { ApiClient, createTenant, eventually, EventRecorder, recordTopic, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
 
 const CREATE_KEYS = ['created_at', 'id', 'location', 'marketplace', 'sources', 'uid', 'updated_at'];
 const GET_KEYS = [...CREATE_KEYS, 'mobile'].sort();

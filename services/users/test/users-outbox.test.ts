@@ -6,8 +6,7 @@
  * answered 404 without ever publishing user.deleted.
  */
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
-import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
-import { recordTopic } from './event-recorder';
+import { ApiClient, createTenant, eventually, recordTopic, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
 
 let platform: TestPlatform;
 const log = { down: false };
