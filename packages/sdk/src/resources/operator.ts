@@ -34,6 +34,12 @@ export class Admin {
   unsuspendUser(orgId: string, uid: string, options?: RequestOptions) {
     return this.call('unsuspendUser', { path: { org_id: orgId, uid } }, options);
   }
+  getSourcePriority(orgId: string, options?: RequestOptions) {
+    return this.call('adminGetSourcePriority', { path: { org_id: orgId } }, options);
+  }
+  setSourcePriority(orgId: string, body: RequestBody<'adminPutSourcePriority'>, options?: RequestOptions) {
+    return this.call('adminPutSourcePriority', { path: { org_id: orgId }, body }, options);
+  }
 }
 
 export class Mobile {

@@ -52,4 +52,15 @@ export class Records {
     if (!id) throw new ParameterError(`unknown record type "${String(type)}": one of ${RECORD_TYPES.join(', ')}`);
     return this.call(id, { path: { org_id: orgId, uid }, query } as never, options) as never;
   }
+  /** For each connected source and resource: first and last record held, last sync, backfill state, whether it is expected. */
+  availability(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('getAvailability', { path: { org_id: orgId, uid } }, options);
+  }
+  /** The organization's ranking of sources (per resource and per metric) that `merged=true` reads follow. */
+  getSourcePriority(orgId: string, options?: RequestOptions) {
+    return this.call('getSourcePriority', { path: { org_id: orgId } }, options);
+  }
+  setSourcePriority(orgId: string, body: RequestBody<'putSourcePriority'>, options?: RequestOptions) {
+    return this.call('putSourcePriority', { path: { org_id: orgId }, body }, options);
+  }
 }

@@ -16,7 +16,8 @@ import { sendMessagePage } from './simple-page';
 const USER_WAIT_MS = 2000;
 const formBody = express.urlencoded({ extended: false, limit: '16kb' });
 
-const wantsJson = (req: Request) => req.accepts(['text/html', 'application/json']) === 'application/json';
+/** As the rest of the marketplace answers (users service): JSON to a script or a JSON post, pages to a browser. */
+const wantsJson = (req: Request) => req.accepts(['text/html', 'application/json']) === 'application/json' || (req.method === 'POST' && Boolean(req.is('application/json')));
 
 /** Errors become a page for a browser, the documented JSON for anyone else. */
 const pageOrJson = (fn: (req: Request, res: Response) => Promise<void>) =>
