@@ -224,7 +224,8 @@ export function mergedRecordsSuite(mode: 'embedded' | 'distributed') {
         const r = await a.api.get(path);
         const ready = (type: string, pred: (s: any) => boolean) => r.body.sources?.some((s: any) => s.type === type && pred(s));
         // The phone app is connected by its first record (the users service's detection, a moment later).
-        return ready('oura', (s) => s.resources.find((x: any) => x.resource === 'sleep')?.backfill?.state === 'done') && ready('apple_health', (s) => s.connected) ? r : undefined;
+        // Oura counts as connected once the users service's snapshot (it applies the same events) reaches records too.
+        return ready('oura', (s) => s.status === 'active' && s.resources.find((x: any) => x.resource === 'sleep')?.backfill?.state === 'done') && ready('apple_health', (s) => s.connected) ? r : undefined;
       }, 15_000);
       const apple = got.body.sources.find((s: any) => s.type === 'apple_health');
       expect(apple).toMatchObject({ kind: 'mobile', connected: true, status: 'active' });
