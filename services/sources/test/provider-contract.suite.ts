@@ -173,11 +173,13 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
       ['a 429 with Retry-After', () => sim.failNext(1, 429, 1)],
       ['a 503', () => sim.failNext(1, 503)],
     ];
-    for (const [what, fault] of rounds) {
+    for (const [round, [what, fault]] of rounds.entries()) {
       // A new item may extend a record that already exists (an hour of CGM readings): wait for a new version.
       const before = new Map((await window()).map((r) => [r.log_id, r.checksum]));
       fault();
-      const logIds = sim.addData(who, o.liveResource.name, new Date());
+      // Each round's item a minute and a half apart: the same content at the same time under another
+      // id would be a same-source duplicate (stored once), not new data.
+      const logIds = sim.addData(who, o.liveResource.name, new Date(Date.now() - round * 90_000));
       if (o.live === 'notify') expect(await sim.notify!(`${platform.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name)).toBeLessThan(300);
       const t0 = Date.now();
       await eventually(async () => {

@@ -55,10 +55,12 @@ export class RateLimitedHttp {
     if (connectionKey && (this.userPausedUntil.get(connectionKey) ?? 0) < t) this.userPausedUntil.delete(connectionKey);
     const res = await this.transport.send(request);
     if (res.status === 429) {
-      const retry = retryAfterMs(res.headers['retry-after']) ?? 60_000;
       // A 429 on a user's data call pauses that connection (providers count per user as well as per
-      // app, and the app budget above keeps us under the app's limit); one on an app call pauses the app.
-      this.pause(retry, connectionKey);
+      // app, and the app budget above keeps us under the app's limit); one on an app call pauses the
+      // app. Only for as long as Retry-After says: a provider's own headers (WHOOP's and Strava's
+      // reset times) are read by its adapter, whose ProviderError puts the job back for that long.
+      const retry = retryAfterMs(res.headers['retry-after']);
+      if (retry !== undefined) this.pause(retry, connectionKey);
     }
     return res;
   }

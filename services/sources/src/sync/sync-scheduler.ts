@@ -62,6 +62,7 @@ export class SyncScheduler {
         if (this.busy.has(job.connection_id)) continue;
         const leased = await this.o.jobs.lease(job, now, LEASE_MS);
         if (!leased) continue;
+        this.o.logger.debug('sync job', { job: leased._id, attempts: leased.attempts });
         const run = this.o
           .run(leased)
           .catch((err) => this.o.logger.error('sync job failed unexpectedly', { job: leased._id, error: err }))
