@@ -4,9 +4,10 @@
  * user registration (`POST /v3/users`) AccessLink requires before any data call. Ending access is
  * the de-registration (`DELETE /v3/users/{user-id}`), which "will revoke the access token".
  */
+import { oauthErrorCode } from '../kit/http-status';
 import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
 import { apiUrl, basic, bearer, failureOf } from './polar-http';
-import { badResponse, isObject, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './polar-json';
+import { badResponse, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './polar-json';
 
 /** "Accesslink uses `accesslink.read_all` -scope, which allows access to user's data." */
 export const POLAR_SCOPES = ['accesslink.read_all'] as const;
@@ -27,15 +28,6 @@ export function authorizeUrl(settings: ProviderSettings, params: { state: string
   url.searchParams.set('state', params.state);
   url.searchParams.set('scope', POLAR_SCOPES.join(' '));
   return url.toString();
-}
-
-function oauthErrorCode(body: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return isObject(parsed) && typeof parsed.error === 'string' ? parsed.error : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `{access_token, token_type: "bearer", expires_in, x_user_id}` as a TokenSet. */
