@@ -13,11 +13,9 @@ const CODE_TTL_MS = 10 * 60_000;
 /** The documented example's expires_in: about a year. */
 export const EXPIRES_IN_S = 31_535_999;
 
-export interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type Reply = SimReply;
 
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): Reply => ({
   status,

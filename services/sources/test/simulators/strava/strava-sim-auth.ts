@@ -11,11 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { wireJson, StravaAccount } from './strava-sim-data';
 
-export interface SimReply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type { SimReply };
 
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): SimReply => ({
   status,
