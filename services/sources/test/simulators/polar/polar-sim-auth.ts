@@ -7,6 +7,7 @@
  * bearer tokens that "will not expire unless explicitly revoked". There are no refresh tokens.
  */
 import { randomBytes } from 'node:crypto';
+import { TokenCallCounts } from '../kit/sim-oauth';
 
 export const POLAR_SCOPES = ['accesslink.read_all'];
 const CODE_TTL_MS = 10 * 60_000;
@@ -41,14 +42,12 @@ export class PolarAuthServer {
   private readonly codes = new Map<string, Code>();
   /** access token → user id and whether Polar still accepts it. */
   private readonly access = new Map<string, { userId: number; valid: boolean }>();
-  readonly counts = new Map<number, { tokenExchanges: number; refreshes: number; revokes: number }>();
+  readonly counts = new TokenCallCounts<number>();
 
   constructor(private readonly client: { id: string; secret: string }) {}
 
   count(userId: number) {
-    const c = this.counts.get(userId) ?? { tokenExchanges: 0, refreshes: 0, revokes: 0 };
-    this.counts.set(userId, c);
-    return c;
+    return this.counts.of(userId);
   }
 
   /**
