@@ -1,8 +1,9 @@
 /**
  * How Dexcom's HTTP answers become ProviderErrors, and a JSON reader that never throws anything
- * but a ProviderError. Dexcom keeps its own mapping (not the kit's statusFailure): it documents no
- * 403 meaning, its Retry-After may be an HTTP-date and, when absent, the service picks the backoff. Every caller in this folder goes through here, so one status means one
- * thing for the whole adapter.
+ * but a ProviderError. Every caller in this folder goes through here, so one status means one
+ * thing for the whole adapter. Dexcom keeps its own mapping (not kit/http-status's statusFailure):
+ * it documents no 403 meaning, its Retry-After may be an HTTP-date, and without one the service
+ * picks the backoff.
  */
 import { oauthErrorCode as bodyErrorCode } from '../kit/http-status';
 import { ProviderError, ProviderResponse } from '../provider.port';

@@ -1,9 +1,9 @@
 /**
- * Dexcom's OAuth 2.0 authorization-code flow (requests from kit/oauth2-token; the answer and its
- * errors are read here, worded as the rest of this adapter) (developer.dexcom.com, "Authentication"): the login
+ * Dexcom's OAuth 2.0 authorization-code flow (developer.dexcom.com, "Authentication"): the login
  * URL the browser goes to, the code exchange and the refresh, both form-encoded POSTs to the
  * token endpoint carrying client_id and client_secret in the body. Refresh tokens are single-use:
- * every refresh answers a new one, and the old one is dead from then on.
+ * every refresh answers a new one, and the old one is dead from then on. The requests are the
+ * kit's (kit/oauth2-token); the answer and its errors are read here, worded as the rest of this adapter.
  */
 import { authorizationCodeRequest, expiresAtAfter, refreshTokenRequest } from '../kit/oauth2-token';
 import { ProviderError, ProviderHttp, ProviderResponse, ProviderSettings, TokenSet } from '../provider.port';

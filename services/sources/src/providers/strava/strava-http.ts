@@ -6,9 +6,9 @@
  */
 import { sendChecked } from '../kit/http-status';
 import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from '../provider.port';
+import { isObject, parseLossless } from './strava-json';
 
 export { apiUrl, bearer } from '../kit/http-status';
-import { isObject, parseLossless } from './strava-json';
 
 const QUARTER_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
