@@ -1,8 +1,11 @@
 /**
  * How Dexcom's HTTP answers become ProviderErrors, and a JSON reader that never throws anything
  * but a ProviderError. Every caller in this folder goes through here, so one status means one
- * thing for the whole adapter.
+ * thing for the whole adapter. Dexcom keeps its own mapping (not kit/http-status's statusFailure):
+ * it documents no 403 meaning, its Retry-After may be an HTTP-date, and without one the service
+ * picks the backoff.
  */
+import { oauthErrorCode as bodyErrorCode } from '../kit/http-status';
 import { ProviderError, ProviderResponse } from '../provider.port';
 
 /** Parses a body as JSON; garbage becomes bad_response (never a SyntaxError or TypeError). */
@@ -14,7 +17,7 @@ export function parseJson(res: ProviderResponse, what: string): unknown {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject } from '../kit/json-reading';
 
 /**
  * Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3). Absent or
@@ -29,14 +32,7 @@ export function retryAfterMs(headers: Record<string, string>, now: number = Date
 }
 
 /** The OAuth error code of a token-endpoint answer (RFC 6749 §5.2 `error`), when readable. */
-export function oauthErrorCode(res: ProviderResponse): string | undefined {
-  try {
-    const body = JSON.parse(res.body) as unknown;
-    return isObject(body) && typeof body.error === 'string' ? body.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const oauthErrorCode = (res: ProviderResponse): string | undefined => bodyErrorCode(res.body);
 
 /**
  * A non-2xx answer of a data endpoint (/v3/users/self/…):

@@ -2,8 +2,10 @@
  * Dexcom's OAuth 2.0 authorization-code flow (developer.dexcom.com, "Authentication"): the login
  * URL the browser goes to, the code exchange and the refresh, both form-encoded POSTs to the
  * token endpoint carrying client_id and client_secret in the body. Refresh tokens are single-use:
- * every refresh answers a new one, and the old one is dead from then on.
+ * every refresh answers a new one, and the old one is dead from then on. The requests are the
+ * kit's (kit/oauth2-token); the answer and its errors are read here, worded as the rest of this adapter.
  */
+import { authorizationCodeRequest, expiresAtAfter, refreshTokenRequest } from '../kit/oauth2-token';
 import { ProviderError, ProviderHttp, ProviderResponse, ProviderSettings, TokenSet } from '../provider.port';
 import { isObject, parseJson, tokenError } from './dexcom-errors';
 
@@ -21,34 +23,14 @@ export function authorizeUrl(settings: ProviderSettings, params: { state: string
 }
 
 export async function exchangeCode(http: ProviderHttp, settings: ProviderSettings, code: string, now: Date): Promise<TokenSet> {
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: {
-      client_id: settings.clientId,
-      client_secret: settings.clientSecret,
-      code,
-      grant_type: 'authorization_code',
-      redirect_uri: settings.redirectUri,
-    },
-  });
+  const res = await http.send(authorizationCodeRequest(settings, code));
   return readTokens(res, 'code exchange', now);
 }
 
 export async function refresh(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet, now: Date): Promise<TokenSet> {
   if (!tokens.refreshToken) throw new ProviderError('auth_revoked', 'Dexcom refresh: no refresh token is held');
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: {
-      client_id: settings.clientId,
-      client_secret: settings.clientSecret,
-      refresh_token: tokens.refreshToken,
-      grant_type: 'refresh_token',
-      // Sent as on the code exchange: an RFC 6749 server ignores it when unneeded (README: silent docs).
-      redirect_uri: settings.redirectUri,
-    },
-  });
+  // redirect_uri sent as on the code exchange: an RFC 6749 server ignores it when unneeded (README: silent docs).
+  const res = await http.send(refreshTokenRequest(settings, tokens.refreshToken, { redirect_uri: settings.redirectUri }));
   const next = readTokens(res, 'refresh', now);
   // Rotation: the answer's refresh token replaces ours. Should one ever come without it, keeping
   // the old one is the only thing left to try (at worst the next refresh says invalid_grant).
@@ -68,7 +50,7 @@ function readTokens(res: ProviderResponse, what: string, now: Date): TokenSet {
   }
   const tokens: TokenSet = {
     accessToken: body.access_token,
-    expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
+    expiresAt: expiresAtAfter(now, expiresIn),
     scope: typeof body.scope === 'string' ? body.scope : DEXCOM_SCOPE,
   };
   if (typeof body.refresh_token === 'string' && body.refresh_token !== '') tokens.refreshToken = body.refresh_token;

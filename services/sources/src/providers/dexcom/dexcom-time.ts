@@ -18,7 +18,7 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{
 export const dexcomDate = (d: Date): string => d.toISOString().slice(0, 19);
 
 /** `YYYY-MM-DDThh:mm:ssZ` (ingestion's format: whole seconds). */
-export const utcTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
+export { utcTime } from '../kit/utc-time';
 
 export interface DexcomTime {
   /** The wall-clock reading as if it were UTC (naive times), or the true UTC instant (zoned times). */

@@ -1,52 +1,16 @@
 /**
- * Reading Oura's answers defensively: JSON parsing, field guards and time helpers. Oura's answers
+ * Reading Oura's answers defensively: the shared guards (kit/json-reading) plus what is Oura's own:
+ * the `{data, next_token}` envelope, LocalizedDateTime offsets and days. Oura's answers
  * are only trusted after these checks, so a wrong-shaped answer becomes ProviderError('bad_response')
  * and never a TypeError deep inside a mapping.
  */
-import { ProviderError } from '../provider.port';
+import { jsonReader, type Json } from '../kit/json-reading';
 
-export type Json = Record<string, unknown>;
+export { isObject, type Json } from '../kit/json-reading';
+export { DAY_MS, startOfUtcDay, utcDay, utcTime } from '../kit/utc-time';
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function badResponse(message: string, status?: number): ProviderError {
-  return new ProviderError('bad_response', `Oura: ${message}`, status === undefined ? {} : { status });
-}
-
-/** The body as JSON, or bad_response (Oura answered something that is not JSON, e.g. an HTML error page). */
-export function parseJson(body: string, what: string, status?: number): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw badResponse(`${what} is not JSON`, status);
-  }
-}
-
-export function requireObject(v: unknown, what: string): Json {
-  if (!isObject(v)) throw badResponse(`${what} is not an object`);
-  return v;
-}
-
-export function requireString(o: Json, key: string, what: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v.length === 0) throw badResponse(`${what}.${key} is missing or not a string`);
-  return v;
-}
-
-/** A number that is present and finite; null/absent (Oura's "no data") gives undefined; anything else is bad_response. */
-export function optionalNumber(o: Json, key: string, what: string): number | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw badResponse(`${what}.${key} is not a number`);
-  return v;
-}
-
-export function optionalString(o: Json, key: string, what: string): string | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  if (typeof v !== 'string') throw badResponse(`${what}.${key} is not a string`);
-  return v;
-}
+/** The shared guards, naming Oura in their bad_response messages. */
+export const { badResponse, parseJson, requireObject, requireString, optionalNumber, optionalString } = jsonReader('Oura');
 
 /** `{ data: [...], next_token }`: Oura's MultiDocumentResponse / TimeSeriesResponse envelope. */
 export function readCollection(body: string, what: string): { data: Json[]; nextToken?: string } {
@@ -80,16 +44,6 @@ export function instant(iso: string, what: string): number {
   if (Number.isNaN(ms)) throw badResponse(`${what} is not a date-time: ${iso.slice(0, 40)}`);
   return ms;
 }
-
-/** `YYYY-MM-DDThh:mm:ssZ`, the record time format (seconds floored: Oura's fractions are not kept). */
-export const utcTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
-
-export const DAY_MS = 86_400_000;
-
-/** The UTC calendar day of an instant, `YYYY-MM-DD`. */
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-export const startOfUtcDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
 
 export function requireDay(o: Json, key: string, what: string): string {
   const v = requireString(o, key, what);

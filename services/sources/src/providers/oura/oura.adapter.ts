@@ -4,7 +4,8 @@
  * subscriptions with a verification handshake, and HMAC-signed notifications. The parts live in
  * the oura-*.ts modules next to this one; README.md says what each call and field is and why.
  */
-import { ProviderAdapter, ProviderError } from '../provider.port';
+import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
+import { ProviderAdapter } from '../provider.port';
 import { fetchDocuments, DOCUMENT_COLLECTIONS } from './oura-fetch';
 import { fetchHeartRate } from './oura-heartrate';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './oura-oauth';
@@ -21,19 +22,13 @@ export const ouraAdapter: ProviderAdapter = {
     { name: 'workout', recordTypes: ['workout'], maxWindowDays: 30 },
     { name: 'heartrate', recordTypes: ['intraday'], maxWindowDays: 1 },
   ],
-  // Oura's authentication document describes no PKCE parameters.
-  pkce: false,
-
-  authorizeUrl: (settings, params) => authorizeUrl(settings, params),
-  exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
-  refresh,
-  revoke,
-  fetchProviderUserId,
+  // Oura's authentication document describes no PKCE parameters: pkce false.
+  ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     if (resource === 'heartrate') return fetchHeartRate(http, settings, accessToken, window);
     if (resource in DOCUMENT_COLLECTIONS) return fetchDocuments(http, settings, accessToken, resource, window);
-    throw new ProviderError('bad_request', `Oura has no resource ${resource} in this adapter`);
+    throw unknownResource('Oura', resource);
   },
 
   handshake,

@@ -2,7 +2,10 @@
  * How Polar's HTTP answers become ProviderError kinds, in one place for every call, after the
  * AccessLink v3 reference ("Rate limiting", "Making requests", each endpoint's Responses table).
  */
+import { statusFailure, sendChecked } from '../kit/http-status';
 import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+
+export { apiUrl } from '../kit/http-status';
 
 /** The short-term window is 15 minutes: without a readable reset we wait one whole window. */
 const DEFAULT_RETRY_AFTER_MS = 15 * 60_000;
@@ -36,23 +39,14 @@ export function retryAfterMs(headers: Record<string, string>): number {
  * (400 "invalid date", 404 on a route we built…) is a request Polar refuses, which retrying cannot fix.
  */
 export function failureOf(res: ProviderResponse, what: string): ProviderError | undefined {
-  const { status } = res;
-  if (status >= 200 && status < 300) return undefined;
-  if (status === 401) return new ProviderError('auth_invalid', `Polar ${what}: access token refused (401)`, { status });
-  if (status === 403) return new ProviderError('consent_missing', `Polar ${what}: the user has not accepted all of Polar's mandatory consents (403); they can at account.polar.com`, { status });
-  if (status === 429) return new ProviderError('rate_limited', `Polar ${what}: rate limited`, { status, retryAfterMs: retryAfterMs(res.headers) });
-  if (status >= 500) return new ProviderError('temporary', `Polar ${what}: server error ${status}`, { status });
-  return new ProviderError('bad_response', `Polar ${what}: unexpected status ${status}`, { status });
+  const forbidden = "the user has not accepted all of Polar's mandatory consents (403); they can at account.polar.com";
+  return statusFailure(res, what, { provider: 'Polar', forbidden, retryAfterMs });
 }
 
-export async function send(http: ProviderHttp, request: ProviderRequest, what: string): Promise<ProviderResponse> {
-  const res = await http.send(request);
-  const failure = failureOf(res, what);
-  if (failure) throw failure;
-  return res;
-}
+export const send = (http: ProviderHttp, request: ProviderRequest, what: string): Promise<ProviderResponse> =>
+  sendChecked(http, request, (res) => failureOf(res, what));
 
-/** AccessLink answers XML too; we always ask for JSON. */
+/** AccessLink answers XML too; we always ask for JSON (so not the kit's plain `bearer`). */
 export const bearer = (accessToken: string): Record<string, string> => ({ authorization: `Bearer ${accessToken}`, accept: 'application/json' });
 
 /** Client-level routes (webhooks) and the token endpoint: HTTP Basic with client_id:client_secret. */
@@ -60,10 +54,3 @@ export const basic = (settings: ProviderSettings): Record<string, string> => ({
   authorization: `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`,
   accept: 'application/json',
 });
-
-/** `apiUrl` + a documented path + query. */
-export function apiUrl(settings: ProviderSettings, path: string, query?: Record<string, string | undefined>): string {
-  const url = new URL(settings.apiUrl.replace(/\/+$/, '') + path);
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-  return url.toString();
-}

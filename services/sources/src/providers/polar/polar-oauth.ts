@@ -2,11 +2,14 @@
  * Polar's OAuth2 (AccessLink v3 "Authentication"): the authorize URL at flow.polar.com, the code
  * exchange at polarremote.com with HTTP Basic client authentication, no refresh tokens, and the
  * user registration (`POST /v3/users`) AccessLink requires before any data call. Ending access is
- * the de-registration (`DELETE /v3/users/{user-id}`), which "will revoke the access token".
+ * the de-registration (`DELETE /v3/users/{user-id}`), which "will revoke the access token". Not the
+ * kit's token requests: Polar authenticates the client with HTTP Basic, not form credentials.
  */
+import { oauthErrorCode } from '../kit/http-status';
+import { expiresAtAfter } from '../kit/oauth2-token';
 import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
 import { apiUrl, basic, bearer, failureOf } from './polar-http';
-import { badResponse, isObject, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './polar-json';
+import { badResponse, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './polar-json';
 
 /** "Accesslink uses `accesslink.read_all` -scope, which allows access to user's data." */
 export const POLAR_SCOPES = ['accesslink.read_all'] as const;
@@ -29,15 +32,6 @@ export function authorizeUrl(settings: ProviderSettings, params: { state: string
   return url.toString();
 }
 
-function oauthErrorCode(body: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return isObject(parsed) && typeof parsed.error === 'string' ? parsed.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `{access_token, token_type: "bearer", expires_in, x_user_id}` as a TokenSet. */
 export function readTokenAnswer(body: string, now: Date): TokenSet {
   const o = requireObject(parseJson(body, 'token answer'), 'token answer');
@@ -48,7 +42,7 @@ export function readTokenAnswer(body: string, now: Date): TokenSet {
   const scope = optionalString(o, 'scope', 'token answer');
   return {
     accessToken,
-    expiresAt: new Date(now.getTime() + (expiresIn ?? DEFAULT_LIFETIME_S) * 1000).toISOString(),
+    expiresAt: expiresAtAfter(now, expiresIn ?? DEFAULT_LIFETIME_S),
     scope: scope || POLAR_SCOPES.join(' '),
     providerUserId: userId,
   };

@@ -8,14 +8,10 @@
  * The last kind is placed with the user's profile time zone when the service knows it, else read as
  * UTC (and the record carries no utc_offset, so the profile decides how it is shown).
  */
+import { utcDay } from '../kit/utc-time';
 import { badResponse } from './polar-json';
 
-export const DAY_MS = 86_400_000;
-
-/** `YYYY-MM-DDThh:mm:ssZ` (seconds floored), the record time format. */
-export const utcTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-export const startOfUtcDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+export { DAY_MS, startOfUtcDay, utcDay, utcTime } from '../kit/utc-time';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/;

@@ -4,8 +4,11 @@
  * bodies after the swagger `Fault` model (`{message, errors: [{resource, field, code}]}`), limits
  * after "Rate Limits" (developers.strava.com/docs/rate-limits). See README.md.
  */
-import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+import { sendChecked } from '../kit/http-status';
+import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from '../provider.port';
 import { isObject, parseLossless } from './strava-json';
+
+export { apiUrl, bearer } from '../kit/http-status';
 
 const QUARTER_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
@@ -67,7 +70,8 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
 const missingPermission = (errors: FaultError[]) => errors.some((e) => e.code === 'missing' && /_permission$/.test(e.field ?? ''));
 
 /**
- * Statuses every Strava endpoint shares. 2xx is returned for the caller to read; everything else
+ * Statuses every Strava endpoint shares (not the kit's statusFailure: Strava's Fault body decides
+ * between two 401s and names a providerCode). 2xx is returned for the caller to read; everything else
  * throws. A 401 that names a missing permission is the user's choice on the consent page (they
  * unticked activity access): retrying or refreshing cannot help, only a new consent can.
  */
@@ -86,18 +90,5 @@ export function failureOf(res: ProviderResponse, what: string, now = Date.now())
   return new ProviderError('bad_response', `Strava ${what}: unexpected status ${status}`, details);
 }
 
-export async function send(http: ProviderHttp, request: ProviderRequest, what: string): Promise<ProviderResponse> {
-  const res = await http.send(request);
-  const failure = failureOf(res, what);
-  if (failure) throw failure;
-  return res;
-}
-
-export const bearer = (accessToken: string): Record<string, string> => ({ authorization: `Bearer ${accessToken}` });
-
-/** `apiUrl` (`https://www.strava.com/api/v3`) + a documented path + query. */
-export function apiUrl(settings: ProviderSettings, path: string, query?: Record<string, string | undefined>): string {
-  const url = new URL(settings.apiUrl.replace(/\/+$/, '') + path);
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-  return url.toString();
-}
+export const send = (http: ProviderHttp, request: ProviderRequest, what: string): Promise<ProviderResponse> =>
+  sendChecked(http, request, (res) => failureOf(res, what));

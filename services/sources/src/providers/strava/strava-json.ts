@@ -6,15 +6,16 @@
  * BigInt, and ids are handed on as decimal strings. Any other shape problem becomes
  * ProviderError('bad_response') here, never a TypeError in a mapping.
  */
-import { ProviderError } from '../provider.port';
+import { jsonReader, type Json } from '../kit/json-reading';
 
-export type Json = Record<string, unknown>;
+export { isObject, type Json } from '../kit/json-reading';
+export { DAY_MS, utcTime } from '../kit/utc-time';
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function badResponse(message: string, status?: number): ProviderError {
-  return new ProviderError('bad_response', `Strava: ${message}`, status === undefined ? {} : { status });
-}
+/**
+ * The shared guards, naming Strava. parseJson and optionalNumber are Strava's own below: the
+ * lossless parser may hand a BigInt where the shared ones only know JSON.parse's numbers.
+ */
+export const { badResponse, requireObject, requireString, optionalString } = jsonReader('Strava');
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const MAX_DEPTH = 64;
@@ -106,11 +107,6 @@ export function parseJson(body: string, what: string, status?: number): unknown 
   }
 }
 
-export function requireObject(v: unknown, what: string): Json {
-  if (!isObject(v)) throw badResponse(`${what} is not an object`);
-  return v;
-}
-
 /** A Strava id (integer, possibly beyond 2^53) as its decimal string. */
 export function idOf(v: unknown): string | undefined {
   if (typeof v === 'bigint' && v >= 0n) return v.toString();
@@ -125,25 +121,12 @@ export function requireId(o: Json, key: string, what: string): string {
   return id;
 }
 
-export function requireString(o: Json, key: string, what: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v.length === 0) throw badResponse(`${what}.${key} is missing or not a string`);
-  return v;
-}
-
 /** A finite number, or undefined when absent/null ("no data"); anything else is bad_response. */
 export function optionalNumber(o: Json, key: string, what: string): number | undefined {
   const v = o[key];
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v !== 'number' || !Number.isFinite(v)) throw badResponse(`${what}.${key} is not a number`);
-  return v;
-}
-
-export function optionalString(o: Json, key: string, what: string): string | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  if (typeof v !== 'string') throw badResponse(`${what}.${key} is not a string`);
   return v;
 }
 
@@ -156,7 +139,3 @@ export function instant(iso: string, what: string): number {
   return ms;
 }
 
-/** `YYYY-MM-DDThh:mm:ssZ`, the record time format (fractions floored). */
-export const utcTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
-
-export const DAY_MS = 86_400_000;

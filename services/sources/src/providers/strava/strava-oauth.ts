@@ -5,6 +5,7 @@
  * rotating refresh tokens, and deauthorization. Client credentials go in the form, as the documented
  * requests send them.
  */
+import { authorizationCodeRequest, refreshTokenRequest, withOneRefresh } from '../kit/oauth2-token';
 import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
 import { apiUrl, bearer, failureOf, faultCode, faultErrors, send } from './strava-http';
 import { badResponse, isObject, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './strava-json';
@@ -83,11 +84,8 @@ function tokenFailure(status: number, body: string, headers: Record<string, stri
 }
 
 export async function exchangeCode(http: ProviderHttp, settings: ProviderSettings, params: { code: string }, now: Date): Promise<TokenSet> {
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: { client_id: settings.clientId, client_secret: settings.clientSecret, code: params.code, grant_type: 'authorization_code' },
-  });
+  // Strava's documented exchange sends no redirect_uri.
+  const res = await http.send(authorizationCodeRequest(settings, params.code, { redirectUri: false }));
   if (res.status < 200 || res.status >= 300) throw tokenFailure(res.status, res.body, res.headers, 'code');
   const tokens = readTokenAnswer(res.body, now);
   if (!tokens.providerUserId) throw badResponse('code exchange answer has no athlete.id');
@@ -96,11 +94,7 @@ export async function exchangeCode(http: ProviderHttp, settings: ProviderSetting
 
 export async function refresh(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet, now: Date): Promise<TokenSet> {
   if (!tokens.refreshToken) throw new ProviderError('auth_revoked', 'Strava connection has no refresh token');
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: { client_id: settings.clientId, client_secret: settings.clientSecret, grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
-  });
+  const res = await http.send(refreshTokenRequest(settings, tokens.refreshToken));
   if (res.status < 200 || res.status >= 300) throw tokenFailure(res.status, res.body, res.headers, 'refresh');
   return readTokenAnswer(res.body, now, tokens);
 }
@@ -116,18 +110,8 @@ const deauthorizeUrl = (settings: ProviderSettings) => new URL('/oauth/deauthori
  */
 export async function revoke(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet): Promise<void> {
   const call = (accessToken: string) => http.send({ method: 'POST', url: deauthorizeUrl(settings), headers: bearer(accessToken), form: { access_token: accessToken } });
-  let res = await call(tokens.accessToken);
-  if (res.status === 401 && tokens.refreshToken) {
-    let fresh: TokenSet;
-    try {
-      fresh = await refresh(http, settings, tokens, new Date());
-    } catch (err) {
-      if (err instanceof ProviderError && err.kind === 'auth_revoked') return;
-      throw err;
-    }
-    res = await call(fresh.accessToken);
-  }
-  if (res.status === 401) return;
+  const res = await withOneRefresh(call, tokens, () => refresh(http, settings, tokens, new Date()));
+  if (!res || res.status === 401) return;
   const failure = failureOf(res, 'deauthorize');
   if (failure) throw failure;
 }

@@ -5,7 +5,8 @@
  * create/update/delete, athlete deauthorization). The parts live in the strava-*.ts modules next to
  * this one; README.md says what each call and field is and why.
  */
-import { ProviderAdapter, ProviderError } from '../provider.port';
+import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
+import { ProviderAdapter } from '../provider.port';
 import { fetchActivities } from './strava-activities';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './strava-oauth';
 import { create, list, remove, renew, wanted } from './strava-subscriptions';
@@ -15,18 +16,12 @@ export const stravaAdapter: ProviderAdapter = {
   type: 'strava',
   // 90 days: usually one 200-activity page plus the empty page that ends it (see strava-activities.ts).
   resources: [{ name: ACTIVITIES, recordTypes: ['workout'], maxWindowDays: 90 }],
-  // Strava's authentication document describes no PKCE parameters.
-  pkce: false,
-
-  authorizeUrl: (settings, params) => authorizeUrl(settings, params),
-  exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
-  refresh,
-  revoke,
-  fetchProviderUserId,
+  // Strava's authentication document describes no PKCE parameters: pkce false.
+  ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     if (resource === ACTIVITIES) return fetchActivities(http, settings, accessToken, window);
-    throw new ProviderError('bad_request', `Strava has no resource ${resource} in this adapter`);
+    throw unknownResource('Strava', resource);
   },
 
   handshake,

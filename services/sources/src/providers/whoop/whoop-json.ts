@@ -1,37 +1,16 @@
 /**
- * Reading WHOOP's answers defensively: JSON parsing, field guards and time helpers. An answer is
+ * Reading WHOOP's answers defensively: the shared guards (kit/json-reading) plus what is WHOOP's own:
+ * int64-or-UUID ids, date-times, time zone designators and the `{records, next_token}` envelope. An answer is
  * trusted only after these checks, so a wrong-shaped answer becomes ProviderError('bad_response')
  * and never a TypeError inside a mapping.
  */
-import { ProviderError } from '../provider.port';
+import { jsonReader, type Json } from '../kit/json-reading';
 
-export type Json = Record<string, unknown>;
+export { isObject, type Json } from '../kit/json-reading';
+export { DAY_MS, utcTime } from '../kit/utc-time';
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function badResponse(message: string, status?: number): ProviderError {
-  return new ProviderError('bad_response', `WHOOP: ${message}`, status === undefined ? {} : { status });
-}
-
-/** The body as JSON, or bad_response (e.g. an HTML error page with status 200). */
-export function parseJson(body: string, what: string, status?: number): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw badResponse(`${what} is not JSON`, status);
-  }
-}
-
-export function requireObject(v: unknown, what: string): Json {
-  if (!isObject(v)) throw badResponse(`${what} is not an object`);
-  return v;
-}
-
-export function requireString(o: Json, key: string, what: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v.length === 0) throw badResponse(`${what}.${key} is missing or not a string`);
-  return v;
-}
+/** The shared guards, naming WHOOP in their bad_response messages. */
+export const { badResponse, parseJson, requireObject, requireString, optionalNumber, optionalString, optionalObject } = jsonReader('WHOOP');
 
 /** WHOOP ids are int64 (cycles, users) or UUID strings (sleeps, workouts): either, as text. */
 export function requireId(o: Json, key: string, what: string): string {
@@ -39,27 +18,6 @@ export function requireId(o: Json, key: string, what: string): string {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
   if (typeof v === 'string' && /^[A-Za-z0-9-]{1,100}$/.test(v)) return v;
   throw badResponse(`${what}.${key} is not an id`);
-}
-
-/** A finite number, or undefined when absent/null (WHOOP leaves out what it could not measure). */
-export function optionalNumber(o: Json, key: string, what: string): number | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw badResponse(`${what}.${key} is not a number`);
-  return v;
-}
-
-export function optionalString(o: Json, key: string, what: string): string | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  if (typeof v !== 'string') throw badResponse(`${what}.${key} is not a string`);
-  return v;
-}
-
-export function optionalObject(o: Json, key: string, what: string): Json | undefined {
-  const v = o[key];
-  if (v === null || v === undefined) return undefined;
-  return requireObject(v, `${what}.${key}`);
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -91,11 +49,6 @@ export function offsetSeconds(o: Json, key: string, what: string): number {
   if (seconds > 14 * 3600 || Number(m[3]) >= 60) throw badResponse(`${what}.${key} is out of range`);
   return m[1] === '-' ? -seconds : seconds;
 }
-
-/** `YYYY-MM-DDThh:mm:ssZ`, the record time format (WHOOP's milliseconds are floored). */
-export const utcTime = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19) + 'Z';
-
-export const DAY_MS = 86_400_000;
 
 /** `{records: [...], next_token?}`: every WHOOP v2 collection envelope. */
 export function readCollection(body: string, what: string, status?: number): { records: Json[]; nextToken?: string } {

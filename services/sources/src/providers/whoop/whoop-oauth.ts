@@ -4,9 +4,10 @@
  * form, `scope=offline` on refresh as WHOOP's refresh tutorials send it), revocation with
  * `DELETE /v2/user/access`, and the user id from `/v2/user/profile/basic` (the token answer has none).
  */
-import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
-import { apiUrl, bearer, failureOf, oauthErrorCode, send } from './whoop-http';
-import { badResponse, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './whoop-json';
+import { authorizationCodeRequest, readRotatingTokenAnswer, refreshTokenRequest, tokenRefusal, withOneRefresh } from '../kit/oauth2-token';
+import { ProviderError, ProviderHttp, ProviderResponse, ProviderSettings, TokenSet } from '../provider.port';
+import { apiUrl, bearer, failureOf, send } from './whoop-http';
+import { parseJson, requireId, requireObject } from './whoop-json';
 
 /**
  * Every data scope we read, `read:profile` for the user id webhooks carry, and `offline`, without
@@ -28,22 +29,12 @@ export function authorizeUrl(settings: ProviderSettings, params: { state: string
   return url.toString();
 }
 
-/** `{access_token, expires_in, refresh_token, scope, token_type}` as a TokenSet. */
-function readTokenAnswer(body: string, now: Date, previousRefresh?: string): TokenSet {
-  const o = requireObject(parseJson(body, 'token answer'), 'token answer');
-  const accessToken = requireString(o, 'access_token', 'token answer');
-  const expiresIn = optionalNumber(o, 'expires_in', 'token answer');
-  if (expiresIn === undefined || expiresIn <= 0) throw badResponse('token answer.expires_in is missing');
-  // WHOOP rotates refresh tokens; an answer without one keeps the previous (RFC 6749 §6 allows it).
-  const refreshToken = optionalString(o, 'refresh_token', 'token answer') || previousRefresh;
-  const scope = optionalString(o, 'scope', 'token answer');
-  return {
-    accessToken,
-    ...(refreshToken ? { refreshToken } : {}),
-    expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
-    ...(scope ? { scope } : {}),
-  };
-}
+/**
+ * `{access_token, expires_in, refresh_token, scope, token_type}` as a TokenSet. WHOOP rotates refresh
+ * tokens; an answer without one (or with an empty one) keeps the previous.
+ */
+const readTokenAnswer = (body: string, now: Date, previousRefresh?: string): TokenSet =>
+  readRotatingTokenAnswer('WHOOP', body, now, previousRefresh, { emptyIsAbsent: true });
 
 /**
  * Refresh-token errors that mean the grant is gone for good: RFC 6749's `invalid_grant`, and
@@ -56,48 +47,19 @@ const GRANT_GONE = ['invalid_grant', 'token_inactive'];
  * `invalid_grant` is a stale or reused code (bad_request: the user consents again). Any other
  * 400/401 from the token URL is our client's configuration (invalid_client): bad_response.
  */
-function tokenFailure(status: number, body: string, headers: Record<string, string>, grant: 'code' | 'refresh'): ProviderError {
-  const code = oauthErrorCode(body);
-  if (code && GRANT_GONE.includes(code)) {
-    return grant === 'refresh'
-      ? new ProviderError('auth_revoked', `WHOOP refused the refresh token (${code})`, { status, providerCode: code })
-      : new ProviderError('bad_request', `WHOOP refused the authorization code (${code})`, { status, providerCode: code });
-  }
-  const shared = failureOf({ status, body, headers }, grant === 'refresh' ? 'token refresh' : 'code exchange');
-  if (shared && shared.kind !== 'auth_invalid' && shared.kind !== 'consent_missing' && shared.kind !== 'bad_response') return shared;
-  return new ProviderError('bad_response', `WHOOP token endpoint refused the request (${code ?? status})`, { status, ...(code ? { providerCode: code } : {}) });
-}
+const tokenFailure = (res: ProviderResponse, grant: 'code' | 'refresh'): ProviderError =>
+  tokenRefusal(res, grant, { provider: 'WHOOP', grantGone: GRANT_GONE, failureOf, passOn: ['rate_limited', 'temporary'] });
 
 export async function exchangeCode(http: ProviderHttp, settings: ProviderSettings, params: { code: string }, now: Date): Promise<TokenSet> {
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: {
-      grant_type: 'authorization_code',
-      code: params.code,
-      redirect_uri: settings.redirectUri,
-      client_id: settings.clientId,
-      client_secret: settings.clientSecret,
-    },
-  });
-  if (res.status !== 200) throw tokenFailure(res.status, res.body, res.headers, 'code');
+  const res = await http.send(authorizationCodeRequest(settings, params.code));
+  if (res.status !== 200) throw tokenFailure(res, 'code');
   return readTokenAnswer(res.body, now);
 }
 
 export async function refresh(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet, now: Date): Promise<TokenSet> {
   if (!tokens.refreshToken) throw new ProviderError('auth_revoked', 'WHOOP connection has no refresh token (was offline granted?)');
-  const res = await http.send({
-    method: 'POST',
-    url: settings.tokenUrl,
-    form: {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refreshToken,
-      client_id: settings.clientId,
-      client_secret: settings.clientSecret,
-      scope: 'offline',
-    },
-  });
-  if (res.status !== 200) throw tokenFailure(res.status, res.body, res.headers, 'refresh');
+  const res = await http.send(refreshTokenRequest(settings, tokens.refreshToken, { scope: 'offline' }));
+  if (res.status !== 200) throw tokenFailure(res, 'refresh');
   const next = readTokenAnswer(res.body, now, tokens.refreshToken);
   return { ...next, scope: next.scope ?? tokens.scope, ...(tokens.providerUserId ? { providerUserId: tokens.providerUserId } : {}) };
 }
@@ -109,18 +71,8 @@ export async function refresh(http: ProviderHttp, settings: ProviderSettings, to
  */
 export async function revoke(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet): Promise<void> {
   const call = (accessToken: string) => http.send({ method: 'DELETE', url: apiUrl(settings, '/v2/user/access'), headers: bearer(accessToken) });
-  let res = await call(tokens.accessToken);
-  if (res.status === 401 && tokens.refreshToken) {
-    let fresh: TokenSet;
-    try {
-      fresh = await refresh(http, settings, tokens, new Date());
-    } catch (e) {
-      if (e instanceof ProviderError && e.kind === 'auth_revoked') return;
-      throw e;
-    }
-    res = await call(fresh.accessToken);
-  }
-  if (res.status === 401) return;
+  const res = await withOneRefresh(call, tokens, () => refresh(http, settings, tokens, new Date()));
+  if (!res || res.status === 401) return;
   const failure = failureOf(res, 'revoke');
   if (failure) throw failure;
 }

@@ -5,7 +5,8 @@
  * WHOOP's dashboard (HMAC-signed; no subscription API, so no appSubscriptions). The parts live in
  * the whoop-*.ts modules next to this one; README.md says what each call and field is and why.
  */
-import { ProviderAdapter, ProviderError } from '../provider.port';
+import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
+import { ProviderAdapter } from '../provider.port';
 import { COLLECTIONS, fetchBodyMeasurement, fetchCollection, fetchRecoveries } from './whoop-fetch';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './whoop-oauth';
 import { parseNotification } from './whoop-webhooks';
@@ -21,21 +22,15 @@ export const whoopAdapter: ProviderAdapter = {
     { name: 'workout', recordTypes: ['workout'], maxWindowDays: 30 },
     { name: 'body_measurement', recordTypes: ['measurement'], maxWindowDays: 30 },
   ],
-  // WHOOP's OAuth page describes no PKCE parameters.
-  pkce: false,
-
-  authorizeUrl: (settings, params) => authorizeUrl(settings, params),
-  exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
-  refresh,
-  revoke,
-  fetchProviderUserId,
+  // WHOOP's OAuth page describes no PKCE parameters: pkce false.
+  ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     const ctx = { http, settings, accessToken };
     if (Object.hasOwn(COLLECTIONS, resource)) return fetchCollection(ctx, resource, window);
     if (resource === 'recovery') return fetchRecoveries(ctx, window);
     if (resource === 'body_measurement') return fetchBodyMeasurement(ctx, window);
-    throw new ProviderError('bad_request', `WHOOP has no resource ${resource} in this adapter`);
+    throw unknownResource('WHOOP', resource);
   },
 
   parseNotification,

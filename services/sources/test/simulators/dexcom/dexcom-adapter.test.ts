@@ -5,6 +5,7 @@
  */
 // ingest-validation directly: @wellstream/testing's index starts a whole platform on import.
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
+import { settingsFrom } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
 import { dexcomAdapter } from '../../../src/providers/dexcom/dexcom.adapter';
 import { IngestRecord, ProviderError, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
@@ -21,16 +22,7 @@ const ctx = { userTimezone: null };
 
 beforeAll(async () => {
   await sim.start();
-  const env = sim.env();
-  settings = {
-    clientId: env.WELLSTREAM_SOURCE_DEXCOM_CLIENT_ID,
-    clientSecret: env.WELLSTREAM_SOURCE_DEXCOM_CLIENT_SECRET,
-    authUrl: env.WELLSTREAM_SOURCE_DEXCOM_AUTH_URL,
-    tokenUrl: env.WELLSTREAM_SOURCE_DEXCOM_TOKEN_URL,
-    apiUrl: env.WELLSTREAM_SOURCE_DEXCOM_API_URL,
-    redirectUri: 'https://wellstream.example/v2/sources/dexcom/callback',
-    webhookUrl: 'https://wellstream.example/v2/sources/dexcom/webhook',
-  };
+  settings = settingsFrom(sim.env(), 'dexcom', 'https://wellstream.example/v2/sources/dexcom/webhook');
 });
 afterAll(() => sim.stop());
 

@@ -1,14 +1,8 @@
 /** Small node:http helpers for the Dexcom simulator: read a body, answer JSON, HTML or a redirect. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+/** Shared with the other simulators (kit/sim-server); Dexcom's answers are written straight to the response. */
+export { escapeHtml, readBody } from '../kit/sim-server';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -24,5 +18,3 @@ export function redirect(res: ServerResponse, location: string): void {
   res.writeHead(302, { location });
   res.end();
 }
-
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -4,11 +4,10 @@
  * and match the simulator's own counts, webhook subscriptions with their verification GET, and
  * signed (and forged) notifications received by a small webhook endpoint driven by the adapter.
  */
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { kindOf, settingsFrom, startWebhookReceiver, syncAll as syncSpan } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
 import { ouraAdapter } from '../../../src/providers/oura/oura.adapter';
-import { IngestRecord, isProviderError, ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
+import { ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
 // The module itself, not @wellstream/testing's index (which starts a whole platform to import).
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { OuraSimulator } from './oura-simulator';
@@ -16,68 +15,32 @@ import { OuraSimulator } from './oura-simulator';
 const DAY = 86_400_000;
 const http = fetchProviderHttp({ timeoutMs: 10_000 });
 const sim = new OuraSimulator();
-let receiver: Server;
+let receiver: { url: string; close(): Promise<void> };
 let settings: ProviderSettings;
 let verificationToken = 'vt-' + Math.random().toString(36).slice(2);
 const received: ProviderNotification[] = [];
 
 /** Our webhook URL, answering with the adapter exactly as the service will. */
-function startReceiver(): Promise<string> {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const inbound = {
-        method: req.method as 'GET' | 'POST',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
-        rawBody: Buffer.concat(chunks),
-      };
-      try {
-        if (req.method === 'GET') {
-          const answer = ouraAdapter.handshake!(settings, inbound, verificationToken) ?? { status: 404 };
-          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
-          return;
-        }
-        received.push(...ouraAdapter.parseNotification!(settings, inbound));
-        res.writeHead(200).end('OK');
-      } catch (e) {
-        res.writeHead(isProviderError(e) && e.kind === 'bad_signature' ? 401 : 400).end();
-      }
-    });
+const startReceiver = () =>
+  startWebhookReceiver('oura', (inbound) => {
+    if (inbound.method === 'GET') {
+      const answer = ouraAdapter.handshake!(settings, inbound, verificationToken) ?? { status: 404 };
+      return { status: answer.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer.body ?? {}) };
+    }
+    received.push(...ouraAdapter.parseNotification!(settings, inbound));
+    return { status: 200, body: 'OK' };
   });
-  return new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v2/sources/oura/webhook`)));
-}
 
 beforeAll(async () => {
   await sim.start();
-  const webhookUrl = await startReceiver();
-  const env = sim.env();
-  settings = {
-    clientId: env.WELLSTREAM_SOURCE_OURA_CLIENT_ID,
-    clientSecret: env.WELLSTREAM_SOURCE_OURA_CLIENT_SECRET,
-    authUrl: env.WELLSTREAM_SOURCE_OURA_AUTH_URL,
-    tokenUrl: env.WELLSTREAM_SOURCE_OURA_TOKEN_URL,
-    apiUrl: env.WELLSTREAM_SOURCE_OURA_API_URL,
-    redirectUri: 'https://wellstream.example/v2/sources/oura/callback',
-    webhookUrl,
-  };
+  receiver = await startReceiver();
+  settings = settingsFrom(sim.env(), 'oura', receiver.url);
 });
 
 afterAll(async () => {
   await sim.stop();
-  await new Promise((r) => receiver.close(r));
+  await receiver.close();
 });
-
-async function kindOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    return isProviderError(e) ? { kind: e.kind, ...e.details } : { kind: `not a ProviderError: ${String(e)}` };
-  }
-  return { kind: 'no error' };
-}
 
 async function connect(days = 7, now = new Date()) {
   const user = sim.createUser({ days, now });
@@ -88,22 +51,7 @@ async function connect(days = 7, now = new Date()) {
 }
 
 /** Every record of `resource` over [from, to), window by window and page by page, as the service will. */
-async function syncAll(tokens: TokenSet, resource: string, from: Date, to: Date) {
-  const spec = ouraAdapter.resources.find((r) => r.name === resource)!;
-  const records: IngestRecord[] = [];
-  let pages = 0;
-  for (let start = from.getTime(); start < to.getTime(); start += spec.maxWindowDays * DAY) {
-    const window = { start: new Date(start), end: new Date(Math.min(start + spec.maxWindowDays * DAY, to.getTime())) };
-    let cursor: string | undefined;
-    do {
-      const page = await ouraAdapter.fetchWindow(http, settings, tokens.accessToken, resource, { ...window, cursor }, { userTimezone: null });
-      records.push(...page.records);
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
-  }
-  return { records, pages };
-}
+const syncAll = (tokens: TokenSet, resource: string, from: Date, to: Date) => syncSpan({ adapter: ouraAdapter, http, settings }, tokens.accessToken, resource, from, to);
 
 describe('Oura adapter against the Oura simulator', () => {
   it('connects: consent, code exchange, the user id; a denied consent redirects with access_denied', async () => {

@@ -6,11 +6,9 @@
  */
 import type { Doc, HeartRow, OuraAccount } from './oura-sim-data';
 
-export interface SimReply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type { SimReply };
 
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): SimReply => ({
   status,

@@ -5,6 +5,7 @@
  * refresh tokens that rotate, `invalid_grant` for used, unknown or revoked grants, and revoke.
  */
 import { randomBytes } from 'node:crypto';
+import { TokenCallCounts } from '../kit/sim-oauth';
 import { json, SimReply } from './oura-sim-api';
 
 export const OURA_SCOPES = ['email', 'personal', 'daily', 'heartrate', 'workout', 'tag', 'session', 'spo2Daily'];
@@ -24,14 +25,12 @@ export class OuraAuthServer {
   private readonly codes = new Map<string, { grantId: string; clientId: string; redirectUri: string; expiresAt: number }>();
   private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
   private readonly refreshTokens = new Map<string, { grantId: string; used: boolean }>();
-  readonly counts = new Map<string, { tokenExchanges: number; refreshes: number; revokes: number }>();
+  readonly counts = new TokenCallCounts<string>();
 
   constructor(private readonly client: { id: string; secret: string }) {}
 
   private count(userId: string) {
-    const c = this.counts.get(userId) ?? { tokenExchanges: 0, refreshes: 0, revokes: 0 };
-    this.counts.set(userId, c);
-    return c;
+    return this.counts.of(userId);
   }
 
   /**

@@ -4,8 +4,10 @@
  * subscription routes with their verification GET, signed notifications, and the failures Oura
  * documents (401 for an expired token, 429 with Retry-After, 5xx). See oura-sim-*.ts for each part.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { consentDecision, consentPage } from '../kit/sim-consent-page';
+import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
+import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { dataRoute, problem, SimReply } from './oura-sim-api';
 import { OuraAuthServer } from './oura-sim-auth';
@@ -19,25 +21,15 @@ export interface OuraSimulatorOptions {
   subscriptionLifetimeMs?: number;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 export class OuraSimulator implements ProviderSimulator {
   readonly type = 'oura';
-  private server?: Server;
-  private base = '';
+  private readonly server = new SimServer();
   private readonly client = { id: 'oura-sim-client', secret: 'oura-sim-secret' };
   private readonly auth = new OuraAuthServer(this.client);
   private readonly webhooks: OuraWebhooks;
   private readonly accounts = new Map<string, OuraAccount>();
-  private readonly dataCalls = new Map<string, number>();
-  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private readonly dataCalls = new CallCounter<string>();
+  private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private readonly sizes: { documents: number; heartrate: number };
 
@@ -47,34 +39,24 @@ export class OuraSimulator implements ProviderSimulator {
   }
 
   get url(): string {
-    return this.base;
+    return this.server.url;
   }
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      this.handle(req)
-        .catch((err: unknown) => problem(500, 'Internal Server Error', err instanceof Error ? err.message : String(err)))
-        .then((reply) => {
-          res.writeHead(reply.status, reply.headers ?? {});
-          res.end(reply.body ?? '');
-        });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.start((req) => this.handle(req), (message) => problem(500, 'Internal Server Error', message));
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server.stop();
   }
 
   env(): Record<string, string> {
     return {
       WELLSTREAM_SOURCE_OURA_CLIENT_ID: this.client.id,
       WELLSTREAM_SOURCE_OURA_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_OURA_AUTH_URL: `${this.base}/oauth/authorize`,
-      WELLSTREAM_SOURCE_OURA_TOKEN_URL: `${this.base}/oauth/token`,
-      WELLSTREAM_SOURCE_OURA_API_URL: this.base,
+      WELLSTREAM_SOURCE_OURA_AUTH_URL: `${this.url}/oauth/authorize`,
+      WELLSTREAM_SOURCE_OURA_TOKEN_URL: `${this.url}/oauth/token`,
+      WELLSTREAM_SOURCE_OURA_API_URL: this.url,
     };
   }
 
@@ -152,20 +134,12 @@ export class OuraSimulator implements ProviderSimulator {
   }
 
   failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.failures = { count, status, retryAfterS };
+    this.faults.set(count, status, retryAfterS);
   }
 
   stats(user?: SimulatedUser) {
     const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
-    for (const id of ids) {
-      const c = this.auth.counts.get(id);
-      sum.tokenExchanges += c?.tokenExchanges ?? 0;
-      sum.refreshes += c?.refreshes ?? 0;
-      sum.revokes += c?.revokes ?? 0;
-      sum.dataRequests += this.dataCalls.get(id) ?? 0;
-    }
-    return sum;
+    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
@@ -179,7 +153,7 @@ export class OuraSimulator implements ProviderSimulator {
   }
 
   private async handle(req: IncomingMessage): Promise<SimReply> {
-    const url = new URL(req.url ?? '/', this.base);
+    const url = new URL(req.url ?? '/', this.url);
     const headers = req.headers as Record<string, string | undefined>;
     const body = await readBody(req);
     if (url.pathname === '/oauth/authorize') return this.authorizePage(req.method ?? 'GET', url, body);
@@ -193,10 +167,10 @@ export class OuraSimulator implements ProviderSimulator {
 
   private data(url: URL, authorization: string | undefined): SimReply {
     const who = this.auth.holder(authorization);
-    if (who.userId) this.dataCalls.set(who.userId, (this.dataCalls.get(who.userId) ?? 0) + 1);
-    if (this.failures.count > 0) {
-      this.failures.count--;
-      const { status, retryAfterS } = this.failures;
+    if (who.userId) this.dataCalls.add(who.userId);
+    const scripted = this.faults.take();
+    if (scripted) {
+      const { status, retryAfterS } = scripted;
       if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data": [{"id": "trunc' };
       if (status === 429) {
         const after = String(retryAfterS ?? 60);
@@ -212,18 +186,10 @@ export class OuraSimulator implements ProviderSimulator {
 
   /** The consent page for a browser (GET) and its Allow/Deny form (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') {
-      const form = new URLSearchParams(body);
-      const target = form.get('authorize_url') ?? '';
-      if (!this.browserUser) return problem(400, 'No browser user set');
-      const location = this.auth.consent(target, this.browserUser.providerUserId, form.get('decision') === 'allow' ? 'allow' : 'deny');
-      return { status: 302, headers: { location } };
-    }
-    const full = escapeHtml(url.toString());
-    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
-    const button = (d: string, label: string) =>
-      `<form method="post" action="/oauth/authorize"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
-    const scopes = escapeHtml(url.searchParams.get('scope') ?? 'all scopes');
-    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>Oura – authorize</title><h1>Allow access to your Oura data?</h1><p>Signed in as ${who}. Requested: ${scopes}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}` };
+    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => problem(400, 'No browser user set'));
+    return consentPage(url, this.browserUser, {
+      action: '/oauth/authorize', title: 'Oura – authorize', heading: 'Allow access to your Oura data?',
+      describe: (who) => `Signed in as ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? 'all scopes')}`,
+    });
   }
 }

@@ -5,11 +5,10 @@
  * counts, the webhook created through its PING with the secret returned once, and signed (and
  * forged) notifications received by a small endpoint driven by the adapter.
  */
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { kindOf, settingsFrom, startWebhookReceiver, syncAll as syncSpan } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
 import { polarAdapter } from '../../../src/providers/polar/polar.adapter';
-import { IngestRecord, isProviderError, ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
+import { ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
 // The module itself, not @wellstream/testing's index (which starts a whole platform to import).
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { PolarSimulator } from './polar-simulator';
@@ -17,63 +16,28 @@ import { PolarSimulator } from './polar-simulator';
 const DAY = 86_400_000;
 const http = fetchProviderHttp({ timeoutMs: 10_000 });
 const sim = new PolarSimulator();
-let receiver: Server;
+let receiver: { url: string; close(): Promise<void> };
 let settings: ProviderSettings;
 const secrets: string[] = [];
 const received: ProviderNotification[] = [];
 
 /** Our webhook URL, answering with the adapter exactly as the service will. */
-function startReceiver(): Promise<string> {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const inbound = {
-        method: req.method as 'POST',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
-        rawBody: Buffer.concat(chunks),
-      };
-      try {
-        received.push(...polarAdapter.parseNotification!(settings, inbound, { secrets }));
-        res.writeHead(200).end('OK');
-      } catch (e) {
-        res.writeHead(isProviderError(e) && e.kind === 'bad_signature' ? 401 : 400).end();
-      }
-    });
+const startReceiver = () =>
+  startWebhookReceiver('polar', (inbound) => {
+    received.push(...polarAdapter.parseNotification!(settings, inbound, { secrets }));
+    return { status: 200, body: 'OK' };
   });
-  return new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v2/sources/polar/webhook`)));
-}
 
 beforeAll(async () => {
   await sim.start();
-  const webhookUrl = await startReceiver();
-  const env = sim.env();
-  settings = {
-    clientId: env.WELLSTREAM_SOURCE_POLAR_CLIENT_ID,
-    clientSecret: env.WELLSTREAM_SOURCE_POLAR_CLIENT_SECRET,
-    authUrl: env.WELLSTREAM_SOURCE_POLAR_AUTH_URL,
-    tokenUrl: env.WELLSTREAM_SOURCE_POLAR_TOKEN_URL,
-    apiUrl: env.WELLSTREAM_SOURCE_POLAR_API_URL,
-    redirectUri: 'https://wellstream.example/v2/sources/polar/callback',
-    webhookUrl,
-  };
+  receiver = await startReceiver();
+  settings = settingsFrom(sim.env(), 'polar', receiver.url);
 });
 
 afterAll(async () => {
   await sim.stop();
-  await new Promise((r) => receiver.close(r));
+  await receiver.close();
 });
-
-async function kindOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    return isProviderError(e) ? { kind: e.kind, ...e.details } : { kind: `not a ProviderError: ${String(e)}` };
-  }
-  return { kind: 'no error' };
-}
 
 /** Consent, code exchange and registration, as the service's connect does. */
 async function connect(days = 7, now = new Date(), registeredAt?: Date) {
@@ -88,20 +52,8 @@ async function connect(days = 7, now = new Date(), registeredAt?: Date) {
 const ctxOf = (tokens: TokenSet) => ({ userTimezone: null, providerUserId: tokens.providerUserId });
 
 /** Every record of `resource` over [from, to), window by window and page by page, as the service will. */
-async function syncAll(tokens: TokenSet, resource: string, from: Date, to: Date) {
-  const spec = polarAdapter.resources.find((r) => r.name === resource)!;
-  const records: IngestRecord[] = [];
-  for (let start = from.getTime(); start < to.getTime(); start += spec.maxWindowDays * DAY) {
-    const window = { start: new Date(start), end: new Date(Math.min(start + spec.maxWindowDays * DAY, to.getTime())) };
-    let cursor: string | undefined;
-    do {
-      const page = await polarAdapter.fetchWindow(http, settings, tokens.accessToken, resource, { ...window, cursor }, ctxOf(tokens));
-      records.push(...page.records);
-      cursor = page.nextCursor;
-    } while (cursor);
-  }
-  return records;
-}
+const syncAll = async (tokens: TokenSet, resource: string, from: Date, to: Date) =>
+  (await syncSpan({ adapter: polarAdapter, http, settings }, tokens.accessToken, resource, from, to, ctxOf(tokens))).records;
 
 describe('Polar adapter against the Polar simulator', () => {
   it('connects: consent, Basic-authenticated code exchange with x_user_id, registration; a reused code is refused', async () => {

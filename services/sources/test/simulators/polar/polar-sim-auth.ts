@@ -7,17 +7,16 @@
  * bearer tokens that "will not expire unless explicitly revoked". There are no refresh tokens.
  */
 import { randomBytes } from 'node:crypto';
+import { TokenCallCounts } from '../kit/sim-oauth';
 
 export const POLAR_SCOPES = ['accesslink.read_all'];
 const CODE_TTL_MS = 10 * 60_000;
 /** The documented example's expires_in: about a year. */
 export const EXPIRES_IN_S = 31_535_999;
 
-export interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type Reply = SimReply;
 
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): Reply => ({
   status,
@@ -43,14 +42,12 @@ export class PolarAuthServer {
   private readonly codes = new Map<string, Code>();
   /** access token → user id and whether Polar still accepts it. */
   private readonly access = new Map<string, { userId: number; valid: boolean }>();
-  readonly counts = new Map<number, { tokenExchanges: number; refreshes: number; revokes: number }>();
+  readonly counts = new TokenCallCounts<number>();
 
   constructor(private readonly client: { id: string; secret: string }) {}
 
   count(userId: number) {
-    const c = this.counts.get(userId) ?? { tokenExchanges: 0, refreshes: 0, revokes: 0 };
-    this.counts.set(userId, c);
-    return c;
+    return this.counts.of(userId);
   }
 
   /**

@@ -9,22 +9,15 @@
  * `revokeGrant` both make every token of the user refused with 401 from then on, which is what a
  * token revoked at Polar (by the user, or by a reused code) looks like.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { consentDecision, consentPage } from '../kit/sim-consent-page';
+import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
+import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { PolarDataApi } from './polar-sim-api';
 import { error, json, PolarAuthServer, Reply } from './polar-sim-auth';
 import { activity, countRecords, exercise, heartDay, localClock, localDay, night, physicalInfo, PolarAccount, rng, seedAccount } from './polar-sim-data';
 import { PolarWebhooks } from './polar-sim-webhooks';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 /** Our resource names and Polar's event names, both accepted by addData/notify. */
 const EVENTS: Record<string, string> = {
@@ -37,48 +30,37 @@ const EVENTS: Record<string, string> = {
 
 export class PolarSimulator implements ProviderSimulator {
   readonly type = 'polar';
-  private server?: Server;
-  private base = '';
+  private readonly server = new SimServer();
   private readonly client = { id: 'polar-sim-client', secret: 'polar-sim-secret' };
   private readonly auth = new PolarAuthServer(this.client);
   private readonly webhooks = new PolarWebhooks();
-  private readonly api = new PolarDataApi(() => this.base);
+  private readonly api = new PolarDataApi(() => this.url);
   private readonly accounts = new Map<number, PolarAccount>();
-  private readonly dataCalls = new Map<number, number>();
+  private readonly dataCalls = new CallCounter<number>();
   private readonly memberIds = new Map<string, number>();
-  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private nextUserId = 10_579;
 
   get url(): string {
-    return this.base;
+    return this.server.url;
   }
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      this.handle(req)
-        .catch((err: unknown) => error(500, 'INTERNAL_SERVER_ERROR', err instanceof Error ? err.message : String(err)))
-        .then((reply) => {
-          res.writeHead(reply.status, reply.headers ?? {});
-          res.end(reply.body ?? '');
-        });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.start((req) => this.handle(req), (message) => error(500, 'INTERNAL_SERVER_ERROR', message));
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server.stop();
   }
 
   env(): Record<string, string> {
     return {
       WELLSTREAM_SOURCE_POLAR_CLIENT_ID: this.client.id,
       WELLSTREAM_SOURCE_POLAR_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_POLAR_AUTH_URL: `${this.base}/oauth2/authorization`,
-      WELLSTREAM_SOURCE_POLAR_TOKEN_URL: `${this.base}/v2/oauth2/token`,
-      WELLSTREAM_SOURCE_POLAR_API_URL: this.base,
+      WELLSTREAM_SOURCE_POLAR_AUTH_URL: `${this.url}/oauth2/authorization`,
+      WELLSTREAM_SOURCE_POLAR_TOKEN_URL: `${this.url}/v2/oauth2/token`,
+      WELLSTREAM_SOURCE_POLAR_API_URL: this.url,
     };
   }
 
@@ -180,20 +162,12 @@ export class PolarSimulator implements ProviderSimulator {
   }
 
   failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.failures = { count, status, retryAfterS };
+    this.faults.set(count, status, retryAfterS);
   }
 
   stats(user?: SimulatedUser) {
     const ids = user ? [this.account(user).userId] : [...this.accounts.keys()];
-    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
-    for (const id of ids) {
-      const c = this.auth.counts.get(id);
-      sum.tokenExchanges += c?.tokenExchanges ?? 0;
-      sum.refreshes += c?.refreshes ?? 0;
-      sum.revokes += c?.revokes ?? 0;
-      sum.dataRequests += this.dataCalls.get(id) ?? 0;
-    }
-    return sum;
+    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
@@ -213,7 +187,7 @@ export class PolarSimulator implements ProviderSimulator {
   }
 
   private async handle(req: IncomingMessage): Promise<Reply> {
-    const url = new URL(req.url ?? '/', this.base);
+    const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
     const headers = req.headers as Record<string, string | undefined>;
     const body = await readBody(req);
@@ -283,10 +257,10 @@ export class PolarSimulator implements ProviderSimulator {
    * with 403: the documents say registration must come first but not what Polar answers otherwise.
    */
   private data(a: PolarAccount, method: string, url: URL): Reply {
-    this.dataCalls.set(a.userId, (this.dataCalls.get(a.userId) ?? 0) + 1);
-    if (this.failures.count > 0) {
-      this.failures.count--;
-      const { status, retryAfterS } = this.failures;
+    this.dataCalls.add(a.userId);
+    const scripted = this.faults.take();
+    if (scripted) {
+      const { status, retryAfterS } = scripted;
       if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id": "2AC3' };
       if (status === 429) {
         const after = retryAfterS ?? 60;
@@ -302,21 +276,11 @@ export class PolarSimulator implements ProviderSimulator {
 
   /** The authorization form for a browser (GET) and its Allow/Deny (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): Reply {
-    if (method === 'POST') {
-      const form = new URLSearchParams(body);
-      if (!this.browserUser) return error(400, 'BAD_REQUEST', 'No browser user set');
-      const location = this.authorize(form.get('authorize_url') ?? '', this.browserUser, form.get('decision') === 'allow' ? 'allow' : 'deny');
-      return { status: 302, headers: { location } };
-    }
-    const full = escapeHtml(url.toString());
-    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
-    const button = (d: string, label: string) =>
-      `<form method="post" action="/oauth2/authorization"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
-    return {
-      status: 200,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      body: `<!doctype html><title>Polar Flow – authorize</title><h1>Allow access to your Polar data?</h1><p>Signed in as Polar user ${who}. Scope: ${escapeHtml(url.searchParams.get('scope') ?? 'accesslink.read_all')}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}`,
-    };
+    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.authorize(authorizeUrl, user, decision), () => error(400, 'BAD_REQUEST', 'No browser user set'));
+    return consentPage(url, this.browserUser, {
+      action: '/oauth2/authorization', title: 'Polar Flow – authorize', heading: 'Allow access to your Polar data?',
+      describe: (who) => `Signed in as Polar user ${who}. Scope: ${escapeHtml(url.searchParams.get('scope') ?? 'accesslink.read_all')}`,
+    });
   }
 }
 

@@ -6,11 +6,10 @@
  * (create, update, delete, deauthorization, forged) received by a small endpoint that answers with
  * the adapter and acts like the service (known owners only, our subscription id sealed at create).
  */
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { kindOf, settingsFrom, startWebhookReceiver, syncAll as syncSpan } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
 import { stravaAdapter } from '../../../src/providers/strava/strava.adapter';
-import { IngestRecord, isProviderError, ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
+import { ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
 // The module itself, not @wellstream/testing's index (which starts a whole platform to import).
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { StravaSimulator } from './strava-simulator';
@@ -19,7 +18,7 @@ const DAY = 86_400_000;
 const http = fetchProviderHttp({ timeoutMs: 10_000 });
 // 25 a page whatever per_page asks: syncs cross pages, and short pages must not end them.
 const sim = new StravaSimulator({ maxPerPage: 25 });
-let receiver: Server;
+let receiver: { url: string; close(): Promise<void> };
 let settings: ProviderSettings;
 let verificationToken = 'vt-' + Math.random().toString(36).slice(2);
 /** What the service keeps sealed from create (Strava's subscription id) and hands back to parseNotification. */
@@ -30,62 +29,26 @@ const received: ProviderNotification[] = [];
 const ignored: ProviderNotification[] = [];
 
 /** Our webhook URL, answering with the adapter as the service does (GET handshake, POST events). */
-function startReceiver(): Promise<string> {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const inbound = {
-        method: req.method as 'GET' | 'POST',
-        query: Object.fromEntries(url.searchParams),
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), String(v)])),
-        rawBody: Buffer.concat(chunks),
-      };
-      try {
-        if (req.method === 'GET') {
-          const answer = stravaAdapter.handshake!(settings, inbound, verificationToken) ?? { status: 200, body: { status: 'ok' } };
-          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
-          return;
-        }
-        for (const n of stravaAdapter.parseNotification!(settings, inbound, { secrets: [...sealedSubscriptionIds] })) (connected.has(n.providerUserId) ? received : ignored).push(n);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      } catch (e) {
-        res.writeHead(isProviderError(e) && e.kind === 'bad_signature' ? 401 : 400).end();
-      }
-    });
+const startReceiver = () =>
+  startWebhookReceiver('strava', (inbound) => {
+    if (inbound.method === 'GET') {
+      const answer = stravaAdapter.handshake!(settings, inbound, verificationToken) ?? { status: 200, body: { status: 'ok' } };
+      return { status: answer.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer.body ?? {}) };
+    }
+    for (const n of stravaAdapter.parseNotification!(settings, inbound, { secrets: [...sealedSubscriptionIds] })) (connected.has(n.providerUserId) ? received : ignored).push(n);
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"status":"ok"}' };
   });
-  return new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v2/sources/strava/webhook`)));
-}
 
 beforeAll(async () => {
   await sim.start();
-  const webhookUrl = await startReceiver();
-  const env = sim.env();
-  settings = {
-    clientId: env.WELLSTREAM_SOURCE_STRAVA_CLIENT_ID,
-    clientSecret: env.WELLSTREAM_SOURCE_STRAVA_CLIENT_SECRET,
-    authUrl: env.WELLSTREAM_SOURCE_STRAVA_AUTH_URL,
-    tokenUrl: env.WELLSTREAM_SOURCE_STRAVA_TOKEN_URL,
-    apiUrl: env.WELLSTREAM_SOURCE_STRAVA_API_URL,
-    redirectUri: 'https://wellstream.example/v2/sources/strava/callback',
-    webhookUrl,
-  };
+  receiver = await startReceiver();
+  settings = settingsFrom(sim.env(), 'strava', receiver.url);
 });
 
 afterAll(async () => {
   await sim.stop();
-  await new Promise((r) => receiver.close(r));
+  await receiver.close();
 });
-
-async function kindOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    return isProviderError(e) ? { kind: e.kind, ...e.details } : { kind: `not a ProviderError: ${String(e)}` };
-  }
-  return { kind: 'no error' };
-}
 
 async function connect(days = 7, now = new Date()) {
   const user = sim.createUser({ days, now });
@@ -98,22 +61,7 @@ async function connect(days = 7, now = new Date()) {
 }
 
 /** Every record over [from, to), window by window and page by page, as the service does. */
-async function syncAll(tokens: TokenSet, from: Date, to: Date) {
-  const spec = stravaAdapter.resources[0];
-  const records: IngestRecord[] = [];
-  let pages = 0;
-  for (let start = from.getTime(); start < to.getTime(); start += spec.maxWindowDays * DAY) {
-    const window = { start: new Date(start), end: new Date(Math.min(start + spec.maxWindowDays * DAY, to.getTime())) };
-    let cursor: string | undefined;
-    do {
-      const page = await stravaAdapter.fetchWindow(http, settings, tokens.accessToken, spec.name, { ...window, cursor }, { userTimezone: null });
-      records.push(...page.records);
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
-  }
-  return { records, pages };
-}
+const syncAll = (tokens: TokenSet, from: Date, to: Date) => syncSpan({ adapter: stravaAdapter, http, settings }, tokens.accessToken, stravaAdapter.resources[0].name, from, to);
 
 const fetchDay = (tokens: TokenSet, now: Date) => stravaAdapter.fetchWindow(http, settings, tokens.accessToken, 'activities', { start: new Date(now.getTime() - DAY), end: now }, { userTimezone: null });
 

@@ -9,13 +9,12 @@
  * Strava's Fault body (`{message, errors: [{resource, field, code}]}`) with status 400.
  */
 import { randomBytes } from 'node:crypto';
+import { TokenCallCounts } from '../kit/sim-oauth';
 import { wireJson, StravaAccount } from './strava-sim-data';
 
-export interface SimReply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type { SimReply };
 
 export const json = (status: number, value: unknown, headers: Record<string, string> = {}): SimReply => ({
   status,
@@ -46,7 +45,7 @@ export class StravaAuthServer {
   private readonly codes = new Map<string, { grantId: string; expiresAt: number }>();
   private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
   private readonly refreshTokens = new Map<string, string>();
-  readonly counts = new Map<string, { tokenExchanges: number; refreshes: number; revokes: number }>();
+  readonly counts = new TokenCallCounts<string>();
 
   constructor(
     private readonly client: { id: string; secret: string },
@@ -54,9 +53,7 @@ export class StravaAuthServer {
   ) {}
 
   count(athleteId: string) {
-    const c = this.counts.get(athleteId) ?? { tokenExchanges: 0, refreshes: 0, revokes: 0 };
-    this.counts.set(athleteId, c);
-    return c;
+    return this.counts.of(athleteId);
   }
 
   /** Validates an authorize URL as Strava's page would and returns where the browser goes. Throws on a URL Strava would refuse. */

@@ -6,22 +6,15 @@
  * delete; athlete deauthorization), rate-limit headers on every answer and the failures Strava
  * documents (401, 429, 5xx). See strava-sim-*.ts for each part.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { consentDecision, consentPage } from '../kit/sim-consent-page';
+import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
+import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { dataRoute } from './strava-sim-api';
 import { fault, SimReply, StravaAuthServer } from './strava-sim-auth';
 import { countRecords, makeActivity, rng, seedAccount, StravaAccount } from './strava-sim-data';
 import { StravaEvent, StravaWebhooks } from './strava-sim-webhooks';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 
 const ZONES = ['Europe/Berlin', 'America/Los_Angeles', 'Asia/Tokyo', 'Australia/Adelaide'];
 /** Documented defaults: overall 200 per 15 minutes / 2,000 a day; "non-upload" (read) 100 / 1,000. */
@@ -35,15 +28,14 @@ export interface StravaSimulatorOptions {
 export class StravaSimulator implements ProviderSimulator {
   readonly type = 'strava';
   private readonly maxPerPage: number;
-  private server?: Server;
-  private base = '';
+  private readonly server = new SimServer();
   private readonly client = { id: '5', secret: 'strava-sim-secret', applicationId: 5 };
   private readonly accounts = new Map<string, StravaAccount>();
   private readonly auth = new StravaAuthServer(this.client, (id) => this.account({ providerUserId: id }));
   private readonly webhooks = new StravaWebhooks(this.client);
-  private readonly dataCalls = new Map<string, number>();
+  private readonly dataCalls = new CallCounter<string>();
   private usage = { quarter: 0, day: 0 };
-  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
 
   constructor(options: StravaSimulatorOptions = {}) {
@@ -51,34 +43,24 @@ export class StravaSimulator implements ProviderSimulator {
   }
 
   get url(): string {
-    return this.base;
+    return this.server.url;
   }
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      this.handle(req)
-        .catch((err: unknown) => fault(500, 'Internal Server Error', [{ resource: 'Server', field: '', code: err instanceof Error ? err.message : String(err) }]))
-        .then((reply) => {
-          res.writeHead(reply.status, reply.headers ?? {});
-          res.end(reply.body ?? '');
-        });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.start((req) => this.handle(req), (message) => fault(500, 'Internal Server Error', [{ resource: 'Server', field: '', code: message }]));
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server.stop();
   }
 
   env(): Record<string, string> {
     return {
       WELLSTREAM_SOURCE_STRAVA_CLIENT_ID: this.client.id,
       WELLSTREAM_SOURCE_STRAVA_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_STRAVA_AUTH_URL: `${this.base}/oauth/authorize`,
-      WELLSTREAM_SOURCE_STRAVA_TOKEN_URL: `${this.base}/oauth/token`,
-      WELLSTREAM_SOURCE_STRAVA_API_URL: `${this.base}/api/v3`,
+      WELLSTREAM_SOURCE_STRAVA_AUTH_URL: `${this.url}/oauth/authorize`,
+      WELLSTREAM_SOURCE_STRAVA_TOKEN_URL: `${this.url}/oauth/token`,
+      WELLSTREAM_SOURCE_STRAVA_API_URL: `${this.url}/api/v3`,
     };
   }
 
@@ -184,20 +166,12 @@ export class StravaSimulator implements ProviderSimulator {
   }
 
   failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.failures = { count, status, retryAfterS };
+    this.faults.set(count, status, retryAfterS);
   }
 
   stats(user?: SimulatedUser) {
     const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
-    for (const id of ids) {
-      const c = this.auth.counts.get(id);
-      sum.tokenExchanges += c?.tokenExchanges ?? 0;
-      sum.refreshes += c?.refreshes ?? 0;
-      sum.revokes += c?.revokes ?? 0;
-      sum.dataRequests += this.dataCalls.get(id) ?? 0;
-    }
-    return sum;
+    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
@@ -211,7 +185,7 @@ export class StravaSimulator implements ProviderSimulator {
   }
 
   private async handle(req: IncomingMessage): Promise<SimReply> {
-    const url = new URL(req.url ?? '/', this.base);
+    const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const form = new URLSearchParams(body);
@@ -238,10 +212,10 @@ export class StravaSimulator implements ProviderSimulator {
 
   private data(url: URL, authorization: string | undefined): SimReply {
     const who = this.auth.holder(authorization);
-    if (who.athleteId) this.dataCalls.set(who.athleteId, (this.dataCalls.get(who.athleteId) ?? 0) + 1);
-    if (this.failures.count > 0) {
-      this.failures.count--;
-      const { status, retryAfterS } = this.failures;
+    if (who.athleteId) this.dataCalls.add(who.athleteId);
+    const scripted = this.faults.take();
+    if (scripted) {
+      const { status, retryAfterS } = scripted;
       if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '[{"resource_state":2,"id":1234' };
       if (status === 429) {
         // Strava documents no Retry-After; it is sent only when a test asks for one (a proxy could add it).
@@ -261,20 +235,10 @@ export class StravaSimulator implements ProviderSimulator {
 
   /** The consent page for a browser (GET) and its Authorize/Cancel form (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, form: URLSearchParams): SimReply {
-    if (method === 'POST') {
-      if (!this.browserUser) return fault(400, 'Bad Request', [{ resource: 'Athlete', field: 'session', code: 'missing' }]);
-      const location = this.auth.consent(form.get('authorize_url') ?? '', this.browserUser.providerUserId, form.get('decision') === 'allow' ? 'allow' : 'deny');
-      return { status: 302, headers: { location } };
-    }
-    const full = escapeHtml(url.toString());
-    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
-    const scopes = escapeHtml(url.searchParams.get('scope') ?? '');
-    const button = (d: string, label: string) =>
-      `<form method="post" action="/oauth/authorize"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
-    return {
-      status: 200,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      body: `<!doctype html><title>Strava – Authorize</title><h1>Authorize access to your Strava account?</h1><p>Signed in as athlete ${who}. Requested: ${scopes}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}`,
-    };
+    if (method === 'POST') return consentDecision(form, this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => fault(400, 'Bad Request', [{ resource: 'Athlete', field: 'session', code: 'missing' }]));
+    return consentPage(url, this.browserUser, {
+      action: '/oauth/authorize', title: 'Strava – Authorize', heading: 'Authorize access to your Strava account?',
+      describe: (who) => `Signed in as athlete ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? '')}`,
+    });
   }
 }

@@ -7,11 +7,9 @@
  */
 import type { WhoopAccount, Obj } from './whoop-sim-data';
 
-export interface SimReply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import type { SimReply } from '../kit/sim-server';
+
+export type { SimReply };
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): SimReply => ({
   status,

@@ -7,6 +7,7 @@
  * invalidates the previous access and refresh tokens, so an old or revoked one is `invalid_grant`.
  */
 import { randomBytes } from 'node:crypto';
+import { TokenCallCounts } from '../kit/sim-oauth';
 import { json, SimReply } from './whoop-sim-api';
 
 export const WHOOP_SCOPES = ['read:recovery', 'read:cycles', 'read:workout', 'read:sleep', 'read:profile', 'read:body_measurement', 'offline'];
@@ -26,14 +27,12 @@ export class WhoopAuthServer {
   private readonly codes = new Map<string, { grantId: string; redirectUri: string; expiresAt: number }>();
   private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
   private readonly refreshTokens = new Map<string, { grantId: string; valid: boolean }>();
-  readonly counts = new Map<string, { tokenExchanges: number; refreshes: number; revokes: number }>();
+  readonly counts = new TokenCallCounts<string>();
 
   constructor(private readonly client: { id: string; secret: string }) {}
 
   count(userId: string) {
-    const c = this.counts.get(userId) ?? { tokenExchanges: 0, refreshes: 0, revokes: 0 };
-    this.counts.set(userId, c);
-    return c;
+    return this.counts.of(userId);
   }
 
   /** Validates an authorize URL as WHOOP's consent page would and returns where the browser goes. */

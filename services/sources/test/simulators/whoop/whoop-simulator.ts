@@ -5,67 +5,49 @@
  * and the failures WHOOP documents (401, 429 with X-RateLimit-* headers, 5xx). Webhooks are set in
  * WHOOP's dashboard, so the simulator holds no subscriptions. See whoop-sim-*.ts for each part.
  */
-import { createServer, IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { consentDecision, consentPage } from '../kit/sim-consent-page';
+import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
+import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { dataRoute, failure, scopeFor, SimReply } from './whoop-sim-api';
 import { WhoopAuthServer } from './whoop-sim-auth';
 import { countRecords, Obj, recoveryObj, rng, seedAccount, sleepObj, WhoopAccount, workoutObj } from './whoop-sim-data';
 import { deliver, event } from './whoop-sim-webhooks';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 /** Resources with webhooks (WHOOP has none for cycles or body measurements). */
 const NOTIFIED = ['sleep', 'workout', 'recovery'];
 
 export class WhoopSimulator implements ProviderSimulator {
   readonly type = 'whoop';
-  private server?: Server;
-  private base = '';
+  private readonly server = new SimServer();
   private readonly client = { id: 'whoop-sim-client', secret: 'whoop-sim-secret' };
   private readonly auth = new WhoopAuthServer(this.client);
   private readonly accounts = new Map<string, WhoopAccount>();
-  private readonly dataCalls = new Map<string, number>();
-  private failures: { count: number; status: number | 'garbage'; retryAfterS?: number } = { count: 0, status: 500 };
+  private readonly dataCalls = new CallCounter<string>();
+  private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private nextUserId = 10_129;
 
   get url(): string {
-    return this.base;
+    return this.server.url;
   }
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      this.handle(req)
-        .catch((err: unknown) => failure(500, err instanceof Error ? err.message : String(err)))
-        .then((reply) => {
-          res.writeHead(reply.status, reply.headers ?? {});
-          res.end(reply.body ?? '');
-        });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.start((req) => this.handle(req), (message) => failure(500, message));
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server.stop();
   }
 
   env(): Record<string, string> {
     return {
       WELLSTREAM_SOURCE_WHOOP_CLIENT_ID: this.client.id,
       WELLSTREAM_SOURCE_WHOOP_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_WHOOP_AUTH_URL: `${this.base}/oauth/oauth2/auth`,
-      WELLSTREAM_SOURCE_WHOOP_TOKEN_URL: `${this.base}/oauth/oauth2/token`,
-      WELLSTREAM_SOURCE_WHOOP_API_URL: `${this.base}/developer`,
+      WELLSTREAM_SOURCE_WHOOP_AUTH_URL: `${this.url}/oauth/oauth2/auth`,
+      WELLSTREAM_SOURCE_WHOOP_TOKEN_URL: `${this.url}/oauth/oauth2/token`,
+      WELLSTREAM_SOURCE_WHOOP_API_URL: `${this.url}/developer`,
     };
   }
 
@@ -191,20 +173,12 @@ export class WhoopSimulator implements ProviderSimulator {
   }
 
   failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.failures = { count, status, retryAfterS };
+    this.faults.set(count, status, retryAfterS);
   }
 
   stats(user?: SimulatedUser) {
     const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    const sum = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 };
-    for (const id of ids) {
-      const c = this.auth.counts.get(id);
-      sum.tokenExchanges += c?.tokenExchanges ?? 0;
-      sum.refreshes += c?.refreshes ?? 0;
-      sum.revokes += c?.revokes ?? 0;
-      sum.dataRequests += this.dataCalls.get(id) ?? 0;
-    }
-    return sum;
+    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
   }
 
   /** WHOOP's webhook URL lives in its dashboard: there are no subscriptions to hold. */
@@ -219,7 +193,7 @@ export class WhoopSimulator implements ProviderSimulator {
   }
 
   private async handle(req: IncomingMessage): Promise<SimReply> {
-    const url = new URL(req.url ?? '/', this.base);
+    const url = new URL(req.url ?? '/', this.url);
     const authorization = req.headers.authorization;
     const body = await readBody(req);
     const method = req.method ?? 'GET';
@@ -236,10 +210,10 @@ export class WhoopSimulator implements ProviderSimulator {
 
   private data(method: string, path: string, params: URLSearchParams, authorization: string | undefined): SimReply {
     const who = this.auth.holder(authorization);
-    if (who.userId) this.dataCalls.set(who.userId, (this.dataCalls.get(who.userId) ?? 0) + 1);
-    if (this.failures.count > 0) {
-      this.failures.count--;
-      const { status, retryAfterS } = this.failures;
+    if (who.userId) this.dataCalls.add(who.userId);
+    const scripted = this.faults.take();
+    if (scripted) {
+      const { status, retryAfterS } = scripted;
       if (status === 'garbage') return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"records": [{"id": "trunc' };
       if (status === 429) {
         // WHOOP's "API Rate Limiting" page: X-RateLimit-Limit/-Remaining/-Reset (seconds); no Retry-After is documented.
@@ -262,21 +236,10 @@ export class WhoopSimulator implements ProviderSimulator {
 
   /** The consent page for a browser (GET) and its Allow/Deny form (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') {
-      const form = new URLSearchParams(body);
-      if (!this.browserUser) return failure(400, 'No browser user set');
-      const location = this.auth.consent(form.get('authorize_url') ?? '', this.browserUser.providerUserId, form.get('decision') === 'allow' ? 'allow' : 'deny');
-      return { status: 302, headers: { location } };
-    }
-    const full = escapeHtml(url.toString());
-    const who = this.browserUser ? escapeHtml(this.browserUser.providerUserId) : 'nobody (setBrowserUser first)';
-    const button = (d: string, label: string) =>
-      `<form method="post" action="/oauth/oauth2/auth"><input type="hidden" name="authorize_url" value="${full}"><button name="decision" value="${d}">${label}</button></form>`;
-    const scopes = escapeHtml(url.searchParams.get('scope') ?? '');
-    return {
-      status: 200,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      body: `<!doctype html><title>WHOOP – authorize</title><h1>Allow access to your WHOOP data?</h1><p>Signed in as WHOOP member ${who}. Requested: ${scopes}</p>${button('allow', 'Allow')}${button('deny', 'Deny')}`,
-    };
+    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => failure(400, 'No browser user set'));
+    return consentPage(url, this.browserUser, {
+      action: '/oauth/oauth2/auth', title: 'WHOOP – authorize', heading: 'Allow access to your WHOOP data?',
+      describe: (who) => `Signed in as WHOOP member ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? '')}`,
+    });
   }
 }

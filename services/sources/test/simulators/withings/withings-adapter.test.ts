@@ -8,6 +8,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { assertIngestible } from '@wellstream/testing';
+import { settingsFrom, syncAll as syncSpan } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
 import { IngestRecord, ProviderError, ProviderNotification, ProviderSettings, TokenSet } from '../../../src/providers/provider.port';
 import { withingsAdapter } from '../../../src/providers/withings/withings.adapter';
@@ -31,22 +32,7 @@ async function connect(days = 20): Promise<{ user: { providerUserId: string }; t
   return { user, tokens };
 }
 
-async function syncAll(resource: string, token: string, from: Date, to: Date): Promise<{ records: IngestRecord[]; pages: number }> {
-  const spec = withingsAdapter.resources.find((r) => r.name === resource)!;
-  const records: IngestRecord[] = [];
-  let pages = 0;
-  for (let start = from.getTime(); start < to.getTime(); start += spec.maxWindowDays * DAY_MS) {
-    const end = new Date(Math.min(start + spec.maxWindowDays * DAY_MS, to.getTime()));
-    let cursor: string | undefined;
-    do {
-      const res = await withingsAdapter.fetchWindow(http, settings, token, resource, { start: new Date(start), end, cursor }, { userTimezone: null });
-      records.push(...res.records);
-      cursor = res.nextCursor;
-      pages++;
-    } while (cursor);
-  }
-  return { records, pages };
-}
+const syncAll = (resource: string, token: string, from: Date, to: Date) => syncSpan({ adapter: withingsAdapter, http, settings }, token, resource, from, to);
 
 const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: ProviderError) => e.kind);
 
@@ -69,16 +55,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-  const env = sim.env();
-  settings = {
-    clientId: env.WELLSTREAM_SOURCE_WITHINGS_CLIENT_ID,
-    clientSecret: env.WELLSTREAM_SOURCE_WITHINGS_CLIENT_SECRET,
-    authUrl: env.WELLSTREAM_SOURCE_WITHINGS_AUTH_URL,
-    tokenUrl: env.WELLSTREAM_SOURCE_WITHINGS_TOKEN_URL,
-    apiUrl: env.WELLSTREAM_SOURCE_WITHINGS_API_URL,
-    redirectUri: 'https://wellstream.example/v2/sources/withings/callback',
-    webhookUrl: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/v2/sources/withings/webhook`,
-  };
+  settings = settingsFrom(sim.env(), 'withings', `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/v2/sources/withings/webhook`);
 });
 
 afterAll(async () => {

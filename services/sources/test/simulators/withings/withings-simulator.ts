@@ -8,6 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { escapeHtml } from '../kit/sim-server';
 import { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { answerData } from './withings-sim-api';
 import { activityFor, bloodPressureGroup, intradayDay, seedAccount, SimAccount, sleepFrom, weightGroup, workoutAt } from './withings-sim-data';
@@ -24,7 +25,6 @@ const DATA_PATHS = ['/measure', '/v2/measure', '/v2/sleep'];
 const RESOURCE_APPLI: Record<string, number> = { getmeas: 1, getactivity: 16, getworkouts: 16, getintradayactivity: 16, getsummary: 44 };
 
 const zero = (): Stats => ({ tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 });
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class WithingsSimulator implements ProviderSimulator {
   readonly type = 'withings';
