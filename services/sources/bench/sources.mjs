@@ -48,6 +48,9 @@ const platformEnv = (backfillDays) => ({
   WELLSTREAM_SOURCE_BACKFILL_DAYS: String(backfillDays),
   WELLSTREAM_SOURCE_POLL_INTERVAL_S: '86400',
   WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+  // The platform's cost is measured here, not the providers' quotas: an application with a raised one.
+  WELLSTREAM_SOURCE_OURA_REQUESTS_PER_MINUTE: '1000000',
+  WELLSTREAM_SOURCE_DEXCOM_REQUESTS_PER_MINUTE: '1000000',
   ...(process.env.BENCH_LOG_LEVEL ? { WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
 });
 let platform = await startEmbedded(platformEnv(DAYS));
