@@ -2,8 +2,9 @@
  * The OAuth calls and the status → ProviderError mapping, over a scripted ProviderHttp that answers
  * as Oura documents (token answer `{token_type, access_token, expires_in, refresh_token}`).
  */
-import { isProviderError, ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+import { isProviderError, ProviderResponse, ProviderSettings } from '../provider.port';
 import { ouraAdapter } from './oura.adapter';
+import { scriptedHttp as scripted } from '../../../test/simulators/kit/scripted-http';
 
 const settings: ProviderSettings = {
   clientId: 'client',
@@ -15,17 +16,6 @@ const settings: ProviderSettings = {
   webhookUrl: 'https://wellstream.example/v2/sources/oura/webhook',
 };
 
-function scripted(...answers: Partial<ProviderResponse>[]): ProviderHttp & { sent: ProviderRequest[] } {
-  const sent: ProviderRequest[] = [];
-  return {
-    sent,
-    async send(request) {
-      sent.push(request);
-      const a = answers.shift() ?? {};
-      return { status: a.status ?? 200, headers: a.headers ?? {}, body: a.body ?? '' };
-    },
-  };
-}
 
 async function kindOf(p: Promise<unknown>) {
   try {

@@ -2,8 +2,9 @@
  * Strava's OAuth calls against a recording fake ProviderHttp, with the documented token answers
  * (code exchange with the `athlete`, refresh without it) and Strava's Fault bodies.
  */
-import { ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+import { ProviderSettings } from '../provider.port';
 import { authorizeUrl, exchangeCode, refresh, revoke } from './strava-oauth';
+import { scriptedHttp as fake } from '../../../test/simulators/kit/scripted-http';
 
 const settings: ProviderSettings = {
   clientId: '5',
@@ -15,17 +16,6 @@ const settings: ProviderSettings = {
   webhookUrl: 'https://wellstream.example/v2/sources/strava/webhook',
 };
 
-function fake(...answers: Partial<ProviderResponse>[]): ProviderHttp & { sent: ProviderRequest[] } {
-  const sent: ProviderRequest[] = [];
-  return {
-    sent,
-    async send(request) {
-      sent.push(request);
-      const a = answers.shift() ?? {};
-      return { status: a.status ?? 200, headers: a.headers ?? {}, body: a.body ?? '' };
-    },
-  };
-}
 
 const now = new Date('2019-09-18T00:00:00Z');
 const EXCHANGED = `{"token_type":"Bearer","expires_at":1568775134,"expires_in":21600,"refresh_token":"e5n567567","access_token":"a4b945687g",

@@ -3,8 +3,9 @@
  * ProviderHttp answering as WHOOP documents (token answer `{access_token, expires_in,
  * refresh_token, scope, token_type}`, `{records, next_token}` pages, X-RateLimit-Reset on 429).
  */
-import { isProviderError, ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+import { isProviderError, ProviderResponse, ProviderSettings } from '../provider.port';
 import { whoopAdapter } from './whoop.adapter';
+import { scriptedHttp as scripted } from '../../../test/simulators/kit/scripted-http';
 
 const settings: ProviderSettings = {
   clientId: 'client',
@@ -16,17 +17,6 @@ const settings: ProviderSettings = {
   webhookUrl: 'https://wellstream.example/v2/sources/whoop/webhook',
 };
 
-function scripted(...answers: Partial<ProviderResponse>[]): ProviderHttp & { sent: ProviderRequest[] } {
-  const sent: ProviderRequest[] = [];
-  return {
-    sent,
-    async send(request) {
-      sent.push(request);
-      const a = answers.shift() ?? {};
-      return { status: a.status ?? 200, headers: a.headers ?? {}, body: a.body ?? '' };
-    },
-  };
-}
 
 async function kindOf(p: Promise<unknown>) {
   try {
