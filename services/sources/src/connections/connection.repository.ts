@@ -40,9 +40,12 @@ export class ConnectionRepository {
     return key ? this.byId(key.connection_id) : null;
   }
 
-  /** How many connections of a provider exist (the app-subscription keeper's question; not on a hot path). */
-  countOf(type: string): Promise<number> {
-    return this.connections.count({ source_type: type });
+  /**
+   * Whether any user is connected to a provider (the app-subscription keeper's question): the first
+   * match answers it, served by the (source_type, status) index, instead of counting every connection.
+   */
+  async anyOf(type: string): Promise<boolean> {
+    return (await this.connections.findOne({ source_type: type })) !== null;
   }
 
   async save(c: Connection): Promise<void> {

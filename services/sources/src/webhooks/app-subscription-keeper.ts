@@ -105,7 +105,7 @@ export class AppSubscriptionKeeper {
     const subs = p.adapter.appSubscriptions!;
     const http = p.http.for();
     const existing = await subs.list(http, p.settings);
-    const needed = (await this.o.connections.countOf(p.type)) > 0;
+    const needed = await this.o.connections.anyOf(p.type);
     const now = this.o.clock.now().getTime();
     if (!needed) {
       for (const s of existing) {
