@@ -1,13 +1,18 @@
 /**
  * The streams service on the shared skeleton: stream resources, connection quotas, delivery lag
- * metrics and its routes. It consumes no topic itself: each client connection reads the log.
+ * metrics and its routes. It consumes no topic itself: one reader per stream with clients here
+ * reads the log for them (delivery/shared-reader).
  */
 import { customerEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { streamsRoutes } from './app';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
-import { MemberCounter } from './delivery/member-counter';
+import { randomUUID } from 'node:crypto';
+import { ConnectAdmission } from './delivery/connect-stream/connect-admission';
+import { MemberDirectory } from './delivery/members/member-directory';
+import { StreamMembers } from './delivery/members/stream-members';
+import { StreamReaders } from './delivery/shared-reader/stream-readers';
 import { StreamLag } from './delivery/stream-lag';
 import { streamsOpenApi } from './docs/streams.openapi';
 import { StreamRepository } from './streams/stream.repository';
@@ -23,18 +28,27 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
     async compose(ctx) {
       const { store, eventLog, logger, metrics } = ctx;
       const repo = await StreamRepository.open(store);
-      const members = new MemberCounter(eventLog);
+      const members = new StreamMembers(await MemberDirectory.open(store), systemClock, logger, {
+        replicaId: `${process.pid}-${randomUUID()}`,
+        ttlMs: config.WELLSTREAM_POKE_INTERVAL_MS,
+      });
+      members.start();
+      ctx.lifecycle.onStop('stream member counts', () => members.stop());
       const quota = new CustomerQuota({
         stream: config.WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER,
         replay: config.WELLSTREAM_REPLAY_MAX_PER_CUSTOMER,
         retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
       });
       const lag = new StreamLag();
+      // Stops after HTTP has closed every client: waits for the readers to leave their groups.
+      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger }));
+      const admission = new ConnectAdmission({ maxInProgress: config.WELLSTREAM_STREAM_MAX_CONNECTING, retryAfterSeconds: { min: 1, max: 5 } });
+      metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);
       metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
       metrics.gauge('stream_delivered_events', 'Events each stream group delivered to clients here since its first client connected', () => lag.deliveredCounts(), ['group']);
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock },
-        connect: { clock: systemClock, repo, eventLog, members, quota, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+        connect: { clock: systemClock, repo, readers, members, quota, admission, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
         replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse: {
           writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,

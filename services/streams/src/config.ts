@@ -19,6 +19,8 @@ export interface StreamsConfig extends ServiceSettings {
   WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: number;
   /** Stream connections one customer may hold open at once (per streams-service process). */
   WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: number;
+  /** Stream connections this process sets up at once; past it, 503 with Retry-After. */
+  WELLSTREAM_STREAM_MAX_CONNECTING: number;
 }
 
 export const streamsConfigSchema = Joi.object<StreamsConfig>({
@@ -33,6 +35,9 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
   WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: Joi.number().integer().min(10).max(1_000_000).default(5000),
   // 5 streams × 5 members: the documented limits, so by default only this process's share counts.
   WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: Joi.number().integer().min(1).max(100_000).default(25),
+  // A set-up is a store read and a member count, a few ms: 200 at once keeps a reconnect storm's
+  // queue under a second while the clients already connected keep their share of the process.
+  WELLSTREAM_STREAM_MAX_CONNECTING: Joi.number().integer().min(1).max(100_000).default(200),
 });
 
 export const loadStreamsConfig = (env: NodeJS.ProcessEnv = process.env): StreamsConfig => loadConfig(streamsConfigSchema, env);

@@ -6,6 +6,11 @@
 export class SlotCounts {
   private readonly held = new Map<string, number>();
 
+  /** What is held now, per key (a copy). */
+  entries(): Map<string, number> {
+    return new Map(this.held);
+  }
+
   count(key: string): number {
     return this.held.get(key) ?? 0;
   }

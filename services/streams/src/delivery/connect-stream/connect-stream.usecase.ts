@@ -1,31 +1,33 @@
 /**
- * Connecting a client to a stream: the client becomes one member of the stream's consumer group
- * over its customer's slice of the events topic (it never reads another customer's events).
- * The log hands each member a share of the partitions (= users), rebalancing as members come and
- * go; each event is written to this client and committed only once it is in the socket. Events
- * the stream's filters leave out are committed without a write. When the client goes away, its
- * uncommitted events go to the next owner of the partition (at-least-once, in order per user).
+ * Connecting a client to a stream: the client joins its stream's reader in this process (one
+ * member of the stream's consumer group over the customer's slice of the events topic, whatever
+ * the number of local clients; it never reads another customer's events). The log splits the
+ * partitions (= users) between processes and the reader splits its share between its clients; each
+ * event is written to its client and committed only once it is in the socket. When the client goes
+ * away, its partitions pass to the other clients here, or back to the group once none is left
+ * (at-least-once, in order per user).
  */
-import type { EventLog, LogMessage, Subscription } from '@wellstream/bus';
-import { customerEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import type { StreamRepository } from '../../streams/stream.repository';
 import { streamNotFound, tooManyMembers } from '../../streams/stream.errors';
-import { utcDayStart, matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
-import { alreadySeen, encodePosition, LogPosition } from '../event-position';
-import { ClientGoneError, EventSink } from '../event-sink';
+import { utcDayStart, EventFilter } from '../event-filter';
+import type { LogPosition } from '../event-position';
+import type { EventSink } from '../event-sink';
 import type { CustomerQuota } from '../customer-quota';
-import type { MemberCounter } from '../member-counter';
+import type { StreamMembers } from '../members/stream-members';
 import type { StreamLag } from '../stream-lag';
+import type { StreamReaders } from '../shared-reader/stream-readers';
+import type { ConnectAdmission } from './connect-admission';
 import { startPokeTimer } from '../poke-timer';
 import type { Clock } from '@wellstream/clock';
 
 export interface ConnectDeps {
   clock: Clock;
   repo: StreamRepository;
-  eventLog: EventLog;
-  members: MemberCounter;
+  readers: StreamReaders;
+  members: StreamMembers;
   quota: CustomerQuota;
+  admission: ConnectAdmission;
   lag: StreamLag;
   logger: Logger;
   maxMembers: number;
@@ -40,8 +42,9 @@ export interface PendingConnection {
 }
 
 /**
- * Checks everything that can fail with a 4xx before the event stream opens (unknown stream, member
- * limit, the customer's connection quota) and reserves this client's slots.
+ * Checks everything that can fail with a 4xx or 503 before the event stream opens (too many
+ * connections being set up at once here, unknown stream, member limit, the customer's connection
+ * quota) and reserves this client's slots.
  */
 export async function prepareStreamConnection(
   deps: ConnectDeps,
@@ -49,6 +52,15 @@ export async function prepareStreamConnection(
   streamId: string,
   resumeAfter: LogPosition | undefined,
 ): Promise<PendingConnection> {
+  const admitted = deps.admission.enter();
+  try {
+    return await prepare(deps, customerId, streamId, resumeAfter);
+  } finally {
+    admitted();
+  }
+}
+
+async function prepare(deps: ConnectDeps, customerId: string, streamId: string, resumeAfter: LogPosition | undefined): Promise<PendingConnection> {
   const stream = await deps.repo.findOfCustomer(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
@@ -79,8 +91,6 @@ export async function prepareStreamConnection(
   return {
     cancel: release,
     attach(sink) {
-      let subscription: Subscription | undefined;
-      let stopped = false;
       const poker = startPokeTimer(sink, deps.pokeIntervalMs, async () =>
         JSON.stringify({
           ts: deps.clock.now().toISOString(),
@@ -88,42 +98,13 @@ export async function prepareStreamConnection(
           members: { count: await deps.members.cachedCount(group), max: deps.maxMembers },
         }),
       );
-      const stop = () => {
-        if (stopped) return;
-        stopped = true;
+      const detach = deps.readers.attach(group, filter, { sink, resumeAfter });
+      sink.onClose(() => {
         poker.stop();
-        // Leaving the group hands this client's partitions (and uncommitted events) to the others.
-        const leaving = subscription?.stop();
-        void Promise.resolve(leaving)
-          .catch((err) => deps.logger.warn('leaving a stream group failed', { stream: stream._id, error: err }))
-          .finally(release);
-      };
-      sink.onClose(stop);
-
-      const handle = async (m: LogMessage) => {
-        // Throwing leaves the event uncommitted; the subscription is being stopped, so it moves on.
-        if (sink.closed || stopped) throw new ClientGoneError();
-        const event = parseCustomerEvent(m.value);
-        if (!event || !matchesFilter(filter, event)) return;
-        if (alreadySeen(resumeAfter, m)) return;
-        await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
-        deps.lag.delivered(group, m.timestamp);
-      };
-
-      deps.eventLog
-        .consume({ topic: customerEventsTopic.spec.name, tenant: customerId, groupId: group, fromBeginning: false, handle })
-        .then(
-          (sub) => {
-            subscription = sub;
-            if (stopped) {
-              void sub.stop().finally(release);
-            }
-          },
-          (err) => {
-            deps.logger.error('joining a stream group failed', { stream: stream._id, error: err });
-            sink.close('could not join the stream');
-          },
-        );
+        // The client's partitions pass to the other clients here at once (or back to the group).
+        detach();
+        release();
+      });
     },
   };
 }

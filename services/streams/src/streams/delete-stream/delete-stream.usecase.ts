@@ -12,6 +12,5 @@ export async function deleteStream(deps: StreamDeps, customerId: string, id: str
   const members = await deps.members.count(doc.group);
   if (members > 0) throw streamHasClients(members);
   if (!(await deps.repo.remove(customerId, id))) throw streamNotFound(id);
-  deps.members.forget(doc.group);
   return { ...toStreamView(doc, 0), deleted_at: deps.clock.now().toISOString() };
 }

@@ -1,0 +1,150 @@
+/**
+ * One process's reader of one stream: a single member of the stream's consumer group, whatever
+ * the number of local clients. The log splits the stream's partitions (= users) between processes;
+ * this reader splits its share among its local clients (partition-split.ts), so a client coming or
+ * going moves partitions here without a broker rebalance, and an idle client costs a socket and a
+ * poke timer, not a broker connection.
+ *
+ * Delivery keeps the one-member rules: a message is committed only once its frame is in its
+ * client's socket, or when the stream's filters leave it out. When the owner of a partition is gone
+ * (it disconnected, or was dropped as a slow reader), the message goes to the partition's next
+ * local owner at once, in the same turn, so a user's events keep their order.
+ */
+import type { EventLog, LogMessage, Subscription } from '@wellstream/bus';
+import { customerEventsTopic } from '@wellstream/contracts';
+import type { Logger } from '@wellstream/logging';
+import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
+import { alreadySeen, encodePosition, LogPosition } from '../event-position';
+import { ClientGoneError, EventSink } from '../event-sink';
+import type { StreamLag } from '../stream-lag';
+import { splitPartitions } from './partition-split';
+
+export interface StreamClient {
+  readonly sink: EventSink;
+  /** Last-Event-ID: this connection skips what it names in that partition. */
+  readonly resumeAfter?: LogPosition;
+}
+
+export interface GroupReaderDeps {
+  eventLog: EventLog;
+  lag: StreamLag;
+  logger: Logger;
+}
+
+export class StreamGroupReader {
+  private readonly clients: StreamClient[] = [];
+  private assigned: number[] = [];
+  private owners = new Map<number, StreamClient>();
+  private subscription?: Subscription;
+  /** Joins and leaves run one after the other, so a client arriving while the last one leaves rejoins cleanly. */
+  private membership: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly group: string,
+    private readonly filter: EventFilter,
+    private readonly deps: GroupReaderDeps,
+    /** Called once the reader has left the group with no client left: the owner may forget it. */
+    private readonly onIdle: () => void,
+  ) {}
+
+  get clientCount(): number {
+    return this.clients.length;
+  }
+
+  /** The partitions each local client owns now (for tests and metrics). */
+  ownership(): Map<StreamClient, number[]> {
+    const out = new Map<StreamClient, number[]>(this.clients.map((c) => [c, []]));
+    for (const [p, c] of this.owners) out.get(c)?.push(p);
+    return out;
+  }
+
+  /** Resolves once the joins and leaves asked for so far are done. */
+  settled(): Promise<void> {
+    return this.membership;
+  }
+
+  add(client: StreamClient): void {
+    this.clients.push(client);
+    this.resplit();
+    if (this.clients.length === 1) this.changeMembership(() => this.join());
+  }
+
+  remove(client: StreamClient): void {
+    const i = this.clients.indexOf(client);
+    if (i < 0) return;
+    this.clients.splice(i, 1);
+    this.resplit();
+    if (this.clients.length === 0) this.changeMembership(() => this.leave());
+  }
+
+  private changeMembership(step: () => Promise<void>): void {
+    this.membership = this.membership.then(step).catch((err) => this.deps.logger.warn('stream reader membership change failed', { group: this.group, error: err }));
+  }
+
+  private async join(): Promise<void> {
+    if (this.clients.length === 0 || this.subscription) return;
+    try {
+      this.subscription = await this.deps.eventLog.consume({
+        topic: customerEventsTopic.spec.name,
+        tenant: this.filter.customerId,
+        groupId: this.group,
+        fromBeginning: false,
+        handle: this.handle,
+        onAssignment: (partitions) => {
+          this.assigned = partitions;
+          this.resplit();
+        },
+      });
+    } catch (err) {
+      this.deps.logger.error('joining a stream group failed', { group: this.group, error: err });
+      for (const c of this.clients.slice()) c.sink.close('could not join the stream');
+    }
+    // Everyone left while joining: leave again rather than hold partitions nobody reads.
+    if (this.clients.length === 0) await this.leave();
+  }
+
+  private async leave(): Promise<void> {
+    if (this.clients.length > 0) return;
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.assigned = [];
+    this.owners = new Map();
+    // Leaving finishes (and commits) in-flight writes, then hands the partitions to the other processes.
+    await subscription?.stop();
+    if (this.clients.length === 0) this.onIdle();
+  }
+
+  private resplit(): void {
+    this.owners = splitPartitions(this.assigned, this.clients, this.owners);
+  }
+
+  private readonly handle = async (m: LogMessage): Promise<void> => {
+    const event = parseCustomerEvent(m.value);
+    const wanted = event !== undefined && matchesFilter(this.filter, event);
+    for (;;) {
+      if (!this.owners.has(m.partition) && this.clients.length > 0 && !this.assigned.includes(m.partition)) {
+        // A message of a partition whose assignment this reader has not been told of yet.
+        this.assigned = [...this.assigned, m.partition].sort((a, b) => a - b);
+        this.resplit();
+      }
+      const client = this.owners.get(m.partition);
+      // No local client: the reader is leaving; the message stays uncommitted for the next owner.
+      if (!client) throw new ClientGoneError('no client of this stream is connected here');
+      if (!wanted) return;
+      if (client.sink.closed) {
+        this.remove(client);
+        continue;
+      }
+      if (alreadySeen(client.resumeAfter, m)) return;
+      try {
+        await client.sink.send(event!.event_type, JSON.stringify(event!.payload), encodePosition(m));
+        this.deps.lag.delivered(this.group, m.timestamp);
+        return;
+      } catch (err) {
+        if (!(err instanceof ClientGoneError)) throw err;
+        // The owner went away mid-write: the partition's next local owner gets this message now.
+        this.remove(client);
+      }
+    }
+  };
+}

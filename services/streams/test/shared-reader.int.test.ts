@@ -1,0 +1,3 @@
+import { sharedReaderSuite } from './shared-reader.suite';
+
+sharedReaderSuite('distributed');
