@@ -50,6 +50,7 @@ export function giveWay(): Promise<boolean> {
 export interface AnsweredResponse {
   writeHead: (...args: never[]) => unknown;
   once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
 }
 
 /**
@@ -60,12 +61,17 @@ export interface AnsweredResponse {
 export function answeringRequest(res: AnsweredResponse): void {
   answering++;
   let done = false;
+  const writeHead = res.writeHead;
+  // Once counted out, the response drops the wrapper and its listener: an event stream lives for
+  // hours and should not hold them that long.
   const finish = () => {
     if (done) return;
     done = true;
     answered();
+    res.off('close', finish);
+    // Assigned back, not deleted: a delete would turn the response into a slow dictionary object.
+    res.writeHead = writeHead;
   };
-  const writeHead = res.writeHead;
   res.writeHead = function (this: unknown, ...args: never[]) {
     finish();
     return writeHead.apply(this, args);

@@ -4,8 +4,9 @@
  * assertion from the gateway. Anything else gets 401 {"message"} and a warning log line, so a
  * caller that reaches a service's port directly cannot act as anyone.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { unauthenticated } from '@wellstream/errors';
+import { AppError, unauthenticated } from '@wellstream/errors';
 import { Logger, redactString } from '@wellstream/logging';
 import { ASSERTION_HEADER, AssertionFailure, OPERATOR_HEADER, verifyAssertion } from './gateway-assertion';
 import { CALLER_HEADERS, setVerifiedCaller } from './caller';
@@ -13,38 +14,55 @@ import { CALLER_HEADERS, setVerifiedCaller } from './caller';
 /** Fetched by the gateway, health probes and metrics scrapers directly, never on behalf of a caller. */
 export const UNASSERTED_PATHS = new Set(['/health', '/metrics', '/openapi.json', '/asyncapi.json']);
 
-export function gatewayTrust(options: { keys: readonly string[]; logger: Logger; now?: () => number }): RequestHandler {
+export interface GatewayTrustOptions {
+  keys: readonly string[];
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface VerifiedCall {
+  customerId?: string;
+  organizationId?: string;
+  operator: boolean;
+}
+
+export function gatewayTrust(options: GatewayTrustOptions): RequestHandler {
   if (options.keys.length === 0) throw new Error('gatewayTrust needs at least one key');
-  const now = options.now ?? Date.now;
   return (req, _res, next) => {
     if (UNASSERTED_PATHS.has(req.path)) return next();
-    const asserted = assertedFrom(req);
-    const failure: AssertionFailure | undefined = verifyAssertion(options.keys, req.header(ASSERTION_HEADER), asserted, now());
-    if (failure) {
-      options.logger.warn('refused a request the gateway did not vouch for', {
-        reason: failure,
-        method: req.method,
-        path: redactString(req.originalUrl),
-        remote_address: req.socket.remoteAddress,
-      });
-      return next(unauthenticated('GATEWAY_ASSERTION_INVALID', 'Invalid authentication credentials.'));
-    }
-    setVerifiedCaller(req, {
-      customerId: asserted.customerId || undefined,
-      organizationId: asserted.organizationId || undefined,
-      operator: asserted.operator,
-    });
+    const verified = verifyGatewayCall(options, req, req.originalUrl);
+    if (verified instanceof AppError) return next(verified);
+    setVerifiedCaller(req, verified);
     next();
   };
 }
 
-function assertedFrom(req: Request) {
-  return {
-    method: req.method,
-    target: req.originalUrl,
-    requestId: req.header('x-request-id') ?? '',
-    customerId: req.header(CALLER_HEADERS.customerId) ?? '',
-    organizationId: req.header(CALLER_HEADERS.organizationId) ?? '',
-    operator: req.header(OPERATOR_HEADER) === '1',
+/**
+ * Checks a request's assertion (for paths served without express too): the caller the gateway
+ * vouched for, or the 401 to answer. `target` is the path and query as the gateway forwarded them.
+ */
+export function verifyGatewayCall(options: GatewayTrustOptions, req: IncomingMessage, target: string): VerifiedCall | AppError {
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
   };
+  const asserted = {
+    method: req.method ?? '',
+    target,
+    requestId: header('x-request-id') ?? '',
+    customerId: header(CALLER_HEADERS.customerId) ?? '',
+    organizationId: header(CALLER_HEADERS.organizationId) ?? '',
+    operator: header(OPERATOR_HEADER) === '1',
+  };
+  const failure: AssertionFailure | undefined = verifyAssertion(options.keys, header(ASSERTION_HEADER), asserted, (options.now ?? Date.now)());
+  if (failure) {
+    options.logger.warn('refused a request the gateway did not vouch for', {
+      reason: failure,
+      method: req.method,
+      path: redactString(target),
+      remote_address: req.socket.remoteAddress,
+    });
+    return unauthenticated('GATEWAY_ASSERTION_INVALID', 'Invalid authentication credentials.');
+  }
+  return { customerId: asserted.customerId || undefined, organizationId: asserted.organizationId || undefined, operator: asserted.operator };
 }

@@ -1,9 +1,8 @@
 /**
- * The streams service's routes: stream resources, connect (SSE, consumer groups) and replay.
+ * The streams service's express routes: stream resources and replay (connect is served before
+ * express: see compose.ts).
  */
 import type { RouteRegistration } from '@wellstream/runtime';
-import type { ConnectDeps } from './delivery/connect-stream/connect-stream.usecase';
-import { connectStreamRoute } from './delivery/connect-stream/connect-stream.route';
 import { replayRoute } from './delivery/replay/replay.route';
 import type { ReplayDeps } from './delivery/replay/replay.usecase';
 import type { SseSettings } from './delivery/sse-response';
@@ -16,14 +15,12 @@ import type { StreamDeps } from './streams/stream-deps';
 
 export interface StreamsRouteDeps {
   streams: StreamDeps;
-  connect: ConnectDeps;
   replay: ReplayDeps;
   sse: SseSettings;
 }
 
 export const streamsRoutes = (deps: StreamsRouteDeps): RouteRegistration[] => [
-  // Before '/v2/streams/:id' so "connect" is never read as an id.
-  (router) => connectStreamRoute(router, deps.connect, deps.sse),
+  // GET /v2/streams/:id/connect is served before express (delivery/connect-stream/connect-stream.route.ts).
   (router) => replayRoute(router, deps.replay, deps.sse),
   ...[createStreamRoute, listStreamsRoute, getStreamRoute, renameStreamRoute, deleteStreamRoute].map((register): RouteRegistration => (router) => register(router, deps.streams)),
 ];

@@ -9,7 +9,10 @@ import { streamsRoutes } from './app';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseGatewayKeys } from '@wellstream/config';
 import { ConnectAdmission } from './delivery/connect-stream/connect-admission';
+import { connectStreamRoute } from './delivery/connect-stream/connect-stream.route';
 import { MemberDirectory } from './delivery/members/member-directory';
 import { StreamMembers } from './delivery/members/stream-members';
 import { StreamReaders } from './delivery/shared-reader/stream-readers';
@@ -46,17 +49,28 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);
       metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
       metrics.gauge('stream_delivered_events', 'Events each stream group delivered to clients here since its first client connected', () => lag.deliveredCounts(), ['group']);
+      const sse = {
+        writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
+        maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,
+        trackLongLived: ctx.trackLongLived,
+      };
+      const connect = connectStreamRoute(
+        { clock: systemClock, repo, readers, members, quota, admission, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+        sse,
+        { keys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS), logger, metrics },
+      );
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock },
-        connect: { clock: systemClock, repo, readers, members, quota, admission, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
         replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
-        sse: {
-          writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
-          maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,
-          trackLongLived: ctx.trackLongLived,
-        },
+        sse,
       });
-      return { app: createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes }) };
+      const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes });
+      // Stream connections first, without express (an idle client should cost a socket); the rest to express.
+      const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => {
+        // express's own typing wants its Request; at the call it takes node's, which it turns into one.
+        if (!connect(req, res)) (app as unknown as (q: IncomingMessage, r: ServerResponse, n?: (err?: unknown) => void) => void)(req, res, next);
+      };
+      return { app: handler };
     },
   });
 }

@@ -1,7 +1,9 @@
 /**
- * The one timer a connection has: sends `poke` whenever `intervalMs` passes without another
- * frame. Instead of re-arming on every event it wakes once per interval and checks the sink's last
- * write time, so busy connections cost no timer work per event.
+ * Pokes: a `poke` frame on each connection whenever `intervalMs` passes without another frame.
+ * All connections with the same interval share one timer wheel: a connection sits in the slot of
+ * the moment it may next be due, is looked at once then (poked, or moved to its real due time
+ * after a recent write), and costs an entry in a slot rather than a timer and its closures, so
+ * fifteen thousand idle connections cost one timer firing ten times per interval.
  */
 import type { EventSink } from './event-sink';
 
@@ -11,35 +13,102 @@ export interface PokeTimer {
   stop(): void;
 }
 
-export function startPokeTimer(sink: EventSink, intervalMs: number, payload: () => Promise<string> | string): PokeTimer {
-  let stopped = false;
-  const poke = () => {
+/** A class, not closures: fifteen thousand of them are held, so each should be one small object. */
+class Entry implements PokeTimer {
+  stopped = false;
+
+  constructor(
+    readonly sink: EventSink,
+    private readonly payload: () => Promise<string> | string,
+    private readonly wheel: PokeWheel,
+  ) {}
+
+  pokeNow(): void {
+    if (this.stopped) return;
     Promise.resolve()
-      .then(payload)
+      .then(this.payload)
       .then((data) => {
-        if (!stopped && !sink.closed) sink.heartbeat('poke', data);
+        if (!this.stopped && !this.sink.closed) this.sink.heartbeat('poke', data);
       })
       .catch(() => {
         /* a poke is best-effort; the next interval tries again */
       });
-  };
-  const tick = () => {
-    if (stopped || sink.closed) return;
-    const idle = Date.now() - sink.lastWriteAt;
-    // Small tolerance: timers may fire a few ms early relative to Date.now().
-    if (idle >= intervalMs - 10) {
-      poke();
-      timer = setTimeout(tick, intervalMs);
-    } else {
-      timer = setTimeout(tick, intervalMs - idle);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.wheel.removed();
+  }
+}
+
+const SLOTS_PER_INTERVAL = 10;
+
+class PokeWheel {
+  private readonly slots = new Map<number, Entry[]>();
+  private readonly tickMs: number;
+  private timer?: NodeJS.Timeout;
+  private size = 0;
+
+  constructor(private readonly intervalMs: number) {
+    this.tickMs = Math.max(10, Math.floor(intervalMs / SLOTS_PER_INTERVAL));
+  }
+
+  add(entry: Entry): void {
+    this.place(entry, entry.sink.lastWriteAt + this.intervalMs);
+    this.size++;
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), this.tickMs);
+      this.timer.unref();
     }
-  };
-  let timer = setTimeout(tick, intervalMs);
-  return {
-    pokeNow: poke,
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
+  }
+
+  removed(): void {
+    if (--this.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Slots are numbered by tick; a due time goes to the first slot at or after it. */
+  private place(entry: Entry, dueAt: number): void {
+    const slot = Math.ceil(dueAt / this.tickMs);
+    const list = this.slots.get(slot);
+    if (list) list.push(entry);
+    else this.slots.set(slot, [entry]);
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    const current = Math.floor(now / this.tickMs);
+    for (const [slot, entries] of this.slots) {
+      if (slot > current) continue;
+      this.slots.delete(slot);
+      for (const e of entries) {
+        if (e.stopped) continue;
+        if (e.sink.closed) {
+          e.stop();
+          continue;
+        }
+        const idle = now - e.sink.lastWriteAt;
+        // Small tolerance: timers may fire a few ms early relative to Date.now().
+        if (idle >= this.intervalMs - 10) {
+          e.pokeNow();
+          this.place(e, now + this.intervalMs);
+        } else {
+          this.place(e, e.sink.lastWriteAt + this.intervalMs);
+        }
+      }
+    }
+  }
+}
+
+const wheels = new Map<number, PokeWheel>();
+
+export function startPokeTimer(sink: EventSink, intervalMs: number, payload: () => Promise<string> | string): PokeTimer {
+  let wheel = wheels.get(intervalMs);
+  if (!wheel) wheels.set(intervalMs, (wheel = new PokeWheel(intervalMs)));
+  const entry = new Entry(sink, payload, wheel);
+  wheel.add(entry);
+  return entry;
 }

@@ -64,13 +64,7 @@ async function prepare(deps: ConnectDeps, customerId: string, streamId: string, 
   const stream = await deps.repo.findOfCustomer(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
-  const releaseQuota = deps.quota.acquire(customerId, 'stream');
-  const releaseMember = deps.members.reserve(group);
-  const release = () => {
-    releaseMember();
-    releaseQuota();
-    if (deps.members.localCount(group) === 0) deps.lag.forget(group);
-  };
+  const release = reserveSlots(deps, customerId, group);
   try {
     // The reservation already counts this client, hence ">".
     if ((await deps.members.count(group)) > deps.maxMembers) {
@@ -90,21 +84,46 @@ async function prepare(deps: ConnectDeps, customerId: string, streamId: string, 
 
   return {
     cancel: release,
-    attach(sink) {
-      const poker = startPokeTimer(sink, deps.pokeIntervalMs, async () =>
-        JSON.stringify({
-          ts: deps.clock.now().toISOString(),
-          stream: stream._id,
-          members: { count: await deps.members.cachedCount(group), max: deps.maxMembers },
-        }),
-      );
-      const detach = deps.readers.attach(group, filter, { sink, resumeAfter });
-      sink.onClose(() => {
-        poker.stop();
-        // The client's partitions pass to the other clients here at once (or back to the group).
-        detach();
-        release();
-      });
-    },
+    attach: (sink) => attachClient(deps, sink, { streamId: stream._id, group, filter, resumeAfter, release }),
   };
+}
+
+/** Takes the customer's connection slot and the stream's member slot; returns their release (a closure over these few names only). */
+function reserveSlots(deps: ConnectDeps, customerId: string, group: string): () => void {
+  const releaseQuota = deps.quota.acquire(customerId, 'stream');
+  const releaseMember = deps.members.reserve(group);
+  return () => {
+    releaseMember();
+    releaseQuota();
+    if (deps.members.localCount(group) === 0) deps.lag.forget(group);
+  };
+}
+
+interface Attached {
+  streamId: string;
+  group: string;
+  filter: EventFilter;
+  resumeAfter: LogPosition | undefined;
+  release: () => void;
+}
+
+/**
+ * Kept apart from `prepare` so that what a connection holds for hours is only what it needs (a
+ * closure keeps its whole scope alive): the stream's id and group, not its document.
+ */
+function attachClient(deps: ConnectDeps, sink: EventSink, a: Attached): void {
+  const { streamId, group, release } = a;
+  const poker = startPokeTimer(sink, deps.pokeIntervalMs, () => streamPoke(deps, streamId, group));
+  const detach = deps.readers.attach(group, a.filter, { sink, resumeAfter: a.resumeAfter });
+  sink.onClose(() => {
+    poker.stop();
+    // The client's partitions pass to the other clients here at once (or back to the group).
+    detach();
+    release();
+  });
+}
+
+async function streamPoke(deps: ConnectDeps, streamId: string, group: string): Promise<string> {
+  const count = await deps.members.cachedCount(group);
+  return JSON.stringify({ ts: deps.clock.now().toISOString(), stream: streamId, members: { count, max: deps.maxMembers } });
 }

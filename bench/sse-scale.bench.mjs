@@ -1,0 +1,443 @@
+#!/usr/bin/env node
+/**
+ * Stream clients at scale (issue 29): one streams process holding many idle SSE clients, on the
+ * distributed runtime (every service its own process on Kafka, FerretDB and Redis, from
+ * deploy/servers) and embedded, beside a bare node:http SSE server measured in the same run; then
+ * records flowing to them; then a reconnect storm.
+ *
+ *   node bench/sse-scale.bench.mjs [--n 15000] [--streams 60] [--rate 500] [--seconds 20]
+ *                                  [--runtime both|distributed|embedded] [--storm 5000] [--skip-storm] [--skip-fanout]
+ *
+ * idle:   N clients over `streams` streams (N/streams clients each, so a few streams with many
+ *         clients), held open; the streams process's RSS growth per client against the bare
+ *         server's, its CPU while they idle, and its TCP connections to the broker.
+ * fan-out: with the N clients connected, `rate` records/s POSTed through the mobile endpoint
+ *         (the real ingest path: records, its outbox, the customer's topic, the stream reader)
+ *         for `seconds`; latency from the POST to each client's receipt, p50/p99.
+ * storm:  (distributed) two streams replicas; `storm` clients on the first, a few other customers'
+ *         clients on the second, records flowing to both. The first is killed (SIGKILL): its
+ *         clients reconnect to the second at once with Last-Event-ID, honouring 503 Retry-After.
+ *         Reports how long until all are served again, that every user's events arrived in order
+ *         with no gap, and the longest delivery gap the other customers' clients saw.
+ *
+ * Clients talk to the streams process directly with the gateway's signature (one gateway process
+ * cannot hold 2 × 15,000 sockets within this machine's 20,000 open files). Loopback only; every
+ * wait has a deadline.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { ADMIN, args, api, cpuPercent, createTenant, createUser, lib, pct, procSample, sleep, startEmbedded, startServers, until } from './harness.mjs';
+import { freePort, root } from './processes.mjs';
+
+const N = Number(args.n ?? 15_000);
+const STREAMS = Number(args.streams ?? 60);
+const RATE = Number(args.rate ?? 500);
+const SECONDS = Number(args.seconds ?? 20);
+const STORM = Number(args.storm ?? 5000);
+const RUNTIME = args.runtime ?? 'both';
+const GATEWAY_KEY = randomUUID() + randomUUID();
+const kib = (b) => Number((b / 1024).toFixed(1));
+const { signAssertion, ASSERTION_HEADER, CALLER_HEADERS } = lib('http');
+
+// ------------------------------------------------------------------ clients -----------------
+
+/**
+ * One raw SSE client: parses only `data` frames (their id and the send time in the record's
+ * log_id), drops pokes. `signed`: straight to a streams process, as its gateway would call it.
+ */
+function openClient(port, streamId, { customerId, token, signed, lastEventId, onData = () => {}, i = 0 }) {
+  return new Promise((resolve, reject) => {
+    const target = `/v2/streams/${streamId}/connect`;
+    const headers = [`Host: 127.0.0.1:${port}`, 'Accept: text/event-stream'];
+    if (signed) {
+      const requestId = randomUUID();
+      headers.push(`x-request-id: ${requestId}`, `${CALLER_HEADERS.customerId}: ${customerId}`);
+      headers.push(`${ASSERTION_HEADER}: ${signAssertion(GATEWAY_KEY, { method: 'GET', target, requestId, customerId, organizationId: '', operator: false })}`);
+    }
+    if (lastEventId) headers.push(`Last-Event-ID: ${lastEventId}`);
+    const s = net.connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (i % 8)}` });
+    let head = '';
+    let buf = '';
+    const timer = setTimeout(() => (s.destroy(), reject(new Error('no response head within 60 s'))), 60_000);
+    s.setEncoding('utf8');
+    s.on('connect', () => s.write(`GET ${target}${signed ? '' : `?token=${token}`} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`));
+    const onFrames = (chunk) => {
+      if (!chunk.includes('event: data') && buf === '') return;
+      buf += chunk;
+      let end;
+      while ((end = buf.indexOf('\n\n')) >= 0) {
+        const frame = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        // Chunked transfer encoding puts a size line before each write (one frame per write).
+        if (!frame.includes('event: data')) continue;
+        const id = /\nid: (\S+)/.exec(frame)?.[1];
+        const mark = /"log_id":"([^"]+)"/.exec(frame)?.[1];
+        onData(mark, id, Date.now());
+      }
+    };
+    const onHead = (chunk) => {
+      head += chunk;
+      const at = head.indexOf('\r\n\r\n');
+      if (at < 0) return;
+      clearTimeout(timer);
+      s.off('data', onHead);
+      const status = Number(head.slice(9, 12));
+      if (status !== 200) {
+        const retryAfter = Number(/retry-after: (\d+)/i.exec(head)?.[1] ?? 0);
+        s.destroy();
+        return resolve({ status, retryAfter });
+      }
+      s.on('data', onFrames);
+      onFrames(head.slice(at + 4).replace(/^[0-9a-f]+\r\n/gim, ''));
+      resolve({ status, socket: s });
+    };
+    s.on('data', onHead);
+    s.on('error', (err) => (clearTimeout(timer), reject(err)));
+  });
+}
+
+async function openMany(n, open) {
+  const out = [];
+  for (let i = 0; i < n; i += 200) out.push(...(await Promise.all(Array.from({ length: Math.min(200, n - i) }, (_, j) => open(i + j)))));
+  return out;
+}
+
+// ------------------------------------------------------------------ reference ---------------
+
+async function bare(n) {
+  const code = `
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(': connected\\n\\n');
+      const t = setInterval(() => res.write('event: poke\\ndata: {}\\n\\n'), 5000);
+      res.on('close', () => clearInterval(t));
+    });
+    server.keepAliveTimeout = 0; server.headersTimeout = 0; server.requestTimeout = 0;
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  try {
+    await sleep(1000);
+    const before = procSample(child.pid).rss;
+    const clients = await openMany(n, (i) => openClient(port, 'x', { signed: false, token: 'x', i }));
+    await sleep(3000);
+    const open = procSample(child.pid).rss;
+    const cpu = await cpuPercent(child.pid, 10_000);
+    for (const c of clients) c.socket?.destroy();
+    return { kibPerClient: kib((open - before) / n), cpuPercentPerClient: cpu / n };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+// ------------------------------------------------------------------ platforms ---------------
+
+const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'];
+const LIMITS = {
+  WELLSTREAM_STREAM_MAX_MEMBERS: String(Math.max(5, Math.ceil(N / STREAMS))),
+  WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: String(N),
+  WELLSTREAM_GATEWAY_KEYS: GATEWAY_KEY,
+};
+
+function spawnService(script, env, label) {
+  const child = spawn(process.execPath, [path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let tail = '';
+  child.stderr.on('data', (d) => (tail = (tail + d).slice(-4000)));
+  child.label = label;
+  child.tail = () => tail;
+  return child;
+}
+const healthy = (url, what) => until(what, async () => (await fetch(`${url}/health`).catch(() => undefined))?.status === 200, 120_000, 250);
+
+async function startDistributedPlatform(servers) {
+  const prefix = `bench_${randomUUID().slice(0, 8)}`;
+  const common = { WELLSTREAM_MODE: 'distributed', ...servers.env, WELLSTREAM_TOPIC_PREFIX: `${prefix}.`, WELLSTREAM_DB_PREFIX: prefix, WELLSTREAM_SOURCE_TOKEN_KEY: randomUUID() + randomUUID(), ...LIMITS };
+  const ports = Object.fromEntries(await Promise.all([...SERVICE_NAMES, 'gateway', 'streams2'].map(async (n) => [n, await freePort()])));
+  const url = (n) => `http://127.0.0.1:${ports[n]}`;
+  const gatewayUrl = url('gateway');
+  const serviceEnv = (name) => ({ ...common, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: String(ports[name]), WELLSTREAM_PUBLIC_URL: gatewayUrl });
+  const children = new Map();
+  for (const name of SERVICE_NAMES) children.set(name, spawnService(`services/${name}/dist/main.js`, serviceEnv(name), name));
+  const routes = Object.fromEntries(SERVICE_NAMES.map((n) => [`WELLSTREAM_${n.toUpperCase()}_URL`, url(n)]));
+  children.set('gateway', spawnService('gateway/dist/main.js', { ...common, ...routes, WELLSTREAM_HOST: '127.0.0.1', WELLSTREAM_PORT: String(ports.gateway), WELLSTREAM_ADMIN_TOKEN: ADMIN }, 'gateway'));
+  await healthy(gatewayUrl, 'the distributed platform').catch((err) => {
+    throw new Error(`${err}\n${[...children.values()].map((c) => `--- ${c.label}: ${c.tail()}`).join('\n')}`);
+  });
+  return {
+    base: `${gatewayUrl}/v2`,
+    streamsPort: ports.streams,
+    streamsPid: () => children.get('streams').pid,
+    kafkaPort: Number(servers.env.WELLSTREAM_KAFKA_BROKERS.split(':').pop()),
+    /** A second streams replica on the same servers (the storm). */
+    async startSecondStreams() {
+      children.set('streams2', spawnService('services/streams/dist/main.js', serviceEnv('streams2'), 'streams2'));
+      await healthy(url('streams2'), 'the second streams replica');
+      return { port: ports.streams2, pid: children.get('streams2').pid };
+    },
+    kill: (name) => children.get(name)?.kill('SIGKILL'),
+    stop: async () => {
+      for (const c of children.values()) c.kill('SIGTERM');
+      await sleep(2000);
+      for (const c of children.values()) c.kill('SIGKILL');
+    },
+  };
+}
+
+async function startEmbeddedPlatform() {
+  const p = await startEmbedded({ ...LIMITS, WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: '10' });
+  return { base: p.base, streamsPort: Number(new URL(p.base).port), streamsPid: () => p.pid, viaGateway: true, stop: () => p.stop() };
+}
+
+/** Broker connections of a process: its TCP sockets whose remote port is the broker's. */
+function brokerConnections(pid, kafkaPort) {
+  const inodes = new Set();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }).toString();
+    const m = /^socket:\[(\d+)\]$/.exec(link);
+    if (m) inodes.add(m[1]);
+  }
+  let n = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10) continue;
+      const remotePort = parseInt(f[2].split(':')[1], 16);
+      if (remotePort === kafkaPort && inodes.has(f[9])) n++;
+    }
+  }
+  return n;
+}
+
+// ------------------------------------------------------------------ scenarios ---------------
+
+/** Customers with 2 streams each and 2 users each, N clients spread evenly over the streams. */
+async function tenantsAndStreams(platform, streams) {
+  const customers = [];
+  for (let c = 0; c * 2 < streams; c++) {
+    const t = await createTenant(platform.base, `scale-${c}`);
+    const ids = [];
+    for (let s = 0; s < 2 && c * 2 + s < streams; s++) ids.push((await api(platform.base, 'POST', '/streams', t.token, { name: `s${s}` })).id);
+    const users = [];
+    for (let u = 0; u < 2; u++) users.push(await createUser(platform.base, t, `u${u}`));
+    customers.push({ ...t, streams: ids, users });
+  }
+  return customers;
+}
+
+const record = (mark) => {
+  const at = new Date(Date.now() - Math.floor(Math.random() * 86_400_000)).toISOString().replace(/\.\d+Z$/, 'Z');
+  return { type: 'measurement', source: { type: 'withings' }, log_id: mark, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 70, origin: 'device' }] };
+};
+
+/** POSTs records for a user, retrying 503 after its Retry-After (a user the records service is still learning). */
+async function post(base, user, records) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}/mobile/records?token=${user.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records }) });
+    const text = await res.text();
+    if (res.status === 200) return;
+    if (res.status !== 503 || attempt > 20) throw new Error(`ingest: ${res.status} ${text.slice(0, 200)}`);
+    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+  }
+}
+
+/** `rate` records/s for `seconds`, POSTed through the mobile endpoint in 10 requests a second, round-robin over users. */
+async function flow(base, users, rate, seconds, tag) {
+  const perTick = Math.max(1, Math.round(rate / 10));
+  let n = 0;
+  const t0 = Date.now();
+  const posts = [];
+  for (let tick = 0; tick < seconds * 10; tick++) {
+    const u = users[tick % users.length];
+    const records = Array.from({ length: perTick }, () => record(`${tag}-${Date.now()}-${n++}`));
+    posts.push(post(base, u, records));
+    const next = t0 + (tick + 1) * 100;
+    if (next > Date.now()) await sleep(next - Date.now());
+  }
+  await Promise.all(posts);
+  return n;
+}
+
+async function idleAndFanOut(runtime, platform, reference) {
+  const customers = await tenantsAndStreams(platform, STREAMS);
+  const streams = customers.flatMap((c) => c.streams.map((id) => ({ id, c })));
+  const latencies = [];
+  const onData = (mark, _id, at) => {
+    const m = /^lat-(\d+)-/.exec(mark ?? '');
+    if (m) latencies.push(at - Number(m[1]));
+  };
+  await sleep(2000);
+  const pid = platform.streamsPid();
+  const before = procSample(pid).rss;
+  const t0 = Date.now();
+  const clients = await openMany(N, (i) => {
+    const { id, c } = streams[i % streams.length];
+    return openClient(platform.streamsPort, id, { customerId: c.customerId, token: c.token, signed: !platform.viaGateway, onData, i });
+  });
+  const refused = clients.filter((c) => c.status !== 200).length;
+  const openSeconds = (Date.now() - t0) / 1000;
+  await sleep(5000);
+  const open = procSample(pid).rss;
+  const cpu = await cpuPercent(pid, 10_000);
+  const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
+  const perClient = (open - before) / N;
+  const sent = args['skip-fanout'] ? 0 : await flow(platform.base, customers.flatMap((c) => c.users), RATE, SECONDS, 'lat');
+  if (sent) await sleep(5000);
+  for (const c of clients) c.socket?.destroy();
+  return {
+    runtime,
+    clients: N,
+    streams: streams.length,
+    refused,
+    open_seconds: Number(openSeconds.toFixed(1)),
+    streams_process_rss_mib: { before: Number((before / 1048576).toFixed(1)), with_clients: Number((open / 1048576).toFixed(1)) },
+    kib_per_client: kib(perClient),
+    bare_kib_per_client: reference.kibPerClient,
+    ratio_to_bare: Number((kib(perClient) / reference.kibPerClient).toFixed(2)),
+    idle_cpu_percent_per_client: Number((cpu / N).toFixed(5)),
+    bare_idle_cpu_percent_per_client: Number(reference.cpuPercentPerClient.toFixed(5)),
+    broker_connections: broker,
+    fan_out: { records_per_second: RATE, seconds: SECONDS, records: sent, deliveries: latencies.length, p50_ms: pct(latencies, 50), p99_ms: pct(latencies, 99) },
+  };
+}
+
+/**
+ * The storm: STORM clients on replica 1 (10 customers × 2 streams), 5 other customers with one
+ * client each on replica 2; records flow to all; replica 1 is killed; its clients reconnect to 2.
+ */
+async function storm(platform) {
+  const second = await platform.startSecondStreams();
+  const stormCustomers = await tenantsAndStreams(platform, 20);
+  const others = await tenantsAndStreams(platform, 10);
+  // Per user: the sequence numbers received (any client), in receipt order; per client: last id.
+  const seen = new Map();
+  const otherTimes = [];
+  const recordSeen = (mark) => {
+    const m = /^st-(\S+)-(\d+)$/.exec(mark ?? '');
+    if (!m) return;
+    if (!seen.has(m[1])) seen.set(m[1], []);
+    seen.get(m[1]).push(Number(m[2]));
+  };
+  const perStream = Math.ceil(STORM / 20);
+  const stormClients = [];
+  const openStormClient = async (stream, c, port, i, lastEventId) => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const state = { lastEventId, i };
+      const r = await openClient(port, stream, {
+        customerId: c.customerId,
+        signed: true,
+        lastEventId,
+        i,
+        onData: (mark, id) => {
+          state.lastEventId = id;
+          recordSeen(mark);
+        },
+      }).catch(() => ({ status: 0, retryAfter: 1 }));
+      if (r.status === 200) return Object.assign(state, { socket: r.socket, stream, c, attempts: attempt + 1 });
+      if (r.status !== 503) throw new Error(`storm client got ${r.status}`);
+      await sleep(r.retryAfter * 1000);
+    }
+    throw new Error('a storm client was refused 50 times');
+  };
+  let i = 0;
+  for (const c of stormCustomers) for (const s of c.streams) for (let k = 0; k < perStream && stormClients.length < STORM; k++) stormClients.push(openStormClient(s, c, platform.streamsPort, i++));
+  const first = await Promise.all(stormClients);
+  const otherClients = await Promise.all(
+    others.flatMap((c) => c.streams.map((s) => openClient(second.port, s, { customerId: c.customerId, signed: true, onData: (mark, _id, at) => mark?.startsWith('ot-') && otherTimes.push(at) }))),
+  );
+  // Sequence-numbered records per storm user (one request a time per user keeps their order), and
+  // a steady flow to the other customers.
+  let running = true;
+  const users = stormCustomers.flatMap((c) => c.users.map((u) => ({ ...u, key: `${c.customerId.slice(0, 8)}.${u.uid}`, seq: 0 })));
+  const stormFlow = Promise.all(
+    users.map(async (u) => {
+      while (running) {
+        const records = Array.from({ length: 5 }, (_, k) => record(`st-${u.key}-${u.seq + k + 1}`));
+        await post(platform.base, u, records);
+        u.seq += 5;
+        await sleep(100);
+      }
+    }),
+  );
+  const otherUsers = others.flatMap((c) => c.users);
+  const otherFlow = (async () => {
+    let n = 0;
+    while (running) {
+      const u = otherUsers[n % otherUsers.length];
+      await post(platform.base, u, [record(`ot-${n++}`)]);
+      await sleep(20);
+    }
+  })();
+  await sleep(8000);
+  const killedAt = Date.now();
+  platform.kill('streams');
+  await Promise.all(first.map((c) => new Promise((resolve) => (c.socket.destroyed ? resolve() : c.socket.once('close', resolve)))));
+  const reconnected = await Promise.all(first.map((c) => openStormClient(c.stream, c.c, second.port, c.i, c.lastEventId)));
+  const allServedSeconds = (Date.now() - killedAt) / 1000;
+  await sleep(25_000); // the dead member's partitions return to the group after its session timeout
+  running = false;
+  await Promise.all([stormFlow, otherFlow]);
+  await sleep(8000);
+  // Check order and gaps per user: each user's sequence numbers, deduplicated, are 1..max without a hole.
+  let gaps = 0;
+  let duplicates = 0;
+  let outOfOrder = 0;
+  for (const u of users) {
+    const got = seen.get(u.key) ?? [];
+    const uniq = new Set(got);
+    duplicates += got.length - uniq.size;
+    for (let s = 1; s <= u.seq; s++) if (!uniq.has(s)) gaps++;
+    // In order: each new number is the next one, or a repeat of one already seen (a resumed hand-over).
+    let max = 0;
+    for (const s of got) {
+      if (s > max + 1) outOfOrder++;
+      max = Math.max(max, s);
+    }
+  }
+  otherTimes.sort((a, b) => a - b);
+  let otherGap = 0;
+  for (let k = 1; k < otherTimes.length; k++) if (otherTimes[k - 1] >= killedAt - 2000) otherGap = Math.max(otherGap, otherTimes[k] - otherTimes[k - 1]);
+  for (const c of [...reconnected, ...otherClients]) c.socket?.destroy();
+  return {
+    storm_clients: first.length,
+    all_served_again_seconds: Number(allServedSeconds.toFixed(1)),
+    refused_503_then_retried: reconnected.filter((c) => c.attempts > 1).length,
+    users: users.length,
+    records_per_user: Math.round(users.reduce((a, u) => a + u.seq, 0) / users.length),
+    missing_events: gaps,
+    out_of_order: outOfOrder,
+    duplicates,
+    other_customers_longest_delivery_gap_ms: otherGap,
+  };
+}
+
+// ------------------------------------------------------------------ main --------------------
+
+const reference = await bare(N);
+console.log(JSON.stringify({ bare_node_http: { clients: N, kib_per_client: reference.kibPerClient, idle_cpu_percent_per_client: Number(reference.cpuPercentPerClient.toFixed(5)) } }));
+if (RUNTIME !== 'embedded') {
+  const servers = startServers();
+  try {
+    const platform = await startDistributedPlatform(servers);
+    try {
+      console.log(JSON.stringify(await idleAndFanOut('distributed', platform, reference), null, 2));
+      if (!args['skip-storm']) console.log(JSON.stringify({ storm: await storm(platform) }, null, 2));
+    } finally {
+      await platform.stop();
+    }
+  } finally {
+    servers.stop();
+  }
+}
+if (RUNTIME !== 'distributed') {
+  const platform = await startEmbeddedPlatform();
+  try {
+    console.log(JSON.stringify(await idleAndFanOut('embedded', platform, reference), null, 2));
+  } finally {
+    await platform.stop();
+  }
+}
+process.exit(0);
