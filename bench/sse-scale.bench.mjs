@@ -144,7 +144,9 @@ const LIMITS = {
 };
 
 function spawnService(script, env, label) {
-  const child = spawn(process.execPath, [path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // As in production: warnings and errors logged; MALLOC_ARENA_MAX passes through (glibc's arenas are part of what a process holds).
+  const passed = process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {};
+  const child = spawn(process.execPath, [path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
   child.stderr.on('data', (d) => (tail = (tail + d).slice(-4000)));
   child.label = label;
@@ -279,7 +281,8 @@ async function idleAndFanOut(runtime, platform, reference) {
   });
   const refused = clients.filter((c) => c.status !== 200).length;
   const openSeconds = (Date.now() - t0) / 1000;
-  await sleep(5000);
+  // Idle means idle: long enough for the garbage of opening them to be collected and given back.
+  await sleep(Number(args.settle ?? 30) * 1000);
   const open = procSample(pid).rss;
   const cpu = await cpuPercent(pid, 10_000);
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
