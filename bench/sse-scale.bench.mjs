@@ -172,6 +172,7 @@ async function startDistributedPlatform(servers) {
   return {
     base: `${gatewayUrl}/v2`,
     streamsPort: ports.streams,
+    metricsUrl: `${url('streams')}/metrics`,
     streamsPid: () => children.get('streams').pid,
     kafkaPort: Number(servers.env.WELLSTREAM_KAFKA_BROKERS.split(':').pop()),
     /** A second streams replica on the same servers (the storm). */
@@ -191,7 +192,15 @@ async function startDistributedPlatform(servers) {
 
 async function startEmbeddedPlatform() {
   const p = await startEmbedded({ ...LIMITS, WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: '10' });
-  return { base: p.base, streamsPort: Number(new URL(p.base).port), streamsPid: () => p.pid, viaGateway: true, stop: () => p.stop() };
+  return { base: p.base, streamsPort: Number(new URL(p.base).port), streamsPid: () => p.pid, metricsUrl: p.metricsUrl, viaGateway: true, stop: () => p.stop() };
+}
+
+/** The V8 heap of a process as its /metrics says (used and held), MiB. */
+async function heapOf(metricsUrl) {
+  if (!metricsUrl) return null;
+  const text = await (await fetch(metricsUrl)).text().catch(() => '');
+  const sum = (name) => [...text.matchAll(new RegExp(`^${name}(?:{[^}]*})?\\s+([\\d.e+]+)`, 'gm'))].reduce((a, m) => a + Number(m[1]), 0);
+  return { used: Number((sum('nodejs_heap_size_used_bytes') / 1048576).toFixed(1)), total: Number((sum('nodejs_heap_size_total_bytes') / 1048576).toFixed(1)) };
 }
 
 /** Broker connections of a process: its TCP sockets whose remote port is the broker's. */
@@ -284,6 +293,7 @@ async function idleAndFanOut(runtime, platform, reference) {
   // Idle means idle: long enough for the garbage of opening them to be collected and given back.
   await sleep(Number(args.settle ?? 30) * 1000);
   const open = procSample(pid).rss;
+  const heap = await heapOf(platform.metricsUrl);
   const cpu = await cpuPercent(pid, 10_000);
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
   const perClient = (open - before) / N;
@@ -298,6 +308,7 @@ async function idleAndFanOut(runtime, platform, reference) {
     open_seconds: Number(openSeconds.toFixed(1)),
     streams_process_rss_mib: { before: Number((before / 1048576).toFixed(1)), with_clients: Number((open / 1048576).toFixed(1)) },
     kib_per_client: kib(perClient),
+    v8_heap_mib: heap,
     bare_kib_per_client: reference.kibPerClient,
     ratio_to_bare: Number((kib(perClient) / reference.kibPerClient).toFixed(2)),
     idle_cpu_percent_per_client: Number((cpu / N).toFixed(5)),

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseGatewayKeys } from '@wellstream/config';
 import { ConnectAdmission } from './delivery/connect-stream/connect-admission';
 import { connectStreamRoute } from './delivery/connect-stream/connect-stream.route';
+import { ConnectableStreams } from './delivery/connect-stream/connectable-streams';
 import { MemberDirectory } from './delivery/members/member-directory';
 import { StreamMembers } from './delivery/members/stream-members';
 import { StreamReaders } from './delivery/shared-reader/stream-readers';
@@ -45,6 +46,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       const lag = new StreamLag();
       // Stops after HTTP has closed every client: waits for the readers to leave their groups.
       const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger }));
+      const connectable = new ConnectableStreams(repo);
       const admission = new ConnectAdmission({ maxInProgress: config.WELLSTREAM_STREAM_MAX_CONNECTING, retryAfterSeconds: { min: 1, max: 5 } });
       metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);
       metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
@@ -55,12 +57,12 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         trackLongLived: ctx.trackLongLived,
       };
       const connect = connectStreamRoute(
-        { clock: systemClock, repo, readers, members, quota, admission, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+        { clock: systemClock, streams: connectable, readers, members, quota, admission, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
         sse,
         { keys: parseGatewayKeys(config.WELLSTREAM_GATEWAY_KEYS), logger, metrics },
       );
       const routes = streamsRoutes({
-        streams: { repo, eventLog, members, clock: systemClock },
+        streams: { repo, eventLog, members, clock: systemClock, forgetConnectable: (customerId, id) => connectable.forget(customerId, id) },
         replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse,
       });

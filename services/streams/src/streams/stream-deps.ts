@@ -12,4 +12,6 @@ export interface StreamDeps {
   eventLog: EventLog;
   members: StreamMembers;
   clock: Clock;
+  /** A deleted stream leaves the connect path's cache at once. */
+  forgetConnectable?(customerId: string, id: string): void;
 }

@@ -8,7 +8,7 @@
  * (at-least-once, in order per user).
  */
 import type { Logger } from '@wellstream/logging';
-import type { StreamRepository } from '../../streams/stream.repository';
+import type { ConnectableStreams } from './connectable-streams';
 import { streamNotFound, tooManyMembers } from '../../streams/stream.errors';
 import { utcDayStart, EventFilter } from '../event-filter';
 import type { LogPosition } from '../event-position';
@@ -23,7 +23,7 @@ import type { Clock } from '@wellstream/clock';
 
 export interface ConnectDeps {
   clock: Clock;
-  repo: StreamRepository;
+  streams: ConnectableStreams;
   readers: StreamReaders;
   members: StreamMembers;
   quota: CustomerQuota;
@@ -61,7 +61,7 @@ export async function prepareStreamConnection(
 }
 
 async function prepare(deps: ConnectDeps, customerId: string, streamId: string, resumeAfter: LogPosition | undefined): Promise<PendingConnection> {
-  const stream = await deps.repo.findOfCustomer(customerId, streamId);
+  const stream = await deps.streams.find(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
   const release = reserveSlots(deps, customerId, group);

@@ -12,5 +12,6 @@ export async function deleteStream(deps: StreamDeps, customerId: string, id: str
   const members = await deps.members.count(doc.group);
   if (members > 0) throw streamHasClients(members);
   if (!(await deps.repo.remove(customerId, id))) throw streamNotFound(id);
+  deps.forgetConnectable?.(customerId, id);
   return { ...toStreamView(doc, 0), deleted_at: deps.clock.now().toISOString() };
 }
