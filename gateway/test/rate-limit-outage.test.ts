@@ -13,6 +13,7 @@ import { rateLimiter } from '../src/auth/rate-limit';
 
 const refusing: RateLimitStore = {
   hit: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+  usage: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
   healthy: async () => false,
   close: async () => undefined,
 };

@@ -7,6 +7,7 @@
 import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
+import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources/organization-sources/organization-sources.openapi';
 
 const ref = schemaRef;
 const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
@@ -66,6 +67,7 @@ export const usersOpenApi = {
     { name: 'Marketplace', description: 'The public page where a user connects sources (no developer token: the marketplace token is in the path).' },
   ],
   paths: {
+    ...organizationSourcesPaths,
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
       post: {
@@ -251,6 +253,7 @@ export const usersOpenApi = {
   components: {
     schemas: {
       ...errorSchemas,
+      ...organizationSourcesSchemas,
       Marketplace: { type: 'object', required: ['token', 'url'], properties: { token: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
       Location: {
         type: 'object',
