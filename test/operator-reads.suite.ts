@@ -6,7 +6,7 @@
  * operator-reads.test.ts and on Kafka/MongoDB API/Redis by operator-reads.int.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);

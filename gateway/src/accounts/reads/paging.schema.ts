@@ -4,7 +4,7 @@
  * answered in `meta` with the `total`. Other query parameters (the `token`) are ignored.
  */
 import Joi from 'joi';
-import { validate } from '@wellstream/http';
+import { validate } from '@wellstream/errors';
 
 export const LIST_SORTS = ['created_at', '-created_at'] as const;
 
