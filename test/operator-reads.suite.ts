@@ -12,8 +12,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+// One time for every post of the run: a re-post must be identical to count as nothing stored.
+const t = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 function measurement(logId: string, kg: number, extra: Record<string, unknown> = {}) {
-  const t = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return { type: 'measurement', source: { type: 'withings' }, log_id: logId, start_time: t, end_time: t, metrics: [{ type: 'body_weight', unit: 'kg', value: kg, origin: 'device' }], ...extra };
 }
 
