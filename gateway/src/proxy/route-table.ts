@@ -34,11 +34,11 @@ export const ROUTES: RouteRule[] = [
   { pattern: /^\/v2\/marketplace\/.*$/, service: 'users', auth: 'public' },
   // Providers call these (the browser's return from consent, notifications): no developer token, no rate limit.
   { pattern: /^\/v2\/sources\/[^/]+\/(?:callback|webhook)$/, service: 'sources', auth: 'public' },
-  { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
-  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/source_priority$/, service: 'records', auth: 'admin' },
   // Operator reads owned by services: records counts what it stores, users holds each user's sources.
   { pattern: /^\/v2\/admin\/organizations\/[^/]+\/ingestion$/, service: 'records', auth: 'admin' },
   { pattern: /^\/v2\/admin\/organizations\/[^/]+\/sources$/, service: 'users', auth: 'admin' },
+  { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
+  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/source_priority$/, service: 'records', auth: 'admin' },
 ];
 
 export interface RouteMatch {

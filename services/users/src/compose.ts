@@ -3,10 +3,9 @@
  * consumers of source detections (records), provider connections and offered providers (sources),
  * and its routes.
  */
-import { ALL_TOPICS, organizationEventsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, followOrganizationOwners, ORGANIZATION_CATCH_UP_MS, RouteRegistration, RunningService, SharedInfra, startService } from '@wellstream/runtime';
-import { organizationSourcesRoute } from './sources/organization-sources/organization-sources.route';
-import type { OrganizationSourcesDeps } from './sources/organization-sources/count-organization-sources.usecase';
+import { ALL_TOPICS } from '@wellstream/contracts';
+import { organizationLookup } from './sources/organization-sources/organization-lookup';
+import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
 import type { UsersConfig } from './config';
 import { UserRepository } from './users/user.repository';
@@ -36,22 +35,14 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         clock: systemClock,
         providers: await SourceProviderRepository.open(store),
         marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
+        organizations: await organizationLookup(ctx),
       };
       await outbox.start();
       lifecycle.started('source detections', await consumeSourceDetections(eventLog, deps, logger));
       lifecycle.started('source providers', await consumeSourceProviders(eventLog, deps.providers, logger));
       lifecycle.started('source connections', await consumeSourceConnections(eventLog, deps, logger));
       const organizationOwners = await followOrganizationOwners(ctx);
-      // An operator read right after creating the organization waits for the projection to have it.
-      const fresh = ctx.readYourWrites(organizationEventsTopic, organizationOwners.groupId, ORGANIZATION_CATCH_UP_MS);
-      const organizations = { find: (id: string) => fresh.find(() => organizationOwners.projection.find(id)) };
-      const routes = [...usersRoutes(deps), organizationSourcesRegistration({ repo: deps.repo, organizations })];
-      return { app: createStandardServiceApp(ctx, { openapi: usersOpenApi, organizationOwners, routes }) };
+      return { app: createStandardServiceApp(ctx, { openapi: usersOpenApi, organizationOwners, routes: usersRoutes(deps) }) };
     },
   });
 }
-
-const organizationSourcesRegistration =
-  (deps: OrganizationSourcesDeps): RouteRegistration =>
-  (router) =>
-    organizationSourcesRoute(router, deps);

@@ -4,10 +4,10 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
+import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources/organization-sources/organization-sources.openapi';
 import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
-import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources/organization-sources/organization-sources.openapi';
 
 const ref = schemaRef;
 const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
@@ -67,7 +67,6 @@ export const usersOpenApi = {
     { name: 'Marketplace', description: 'The public page where a user connects sources (no developer token: the marketplace token is in the path).' },
   ],
   paths: {
-    ...organizationSourcesPaths,
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
       post: {
@@ -249,11 +248,11 @@ export const usersOpenApi = {
         },
       },
     },
+    ...organizationSourcesPaths,
   },
   components: {
     schemas: {
       ...errorSchemas,
-      ...organizationSourcesSchemas,
       Marketplace: { type: 'object', required: ['token', 'url'], properties: { token: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
       Location: {
         type: 'object',
@@ -367,6 +366,7 @@ export const usersOpenApi = {
           actions: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', format: 'uri' } } },
         },
       },
+      ...organizationSourcesSchemas,
     },
   },
 };

@@ -4,9 +4,10 @@
 import type { IRouter } from 'express';
 import { isOperatorCall, route } from '@wellstream/http';
 import { adminOnly } from '../../users/user.errors';
-import { countOrganizationSources, OrganizationSourcesDeps } from './count-organization-sources.usecase';
+import type { UsersDeps } from '../../users/users.deps';
+import { countOrganizationSources } from './count-organization-sources.usecase';
 
-export function organizationSourcesRoute(router: IRouter, deps: OrganizationSourcesDeps): void {
+export function organizationSourcesRoute(router: IRouter, deps: UsersDeps): void {
   router.get(
     '/v2/admin/organizations/:org_id/sources',
     route(async (req, res) => {
