@@ -28,18 +28,6 @@ export class Admin {
   updateOrganizationSettings(orgId: string, body: RequestBody<'updateOrganizationSettings'>, options?: RequestOptions) {
     return this.call('updateOrganizationSettings', { path: { org_id: orgId }, body }, options);
   }
-  suspendUser(orgId: string, uid: string, options?: RequestOptions) {
-    return this.call('suspendUser', { path: { org_id: orgId, uid } }, options);
-  }
-  unsuspendUser(orgId: string, uid: string, options?: RequestOptions) {
-    return this.call('unsuspendUser', { path: { org_id: orgId, uid } }, options);
-  }
-  getSourcePriority(orgId: string, options?: RequestOptions) {
-    return this.call('adminGetSourcePriority', { path: { org_id: orgId } }, options);
-  }
-  setSourcePriority(orgId: string, body: RequestBody<'adminPutSourcePriority'>, options?: RequestOptions) {
-    return this.call('adminPutSourcePriority', { path: { org_id: orgId }, body }, options);
-  }
   listCustomers(query?: QueryParams<'listCustomers'>, options?: RequestOptions) {
     return this.call('listCustomers', { query }, options);
   }
@@ -67,6 +55,18 @@ export class Admin {
   /** Connected sources per source type over the organization's users. */
   countSources(orgId: string, options?: RequestOptions) {
     return this.call('adminCountOrganizationSources', { path: { org_id: orgId } }, options);
+  }
+  suspendUser(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('suspendUser', { path: { org_id: orgId, uid } }, options);
+  }
+  unsuspendUser(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('unsuspendUser', { path: { org_id: orgId, uid } }, options);
+  }
+  getSourcePriority(orgId: string, options?: RequestOptions) {
+    return this.call('adminGetSourcePriority', { path: { org_id: orgId } }, options);
+  }
+  setSourcePriority(orgId: string, body: RequestBody<'adminPutSourcePriority'>, options?: RequestOptions) {
+    return this.call('adminPutSourcePriority', { path: { org_id: orgId }, body }, options);
   }
 }
 
