@@ -12,6 +12,7 @@ import type { Outbox } from '@wellstream/outbox';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from './accounts/account.repository';
 import { adminRoutes } from './accounts/admin.routes';
+import { operatorReadRoutes } from './accounts/reads/operator-reads.routes';
 import { AccountLookups, adminTokenHash, authenticate } from './accounts/authenticate.usecase';
 import type { TokenRevocations } from './auth/token-revocations';
 import { gatewayPipeline } from './auth/gateway-pipeline';
@@ -111,6 +112,7 @@ export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener
       next();
     }),
     adminRoutes(deps),
+    operatorReadRoutes(deps),
   );
 
   app.use(notFoundHandler());

@@ -17,7 +17,8 @@ export class AccountRepository {
     return new AccountRepository(
       await store.collection<Customer>({ name: 'customers', indexes: [{ fields: { created_at: 1 } }] }),
       await store.collection<Organization>({ name: ORGANIZATIONS_COLLECTION, indexes: [{ fields: { customer_id: 1, created_at: 1 } }] }),
-      await store.collection<DeveloperToken>({ name: 'tokens', indexes: [{ fields: { customer_id: 1 } }] }),
+      // (customer_id, created_at) serves a customer's token list in order; the older index stays declared.
+      await store.collection<DeveloperToken>({ name: 'tokens', indexes: [{ fields: { customer_id: 1 } }, { fields: { customer_id: 1, created_at: 1 } }] }),
     );
   }
 

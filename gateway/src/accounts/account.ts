@@ -30,6 +30,12 @@ export interface DeveloperToken {
   rate_limit_per_hour: number;
   created_at: string;
   revoked_at: string | null;
+  /**
+   * The token's first characters (`wst_` and 8 of its 43 random ones), kept at issue time so the
+   * operator can tell tokens apart; 48 of 256 random bits, not enough to guess the rest. Absent on
+   * tokens issued before it was kept.
+   */
+  prefix?: string;
 }
 
 export const customerView = (c: Customer) => ({

@@ -1,6 +1,6 @@
 import { notFound } from '@wellstream/errors';
 import type { AccountRepository } from './account.repository';
-import { hashToken, newToken } from './token-secret';
+import { displayPrefixOf, hashToken, newToken } from './token-secret';
 import type { Clock } from '@wellstream/clock';
 
 export async function issueToken(
@@ -17,6 +17,7 @@ export async function issueToken(
     rate_limit_per_hour: input.rateLimitPerHour,
     created_at,
     revoked_at: null,
+    prefix: displayPrefixOf(token),
   });
   return { token, customer_id: input.customerId, rate_limit_per_hour: input.rateLimitPerHour, created_at };
 }

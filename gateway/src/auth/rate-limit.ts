@@ -9,17 +9,17 @@ import type { DeveloperIdentity } from '../accounts/authenticate.usecase';
 
 export const HOUR_MS = 3600_000;
 
+/** The limiter's key for a token (by its hash); the operator's usage read asks for the same. */
+export const rateLimitKey = (tokenHash: string) => `rl:${tokenHash}`;
+
 /** Counts one request of `identity`'s token and sets the headers on `res`; rejects past the limit. */
 export type RateLimiter = (identity: DeveloperIdentity, res: ServerResponse) => Promise<void>;
 
 export function rateLimiter(store: RateLimitStore): RateLimiter {
   return async (identity, res) => {
-    const r = await store.hit(`rl:${identity.tokenHash}`, identity.rateLimitPerHour, HOUR_MS).catch((err: unknown) => {
+    const r = await store.hit(rateLimitKey(identity.tokenHash), identity.rateLimitPerHour, HOUR_MS).catch((err: unknown) => {
       // Fail-closed during a store outage: an honest 503 the client may retry, never a 500.
-      if (err instanceof RateLimitStoreUnavailableError) {
-        throw new AppError('unavailable', 'RATE_LIMIT_UNAVAILABLE', 'Rate limiting is temporarily unavailable; retry shortly.', { retryAfterSeconds: err.retryAfterSeconds });
-      }
-      throw err;
+      throw asUnavailable(err, 'Rate limiting is temporarily unavailable; retry shortly.');
     });
     const resetSeconds = Math.ceil(r.resetAt / 1000);
     res.setHeader('X-RateLimit-Limit', String(r.limit));
@@ -30,4 +30,10 @@ export function rateLimiter(store: RateLimitStore): RateLimiter {
       throw rateLimited(`Rate limit of ${r.limit} requests per hour exceeded; retry after ${retryAfter} s.`, retryAfter);
     }
   };
+}
+
+/** A store outage as an honest 503 with Retry-After; anything else unchanged. */
+export function asUnavailable(err: unknown, message: string): unknown {
+  if (err instanceof RateLimitStoreUnavailableError) return new AppError('unavailable', 'RATE_LIMIT_UNAVAILABLE', message, { retryAfterSeconds: err.retryAfterSeconds });
+  return err;
 }

@@ -58,6 +58,9 @@ export const gatewayOpenApi: OpenApiPart = {
             links: {
               createOrganization: { operationId: 'createOrganization', parameters: { customer_id: '$response.body#/id' } },
               issueToken: { operationId: 'issueToken', parameters: { customer_id: '$response.body#/id' } },
+              getCustomer: { operationId: 'getCustomer', parameters: { customer_id: '$response.body#/id' } },
+              listOrganizations: { operationId: 'listOrganizations', parameters: { customer_id: '$response.body#/id' } },
+              listTokens: { operationId: 'listTokens', parameters: { customer_id: '$response.body#/id' } },
             },
           },
           '400': errorResponse(400, 'Invalid body: `name` is 1–200 characters, not only spaces.'),
@@ -88,7 +91,12 @@ export const gatewayOpenApi: OpenApiPart = {
         responses: {
           '201': {
             ...jsonResponse('The organization.', schemaRef('Organization')),
-            links: { updateOrganizationSettings: { operationId: 'updateOrganizationSettings', parameters: { org_id: '$response.body#/id' } } },
+            links: {
+              updateOrganizationSettings: { operationId: 'updateOrganizationSettings', parameters: { org_id: '$response.body#/id' } },
+              getOrganization: { operationId: 'getOrganization', parameters: { org_id: '$response.body#/id' } },
+              adminGetIngestion: { operationId: 'adminGetIngestion', parameters: { org_id: '$response.body#/id' } },
+              adminCountOrganizationSources: { operationId: 'adminCountOrganizationSources', parameters: { org_id: '$response.body#/id' } },
+            },
           },
           '400': errorResponse(400, 'Invalid body: `name` is 1–200 characters, not only spaces.'),
           '404': errorResponse(404, 'Unknown customer.'),

@@ -6,10 +6,11 @@ import type { Logger } from '@wellstream/logging';
 import type { ServiceDirectory } from '../proxy/service-proxy';
 import { addGatewayAnswers } from './gateway-answers';
 import { gatewayOpenApi } from './gateway.openapi';
+import { operatorReadsOpenApi } from './operator-reads.openapi';
 import type { OpenApiPart } from './openapi-part';
 
 export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: string, logger: Logger) {
-  const parts: OpenApiPart[] = [gatewayOpenApi];
+  const parts: OpenApiPart[] = [gatewayOpenApi, operatorReadsOpenApi];
   await Promise.all(
     Object.entries(directory).map(async ([name, url]) => {
       try {
@@ -39,7 +40,8 @@ export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: stri
   };
   // Deep copies: the gateway's own part is a module constant and the merge adds to its operations.
   for (const p of parts.map((x) => structuredClone(x))) {
-    Object.assign(doc.paths, p.paths ?? {});
+    // Path by path, operation by operation: two parts may document different methods of one path.
+    for (const [template, item] of Object.entries(p.paths ?? {})) doc.paths[template] = { ...(doc.paths[template] as object | undefined), ...(item as object) };
     Object.assign(doc.components.schemas, p.components?.schemas ?? {});
     doc.tags.push(...(p.tags ?? []));
   }

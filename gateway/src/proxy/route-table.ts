@@ -34,6 +34,9 @@ export const ROUTES: RouteRule[] = [
   { pattern: /^\/v2\/marketplace\/.*$/, service: 'users', auth: 'public' },
   // Providers call these (the browser's return from consent, notifications): no developer token, no rate limit.
   { pattern: /^\/v2\/sources\/[^/]+\/(?:callback|webhook)$/, service: 'sources', auth: 'public' },
+  // Operator reads owned by services: records counts what it stores, users holds each user's sources.
+  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/ingestion$/, service: 'records', auth: 'admin' },
+  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/sources$/, service: 'users', auth: 'admin' },
   { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
   { pattern: /^\/v2\/admin\/organizations\/[^/]+\/source_priority$/, service: 'records', auth: 'admin' },
 ];

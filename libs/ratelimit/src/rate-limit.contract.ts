@@ -59,14 +59,35 @@ export function rateLimitContract(label: string, makeHarness: () => Promise<Rate
       expect(next).toEqual({ allowed: true, limit: 1, remaining: 0, resetAt: start + 2 * windowMs });
     });
 
-    it('gives every counter an expiry (where the store has one)', async () => {
+    it('gives every counter an expiry that outlives the next window by little (where the store has one)', async () => {
       if (!h.ttlMs) return;
       const key = `tok-${rnd()}`;
       const now = Date.now();
       await store.hit(key, 3, HOUR, now);
       const ttl = await h.ttlMs(store, key, HOUR, now);
-      expect(ttl).toBeGreaterThan(0);
-      expect(ttl).toBeLessThanOrEqual(HOUR + 10_000);
+      const nextWindowEnds = Math.floor(now / HOUR) * HOUR + 2 * HOUR;
+      expect(ttl).toBeGreaterThan(nextWindowEnds - Date.now() - 1_000);
+      expect(ttl).toBeLessThanOrEqual(nextWindowEnds - now + 10_000);
+    });
+
+    it('reads usage of the current and previous window without counting, per key, in order', async () => {
+      const [a, b, never] = [`tok-${rnd()}`, `tok-${rnd()}`, `tok-${rnd()}`];
+      const start = Math.floor(Date.now() / HOUR) * HOUR;
+      const before = start - HOUR + 5;
+      for (let i = 0; i < 3; i++) await store.hit(a, 100, HOUR, before);
+      // Denied hits are not usage: b allows 2 of 4.
+      for (let i = 0; i < 4; i++) await store.hit(b, 2, HOUR, before);
+      await store.hit(a, 100, HOUR, start + 10);
+      expect(await store.usage([a, b, never], HOUR, start + 20)).toEqual([
+        { windowStart: start, current: 1, previous: 3 },
+        { windowStart: start, current: 0, previous: 2 },
+        { windowStart: start, current: 0, previous: 0 },
+      ]);
+      // Reading counted nothing.
+      expect(await store.usage([a], HOUR, start + 30)).toEqual([{ windowStart: start, current: 1, previous: 3 }]);
+      // Two windows later, nothing is left of either.
+      expect(await store.usage([a], HOUR, start + 2 * HOUR)).toEqual([{ windowStart: start + 2 * HOUR, current: 0, previous: 0 }]);
+      expect(await store.usage([], HOUR)).toEqual([]);
     });
 
     it('is healthy while open', async () => {

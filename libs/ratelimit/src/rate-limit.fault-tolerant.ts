@@ -10,7 +10,7 @@
  * failed call. The store reconnects on its own; the next hit that succeeds ends the outage.
  */
 import { MemoryRateLimitStore } from './rate-limit.memory';
-import type { RateLimitResult, RateLimitStore } from './rate-limit.port';
+import type { RateLimitResult, RateLimitStore, WindowUsage } from './rate-limit.port';
 
 export type RateLimitFailureMode = 'open' | 'closed';
 
@@ -69,6 +69,19 @@ export class FaultTolerantRateLimitStore implements RateLimitStore {
       }
       if (this.options.mode === 'closed') throw new RateLimitStoreUnavailableError(this.options.retryAfterSeconds ?? 5, err);
       return this.fallback.hit(key, limit, windowMs, now);
+    }
+  }
+
+  /**
+   * Usage comes from the shared store only: what this process counted alone during an outage is a
+   * share, not the token's usage, so a read the store cannot answer fails (the caller answers 503).
+   */
+  async usage(keys: readonly string[], windowMs: number, now = Date.now()): Promise<WindowUsage[]> {
+    try {
+      return await this.primary.usage(keys, windowMs, now);
+    } catch (err) {
+      this.storeErrors++;
+      throw new RateLimitStoreUnavailableError(this.options.retryAfterSeconds ?? 5, err);
     }
   }
 

@@ -1,11 +1,12 @@
 /**
  * Rate limiting across gateway replicas: one Redis counter per key and fixed window, checked and
  * counted by one Lua script (atomic on the server, one round trip). Denied hits are not counted,
- * like the in-memory store, and every counter carries an expiry so Redis never fills up.
+ * like the in-memory store, and every counter carries an expiry so Redis never fills up. A counter
+ * lives one window past its own, so the usage read can still report the previous window.
  */
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
-import { RateLimitResult, RateLimitStore, windowStart } from './rate-limit.port';
+import { RateLimitResult, RateLimitStore, windowStart, WindowUsage } from './rate-limit.port';
 
 /**
  * KEYS[1] = counter; ARGV = limit, ttl ms. Returns {allowed 0|1, count after this hit}.
@@ -76,7 +77,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateLimitResult> {
     const window = windowStart(now, windowMs);
     const redisKey = this.keyFor(key, windowMs, now);
-    const ttl = Math.max(1_000, window + windowMs - now) + EXPIRY_GRACE_MS;
+    // Until the end of the next window: the usage read reports this one as "previous" then.
+    const ttl = Math.max(1_000, window + 2 * windowMs - now) + EXPIRY_GRACE_MS;
     const [allowed, count] = (await this.evalHit(redisKey, limit, ttl)) as [number, number];
     return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetAt: window + windowMs };
   }
@@ -89,6 +91,16 @@ export class RedisRateLimitStore implements RateLimitStore {
       if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
       return this.redis.eval(HIT_SCRIPT, 1, redisKey, limit, ttl);
     }
+  }
+
+  /** Both windows of every key in one MGET. */
+  async usage(keys: readonly string[], windowMs: number, now = Date.now()): Promise<WindowUsage[]> {
+    if (keys.length === 0) return [];
+    const window = windowStart(now, windowMs);
+    const names = keys.flatMap((k) => [this.keyFor(k, windowMs, window), this.keyFor(k, windowMs, window - windowMs)]);
+    const values = await this.redis.mget(...names);
+    const n = (v: string | null | undefined) => (v ? Number(v) : 0);
+    return keys.map((_k, i) => ({ windowStart: window, current: n(values[2 * i]), previous: n(values[2 * i + 1]) }));
   }
 
   async healthy(): Promise<boolean> {

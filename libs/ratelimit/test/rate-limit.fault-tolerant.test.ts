@@ -11,6 +11,9 @@ class SwitchableStore implements RateLimitStore {
   hit(key: string, limit: number, windowMs: number, now?: number) {
     return this.down ? Promise.reject(new Error('connection refused')) : this.inner.hit(key, limit, windowMs, now);
   }
+  usage(keys: readonly string[], windowMs: number, now?: number) {
+    return this.down ? Promise.reject(new Error('connection refused')) : this.inner.usage(keys, windowMs, now);
+  }
   healthy = async () => !this.down;
   close = () => this.inner.close();
 }
@@ -43,4 +46,16 @@ it('fail-closed: refuses with a retry hint while the store is down', async () =>
   expect(store.storeErrors).toBe(2);
   primary.down = false;
   expect((await store.hit('t', 3, HOUR)).allowed).toBe(true);
+});
+
+it('usage reads the shared store only, and fails with a retry hint while it is down (in either mode)', async () => {
+  const primary = new SwitchableStore();
+  const store = new FaultTolerantRateLimitStore(primary, { mode: 'open', logger, retryAfterSeconds: 4 });
+  const now = Date.now();
+  await store.hit('u', 10, HOUR, now);
+  expect(await store.usage(['u'], HOUR, now)).toEqual([{ windowStart: Math.floor(now / HOUR) * HOUR, current: 1, previous: 0 }]);
+  primary.down = true;
+  // The hit is counted in process (fail-open), but that share is not reported as the token's usage.
+  await store.hit('u', 10, HOUR, now);
+  await expect(store.usage(['u'], HOUR, now)).rejects.toMatchObject({ name: 'RateLimitStoreUnavailableError', retryAfterSeconds: 4 });
 });

@@ -30,6 +30,13 @@ describe('every REST operation through its typed method', () => {
     const org = await admin.admin.createOrganization(customer.id, { name: 'Other org' });
     const spare = await admin.admin.issueToken(customer.id);
     await admin.admin.updateOrganizationSettings(t.orgId, { rules_enabled: true });
+    expect((await admin.admin.listCustomers({ sort: '-created_at', limit: 1 })).data.map((c) => c.id)).toEqual([customer.id]);
+    expect((await admin.admin.getCustomer(customer.id)).name).toBe('Other');
+    expect((await admin.admin.listOrganizations(customer.id)).data.map((o) => o.id)).toEqual([org.id]);
+    expect((await admin.admin.getOrganization(org.id)).customer_id).toBe(customer.id);
+    const [listed] = (await admin.admin.listTokens(customer.id)).data;
+    expect(listed.prefix).toBe(spare.token.slice(0, 12));
+    expect((await admin.admin.getToken(customer.id, listed.id)).usage.current_hour.requests).toBe(0);
 
     const user = await ws.users.create(t.orgId, { uid: 'sdk-user-1', location: { timezone: 'Europe/Berlin', country_code: 'DE' } });
     expect(user.uid).toBe('sdk-user-1');
@@ -85,6 +92,8 @@ describe('every REST operation through its typed method', () => {
     await admin.admin.getSourcePriority(t.orgId);
     await admin.admin.setSourcePriority(t.orgId, { resources: {} } as never);
     expect(priority).toBeDefined();
+    expect((await admin.admin.getIngestion(t.orgId, { start_date: day(-1) })).data).toHaveLength(2);
+    expect((await admin.admin.countSources(t.orgId)).organization_id).toBe(t.orgId);
     await admin.admin.suspendUser(t.orgId, 'sdk-user-1');
     await admin.admin.unsuspendUser(t.orgId, 'sdk-user-1');
     expect((await ws.users.delete(t.orgId, 'sdk-user-1')).deleted_at).toEqual(expect.any(String));

@@ -11,6 +11,8 @@ import type { ListRecordsDeps } from './records/list-records/list-records.usecas
 import type { MobileUserFinder } from './users/mobile-user-finder';
 import { availabilityRoute } from './availability/get-availability.route';
 import type { AvailabilityDeps } from './availability/get-availability.usecase';
+import { ingestionStatsRoute } from './ingestion-stats/get-ingestion.route';
+import type { IngestionStatsDeps } from './ingestion-stats/get-ingestion.usecase';
 import { sourcePriorityRoutes } from './priority/source-priority.route';
 import type { SourcePriorityDeps } from './priority/source-priority.usecase';
 
@@ -20,6 +22,7 @@ export interface RecordsRouteDeps {
   list: ListRecordsDeps;
   priority: SourcePriorityDeps;
   availability: AvailabilityDeps;
+  ingestion: IngestionStatsDeps;
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
@@ -27,4 +30,5 @@ export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
   (router) => listRecordsRoute(router, deps.list),
   (router) => sourcePriorityRoutes(router, deps.priority),
   (router) => availabilityRoute(router, deps.availability),
+  (router) => ingestionStatsRoute(router, deps.ingestion),
 ];

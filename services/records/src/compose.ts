@@ -2,8 +2,8 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { customerEventsTopic, organizationEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
@@ -20,6 +20,8 @@ import { systemClock } from '@wellstream/clock';
 import { RecordKeysRepository } from './records/record-keys.repository';
 import { SourcePriorityRepository } from './priority/source-priority.repository';
 import { SourceConnectionProjection } from './availability/source-connection-projection';
+import { IngestionCountRepository } from './ingestion-stats/ingestion-count.repository';
+import { IngestionCounter } from './ingestion-stats/ingestion-counter';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -37,7 +39,15 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const users = await UserProjectionRepository.open(store);
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
-      const ingest: IngestDeps = { records, keys, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock };
+      const ingestionCounts = await IngestionCountRepository.open(store);
+      const counter = new IngestionCounter(ingestionCounts, {
+        flushMs: config.WELLSTREAM_INGESTION_COUNT_FLUSH_MS,
+        onError: (err) => logger.warn('ingestion counts not written; retrying at the next tick', { error: err }),
+      });
+      counter.start();
+      // Stopped (and written out a last time) before the store closes.
+      lifecycle.onStop('ingestion counts', () => counter.stop());
+      const ingest: IngestDeps = { records, keys, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock, counts: counter };
       const demo = new DemoSource({
         users,
         ingest: (user, body) => ingestRecords(ingest, user, body),
@@ -55,12 +65,15 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       await ctx.consume(sourceConnectionsTopic, { groupId: 'records.source-connections', fromBeginning: true, handle: (event) => connections.apply(event) });
       lifecycle.started('demo source', demo);
       await demo.start();
+      // An operator read right after creating the organization waits for the projection to have it.
+      const freshOrganizations = ctx.readYourWrites(organizationEventsTopic, ORGANIZATION_PROJECTION_GROUP, ORGANIZATION_CATCH_UP_MS);
       const routes = recordsRoutes({
         ingest,
         mobileUsers: mobileUserFinder(users, ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS)),
         list: { records, users, organizations, clock, priorities },
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
+        ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
     },

@@ -14,6 +14,8 @@ export interface RecordsConfig extends ServiceSettings {
    * held when the lookup missed; it waits only while the projection is behind (mobile-user-finder.ts).
    */
   WELLSTREAM_RECORDS_USER_WAIT_MS: number;
+  /** How often the per-organization, per-day ingestion counts gathered in process are written out. */
+  WELLSTREAM_INGESTION_COUNT_FLUSH_MS: number;
 }
 
 export const recordsConfigSchema = Joi.object<RecordsConfig>({
@@ -21,6 +23,7 @@ export const recordsConfigSchema = Joi.object<RecordsConfig>({
   WELLSTREAM_DEMO_TICK_MS: Joi.number().integer().min(100).default(60_000),
   WELLSTREAM_DEMO_BACKFILL_DAYS: Joi.number().integer().min(0).max(30).default(7),
   WELLSTREAM_RECORDS_USER_WAIT_MS: Joi.number().integer().min(0).max(60_000).default(10_000),
+  WELLSTREAM_INGESTION_COUNT_FLUSH_MS: Joi.number().integer().min(100).max(600_000).default(1_000),
 });
 
 export const loadRecordsConfig = (env: NodeJS.ProcessEnv = process.env): RecordsConfig => loadConfig(recordsConfigSchema, env);

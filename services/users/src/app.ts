@@ -12,8 +12,9 @@ import { listUsersRoute } from './users/list-users/list-users.route';
 import { refreshMarketplaceRoute } from './users/refresh-marketplace/refresh-marketplace.route';
 import { suspendUserRoute } from './users/suspend-user/suspend-user.route';
 import { marketplaceRoutes } from './marketplace/marketplace.routes';
+import { organizationSourcesRoute } from './sources/organization-sources/organization-sources.route';
 
 export const usersRoutes = (deps: UsersDeps): RouteRegistration[] =>
-  [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute, refreshMarketplaceRoute, suspendUserRoute, marketplaceRoutes].map(
+  [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute, refreshMarketplaceRoute, suspendUserRoute, marketplaceRoutes, organizationSourcesRoute].map(
     (register) => (router) => register(router, deps),
   );

@@ -4,6 +4,7 @@
  * and its routes.
  */
 import { ALL_TOPICS } from '@wellstream/contracts';
+import { organizationLookup } from './sources/organization-sources/organization-lookup';
 import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
 import type { UsersConfig } from './config';
@@ -34,6 +35,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         clock: systemClock,
         providers: await SourceProviderRepository.open(store),
         marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
+        organizations: await organizationLookup(ctx),
       };
       await outbox.start();
       lifecycle.started('source detections', await consumeSourceDetections(eventLog, deps, logger));

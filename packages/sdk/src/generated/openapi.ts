@@ -9,7 +9,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List customers (deleted ones left out) */
+        get: operations["listCustomers"];
         put?: never;
         /** Create a customer */
         post: operations["createCustomer"];
@@ -28,7 +29,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** Get a customer */
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
         /** Delete a customer: its tokens stop working at once and its event history (streams, replay) is removed */
@@ -47,7 +49,8 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** List a customer's organizations */
+        get: operations["listOrganizations"];
         put?: never;
         /** Create an organization of a customer */
         post: operations["createOrganization"];
@@ -66,10 +69,73 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /** List a customer's developer tokens (revoked ones too), each by prefix with its requests this hour and the last */
+        get: operations["listTokens"];
         put?: never;
         /** Issue a developer token (shown once) */
         post: operations["issueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/customers/{customer_id}/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+                /** @description The token's `id` (its sha256), as the list shows it. */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        /** Get one developer token with its requests this hour and the last, against its limit */
+        get: operations["getToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{org_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        /** Get an organization */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{org_id}/ingestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Records ingested by an organization per day (operator token)
+         * @description Counted by the records service as records are stored (mobile posts, provider sources, the demo source), per UTC day of storage. Another replica's latest counts may take up to WELLSTREAM_INGESTION_COUNT_FLUSH_MS to appear.
+         */
+        get: operations["adminGetIngestion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -111,6 +177,28 @@ export interface paths {
          * @description Used by merged=true reads of the record endpoints. The answer shows the effective orders.
          */
         put: operations["adminPutSourcePriority"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{org_id}/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Connected sources of an organization per source type (operator token)
+         * @description Counted from the users' `sources` (what GET user shows), a page of users at a time.
+         */
+        get: operations["adminCountOrganizationSources"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -912,6 +1000,36 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        HourUsage: {
+            /** @description Current hour only: what the limit still allows. */
+            remaining?: number;
+            /** @description Requests allowed in the hour (refused ones are not counted). */
+            requests: number;
+            /** Format: date-time */
+            start: string;
+        };
+        IngestionCounts: {
+            /** @description One entry per UTC day of the range, oldest first; 0 where nothing was stored. */
+            data: {
+                /** @description Records stored for the first time. */
+                created: number;
+                /** Format: date */
+                date: string;
+                /** @description Deletions. */
+                deleted: number;
+                /** @description Record versions stored that day (created + updated + deleted); identical re-posts store nothing and are not counted. */
+                records: number;
+                /** @description New versions of stored records. */
+                updated: number;
+            }[];
+            /** Format: date */
+            end_date: string;
+            organization_id: string;
+            /** Format: date */
+            start_date: string;
+            /** @description Records stored over the whole range. */
+            total: number;
+        };
         IngestRequest: {
             records: {
                 /** @description nutrition: food|meal|other; summary: daily; workout: running|cycling|walking|hiking|swimming|rowing|strength|yoga|other */
@@ -1172,6 +1290,13 @@ export interface components {
              */
             url: string;
         };
+        OperatorPageMeta: {
+            limit: number;
+            offset: number;
+            /** @enum {string} */
+            sort: "created_at" | "-created_at";
+            total: number;
+        };
         Organization: {
             /** Format: date-time */
             created_at: string;
@@ -1184,6 +1309,24 @@ export interface components {
             history_days: number;
             /** @description null follows WELLSTREAM_RULES_ENABLED */
             rules_enabled: boolean | null;
+        };
+        OrganizationSources: {
+            /** @description One entry per source type at least one user has connected, by type. */
+            data: {
+                /** @description The connections by state; sources without one (the demo, phone apps) count as active. */
+                by_status: {
+                    active: number;
+                    auth_expired: number;
+                    error: number;
+                };
+                /** @description Users with this source connected. */
+                connected: number;
+                /** @description The source type, as in a user's `sources`. */
+                type: string;
+            }[];
+            organization_id: string;
+            /** @description Users of the organization counted (active and suspended). */
+            users: number;
         };
         Record: {
             checksum: string;
@@ -1374,6 +1517,23 @@ export interface components {
             };
             streams: components["schemas"]["Stream"][];
         };
+        /** @description A developer token as the operator sees it: never the token itself (only its sha256 is stored). */
+        TokenInfo: {
+            /** Format: date-time */
+            created_at: string;
+            customer_id: string;
+            /** @description The sha256 (hex) of the token, under which it is stored. */
+            id: string;
+            /** @description The first 12 characters (`wst_` and 8 more); null for tokens issued before prefixes were kept. */
+            prefix: string | null;
+            rate_limit_per_hour: number;
+            /** Format: date-time */
+            revoked_at: string | null;
+            usage: {
+                current_hour: components["schemas"]["HourUsage"] & unknown;
+                previous_hour: components["schemas"]["HourUsage"];
+            };
+        };
         User: {
             /** Format: date-time */
             created_at: string;
@@ -1414,6 +1574,52 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listCustomers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description By creation, oldest first (`-created_at`: newest first). */
+                sort?: "created_at" | "-created_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"][];
+                        meta: components["schemas"]["OperatorPageMeta"];
+                    };
+                };
+            };
+            /** @description A paging parameter out of range or repeated ({"errors":{field:[…]}}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     createCustomer: {
         parameters: {
             query?: never;
@@ -1467,6 +1673,55 @@ export interface operations {
             };
         };
     };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown or deleted customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
     deleteCustomer: {
         parameters: {
             query?: never;
@@ -1509,6 +1764,63 @@ export interface operations {
                 };
             };
             /** @description Unknown or already deleted customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description By creation, oldest first (`-created_at`: newest first). */
+                sort?: "created_at" | "-created_at";
+            };
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Organization"][];
+                        meta: components["schemas"]["OperatorPageMeta"];
+                    };
+                };
+            };
+            /** @description A paging parameter out of range or repeated ({"errors":{field:[…]}}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown or deleted customer. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1583,6 +1895,74 @@ export interface operations {
             };
         };
     };
+    listTokens: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description By creation, oldest first (`-created_at`: newest first). */
+                sort?: "created_at" | "-created_at";
+            };
+            header?: never;
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TokenInfo"][];
+                        meta: components["schemas"]["OperatorPageMeta"];
+                    };
+                };
+            };
+            /** @description A paging parameter out of range or repeated ({"errors":{field:[…]}}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown or deleted customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The rate-limit store (Redis) cannot be read; retry after the given seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     issueToken: {
         parameters: {
             query?: never;
@@ -1644,6 +2024,191 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
+    getToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customer_id: string;
+                /** @description The token's `id` (its sha256), as the list shows it. */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenInfo"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown customer, or no such token of this customer. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The rate-limit store (Redis) cannot be read; retry after the given seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown organization (or its customer was deleted). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
+    adminGetIngestion: {
+        parameters: {
+            query?: {
+                /** @description Last day, included (default: today, UTC). At most 92 days in all. */
+                end_date?: string;
+                /** @description First day (default: 29 days before end_date). */
+                start_date?: string;
+            };
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestionCounts"];
+                };
+            };
+            /** @description A date not formatted YYYY-MM-DD or not in the calendar, start after end, or more than 92 days, keyed by the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
                 };
             };
         };
@@ -1849,6 +2414,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    adminCountOrganizationSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts per source type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSources"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
                 };
             };
             /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */

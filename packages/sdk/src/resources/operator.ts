@@ -4,7 +4,7 @@
  * (its token is in the path; these are what a user's browser calls).
  */
 import type { RequestOptions } from '../http-client';
-import type { RequestBody } from '../operation-types';
+import type { QueryParams, RequestBody } from '../operation-types';
 import type { Caller } from './operation-caller';
 
 export class Admin {
@@ -27,6 +27,34 @@ export class Admin {
   }
   updateOrganizationSettings(orgId: string, body: RequestBody<'updateOrganizationSettings'>, options?: RequestOptions) {
     return this.call('updateOrganizationSettings', { path: { org_id: orgId }, body }, options);
+  }
+  listCustomers(query?: QueryParams<'listCustomers'>, options?: RequestOptions) {
+    return this.call('listCustomers', { query }, options);
+  }
+  getCustomer(customerId: string, options?: RequestOptions) {
+    return this.call('getCustomer', { path: { customer_id: customerId } }, options);
+  }
+  listOrganizations(customerId: string, query?: QueryParams<'listOrganizations'>, options?: RequestOptions) {
+    return this.call('listOrganizations', { path: { customer_id: customerId }, query }, options);
+  }
+  getOrganization(orgId: string, options?: RequestOptions) {
+    return this.call('getOrganization', { path: { org_id: orgId } }, options);
+  }
+  /** A customer's tokens by prefix (never in full), each with its requests this hour and the last. */
+  listTokens(customerId: string, query?: QueryParams<'listTokens'>, options?: RequestOptions) {
+    return this.call('listTokens', { path: { customer_id: customerId }, query }, options);
+  }
+  /** `tokenId` is a token's `id` (its sha256) as listTokens shows it. */
+  getToken(customerId: string, tokenId: string, options?: RequestOptions) {
+    return this.call('getToken', { path: { customer_id: customerId, token_id: tokenId } }, options);
+  }
+  /** Records stored per UTC day (default: the last 30 days). */
+  getIngestion(orgId: string, query?: QueryParams<'adminGetIngestion'>, options?: RequestOptions) {
+    return this.call('adminGetIngestion', { path: { org_id: orgId }, query }, options);
+  }
+  /** Connected sources per source type over the organization's users. */
+  countSources(orgId: string, options?: RequestOptions) {
+    return this.call('adminCountOrganizationSources', { path: { org_id: orgId } }, options);
   }
   suspendUser(orgId: string, uid: string, options?: RequestOptions) {
     return this.call('suspendUser', { path: { org_id: orgId, uid } }, options);

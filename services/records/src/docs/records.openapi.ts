@@ -5,6 +5,7 @@ import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
 import { GRANULARITIES, WORKOUT_CATEGORIES } from '@wellstream/contracts';
 import { mergingPaths, mergingSchemas } from './merging.openapi';
+import { ingestionPaths, ingestionSchemas } from '../ingestion-stats/ingestion.openapi';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
@@ -86,7 +87,7 @@ export function recordsOpenApi() {
     },
   };
   for (const [plural, type] of Object.entries(RESOURCE_PATHS)) paths[`/organizations/{org_id}/users/{uid}/${plural}`] = listPath(plural, type);
-  Object.assign(paths, mergingPaths);
+  Object.assign(paths, mergingPaths, ingestionPaths);
   return {
     tags: [{ name: 'Records', description: 'Wellness records: ingestion and queries' }],
     paths,
@@ -94,6 +95,7 @@ export function recordsOpenApi() {
       schemas: {
         ...errorSchemas,
         ...mergingSchemas,
+        ...ingestionSchemas,
         Metric: {
           type: 'object',
           required: ['type', 'unit', 'value'],

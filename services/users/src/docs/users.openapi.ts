@@ -4,6 +4,7 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
+import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources/organization-sources/organization-sources.openapi';
 import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
@@ -247,6 +248,7 @@ export const usersOpenApi = {
         },
       },
     },
+    ...organizationSourcesPaths,
   },
   components: {
     schemas: {
@@ -364,6 +366,7 @@ export const usersOpenApi = {
           actions: { type: 'object', required: ['timezone'], properties: { timezone: { type: 'string', format: 'uri' } } },
         },
       },
+      ...organizationSourcesSchemas,
     },
   },
 };

@@ -98,6 +98,14 @@ export class UserRepository {
     return { users, total };
   }
 
+  /**
+   * An organization's users that are not deleted, a page at a time, oldest first: each page one
+   * short read served by the (organization_id, status, created_at) index.
+   */
+  pagesInOrganization(organizationId: string, pageSize: number): AsyncIterable<User[]> {
+    return this.users.findPages({ organization_id: organizationId, status: { $in: ['active', 'suspended'] } }, { sort: { created_at: 1 }, pageSize });
+  }
+
   /** Writes `next` if nobody changed the user since `current` was read; returns the stored user. */
   async replace(current: User, changes: Partial<Omit<User, '_id' | 'id' | 'version'>>): Promise<User> {
     const updated = await this.users.findOneAndUpdate(

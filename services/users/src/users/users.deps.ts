@@ -14,4 +14,6 @@ export interface UsersDeps {
   providers: SourceProviderRepository;
   /** Absolute marketplace URL for a token, on the public gateway address. */
   marketplaceUrl: (token: string) => string;
+  /** Whether an organization exists (the operator's reads answer 404 otherwise). */
+  organizations: { find(organizationId: string): Promise<unknown> };
 }

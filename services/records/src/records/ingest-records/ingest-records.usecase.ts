@@ -17,6 +17,7 @@ import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-project
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
 import type { Clock } from '@wellstream/clock';
+import type { IngestionTally } from '../../ingestion-stats/ingestion-count.repository';
 
 export interface IngestDeps {
   records: RecordRepository;
@@ -27,6 +28,8 @@ export interface IngestDeps {
   /** One user's uploads, a batch at a time (see BatchByKey). */
   batches: BatchByKey<IngestJob, RecordPayload[]>;
   clock: Clock;
+  /** Told what each batch stored, per organization and UTC day (the operator's ingestion counts); no I/O. */
+  counts: { add(organizationId: string, date: string, tally: IngestionTally): void };
 }
 
 /** Refuses users who may not write: deleted (their token is dead) or suspended. */
@@ -210,8 +213,22 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
       await deps.keys.save(keyDocs);
     },
   });
+  deps.counts.add(user.organization_id, nowIso.slice(0, 10), tallyOf(changes, stored));
   if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
   return done;
+}
+
+/** Every stored version, once: a deletion, the first version of a record never stored, or an update. */
+function tallyOf(changes: RecordDoc[], storedBefore: RecordDoc[]): IngestionTally {
+  const seen = new Set(storedBefore.map((d) => d._id));
+  const tally: IngestionTally = { created: 0, updated: 0, deleted: 0 };
+  for (const doc of changes) {
+    if (doc.deleted_at !== null) tally.deleted++;
+    else if (seen.has(doc._id)) tally.updated++;
+    else tally.created++;
+    seen.add(doc._id);
+  }
+  return tally;
 }
 
 interface PreparedRecord {

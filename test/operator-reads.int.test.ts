@@ -1,0 +1,4 @@
+import { operatorReadsSuite } from './operator-reads.suite';
+
+jest.setTimeout(120_000);
+operatorReadsSuite('distributed');

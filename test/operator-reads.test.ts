@@ -1,0 +1,4 @@
+import { operatorReadsSuite } from './operator-reads.suite';
+
+jest.setTimeout(60_000);
+operatorReadsSuite('embedded');
