@@ -167,6 +167,35 @@ export function sharedReaderSuite(mode: 'embedded' | 'distributed') {
     });
 
     if (mode === 'distributed') {
+      it('answers 503 with a Retry-After of 1 to 5 s and {"message"} to connections beyond what it sets up at once, and serves them on retry', async () => {
+        const env = { ...platform.env, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: '0', WELLSTREAM_PUBLIC_URL: platform.publicUrl, WELLSTREAM_STREAM_MAX_CONNECTING: '2' };
+        const small: RunningService = await composeStreams(loadStreamsConfig(env));
+        try {
+          const stream = await createStream();
+          const target = `/v2/streams/${stream.id}/connect`;
+          const attempt = () => connectSse(`${small.url}${target}`, { headers: gatewayHeaders(TEST_GATEWAY_KEY, 'GET', target, { customerId: tenant.customerId }) });
+          // A storm: 30 at once, each set-up a store read on FerretDB, so most overlap.
+          const first = await Promise.all([...Array(30)].map(attempt));
+          open.push(...first);
+          const busy = first.filter((c) => c.status === 503);
+          expect(busy.length).toBeGreaterThan(0);
+          expect(first.every((c) => c.status === 200 || c.status === 503)).toBe(true);
+          for (const c of busy) {
+            expect(Number(c.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+            expect(Number(c.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+            expect(JSON.parse(c.errorBody!)).toEqual({ message: expect.stringMatching(/connecting/) });
+          }
+          // Each one refused gets in when it comes back (one at a time here).
+          for (let i = 0; i < busy.length; i++) {
+            const again = await attempt();
+            open.push(again);
+            expect(again.status).toBe(200);
+          }
+        } finally {
+          await small.stop();
+        }
+      });
+
       it('splits a stream between two replicas, each serving its clients, and counts members across them', async () => {
         const env = { ...platform.env, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: '0', WELLSTREAM_PUBLIC_URL: platform.publicUrl };
         const second: RunningService = await composeStreams(loadStreamsConfig(env));

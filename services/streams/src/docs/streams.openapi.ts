@@ -158,6 +158,7 @@ export const streamsOpenApi = {
           '404': err(404, 'Unknown stream'),
           '422': err(422, 'Member limit reached (Retry-After)'),
           '429': err(429, "The token's hourly limit, or the customer's stream-connection quota (WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER; Retry-After)"),
+          '503': err(503, 'Too many clients connecting to this server at once (a reconnect storm; WELLSTREAM_STREAM_MAX_CONNECTING): retry after Retry-After, 1 to 5 s picked at random'),
         },
       },
     },
