@@ -138,8 +138,8 @@ async function bare(n) {
 
 const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'];
 const LIMITS = {
-  WELLSTREAM_STREAM_MAX_MEMBERS: String(Math.max(5, Math.ceil(N / STREAMS))),
-  WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: String(N),
+  WELLSTREAM_STREAM_MAX_MEMBERS: String(Math.max(5, Math.ceil(N / STREAMS), Math.ceil(STORM / 20))),
+  WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER: String(Math.max(N, STORM)),
   WELLSTREAM_GATEWAY_KEYS: GATEWAY_KEY,
 };
 
@@ -244,11 +244,16 @@ const record = (mark) => {
   return { type: 'measurement', source: { type: 'withings' }, log_id: mark, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 70, origin: 'device' }] };
 };
 
+/** How long each ingestion request took (ms), to tell ingestion's share of a latency from delivery's. */
+const postTimes = [];
+
 /** POSTs records for a user, retrying 503 after its Retry-After (a user the records service is still learning). */
 async function post(base, user, records) {
   for (let attempt = 0; ; attempt++) {
+    const t0 = Date.now();
     const res = await fetch(`${base}/mobile/records?token=${user.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records }) });
     const text = await res.text();
+    postTimes.push(Date.now() - t0);
     if (res.status === 200) return;
     if (res.status !== 503 || attempt > 20) throw new Error(`ingest: ${res.status} ${text.slice(0, 200)}`);
     await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
@@ -297,6 +302,7 @@ async function idleAndFanOut(runtime, platform, reference) {
   const cpu = await cpuPercent(pid, 10_000);
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
   const perClient = (open - before) / N;
+  postTimes.length = 0;
   const sent = args['skip-fanout'] ? 0 : await flow(platform.base, customers.flatMap((c) => c.users), RATE, SECONDS, 'lat');
   if (sent) await sleep(5000);
   for (const c of clients) c.socket?.destroy();
@@ -314,7 +320,16 @@ async function idleAndFanOut(runtime, platform, reference) {
     idle_cpu_percent_per_client: Number((cpu / N).toFixed(5)),
     bare_idle_cpu_percent_per_client: Number(reference.cpuPercentPerClient.toFixed(5)),
     broker_connections: broker,
-    fan_out: { records_per_second: RATE, seconds: SECONDS, records: sent, deliveries: latencies.length, p50_ms: pct(latencies, 50), p99_ms: pct(latencies, 99) },
+    fan_out: {
+      records_per_second: RATE,
+      seconds: SECONDS,
+      records: sent,
+      deliveries: latencies.length,
+      p50_ms: pct(latencies, 50),
+      p99_ms: pct(latencies, 99),
+      ingest_request_p50_ms: pct(postTimes, 50),
+      ingest_request_p99_ms: pct(postTimes, 99),
+    },
   };
 }
 
