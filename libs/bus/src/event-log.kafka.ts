@@ -5,12 +5,13 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { KafkaAdmin, topicConfig } from './kafka-admin';
 import { KafkaGroupMember } from './kafka-consumer';
 import { KafkaPublisher, TopicBatch } from './kafka-producer';
 import { DEFAULT_CONSUMER_TIMING, DEFAULT_SLICE_TIMING, KafkaConsumerTiming, KafkaEventLogOptions, CLIENT_RETRY } from './kafka-settings';
 import { KafkaTailReader } from './kafka-tail';
+import { tombstoneMatching } from './kafka-erasure';
 import { KafkaTenantTopics } from './kafka-tenant-topics';
 import { migrateToTenantTopics } from './kafka-tenant-migration';
 
@@ -166,6 +167,14 @@ export class KafkaEventLog implements EventLog {
 
   async ensureTenant(topic: string, tenant: string): Promise<void> {
     await this.tenants.ensure(topic, tenant);
+  }
+
+  /** The shared topic's partition, and the tenant's own topic's. */
+  async eraseMessages(topic: string, selector: EraseSelector): Promise<number> {
+    const params = { kafka: this.kafka, admin: this.admin, groupPrefix: this.prefix, partitionKey: selector.partitionKey, matches: selector.matches };
+    let erased = await tombstoneMatching({ ...params, kafkaTopic: this.topicName(topic) });
+    if (selector.tenant !== undefined && this.tenants.spec(topic)?.tenants) erased += await tombstoneMatching({ ...params, kafkaTopic: await this.readTopic(topic, selector.tenant) });
+    return erased;
   }
 
   async dropTenant(topic: string, tenant: string): Promise<void> {

@@ -98,6 +98,15 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** Which messages an erasure removes: those of one partition key whose value matches. */
+export interface EraseSelector {
+  /** The partition key they were published with (e.g. the user id): only its partition is read. */
+  partitionKey: string;
+  /** A tenant-scoped topic: also the tenant's slice (on Kafka its own topic). */
+  tenant?: string;
+  matches(value: string): boolean;
+}
+
 export interface EventLog {
   ensureTopic(spec: TopicSpec): Promise<void>;
   /** Resolves once the messages are durable; order is kept per partition. */
@@ -109,6 +118,12 @@ export interface EventLog {
   startGroupAtEnd(groupId: string, topic: string, tenant?: string): Promise<void>;
   /** Makes a tenant's slice ready now (a new customer), so its first reader or writer does not wait. */
   ensureTenant(topic: string, tenant: string): Promise<void>;
+  /**
+   * Erasure (a user's data, on request or past retention): the embedded log deletes the matching
+   * rows now; Kafka gets a tombstone per matching key, which its cleaner applies at the next
+   * compaction (consumers skip tombstones). Reads one partition, in slices. Returns how many.
+   */
+  eraseMessages(topic: string, selector: EraseSelector): Promise<number>;
   /** Removes a tenant's slice and its messages (a deleted customer). */
   dropTenant(topic: string, tenant: string): Promise<void>;
   /**

@@ -12,6 +12,8 @@ import { StreamLag } from './delivery/stream-lag';
 import { streamsOpenApi } from './docs/streams.openapi';
 import { StreamRepository } from './streams/stream.repository';
 import { systemClock } from '@wellstream/clock';
+import { userDataRequestsTopic } from '@wellstream/contracts';
+import { ErasedUsers } from './erasure/erased-users';
 
 export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -30,12 +32,21 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
       });
       const lag = new StreamLag();
+      const erased = await ErasedUsers.open(store);
+      await eventLog.ensureTopic(userDataRequestsTopic.spec);
+      await ctx.consume(userDataRequestsTopic, {
+        groupId: 'streams.user-data-requests',
+        fromBeginning: true,
+        handle: async (request) => {
+          if (request.type === 'erasure.requested') await erased.add(request.user_id, request.requested_at);
+        },
+      });
       metrics.gauge('stream_delivery_lag_seconds', 'Time from append to the write to a client, of the last event each stream group delivered here', () => lag.lagSeconds(), ['group']);
       metrics.gauge('stream_delivered_events', 'Events each stream group delivered to clients here since its first client connected', () => lag.deliveredCounts(), ['group']);
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock },
-        connect: { clock: systemClock, repo, eventLog, members, quota, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
-        replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
+        connect: { clock: systemClock, erased, repo, eventLog, members, quota, lag, logger, maxMembers: config.WELLSTREAM_STREAM_MAX_MEMBERS, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
+        replay: { clock: systemClock, erased, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse: {
           writeTimeoutMs: config.WELLSTREAM_STREAM_WRITE_TIMEOUT_MS,
           maxBufferBytes: config.WELLSTREAM_STREAM_MAX_BUFFER_BYTES,

@@ -22,6 +22,8 @@ import type { Clock } from '@wellstream/clock';
 
 export interface ConnectDeps {
   clock: Clock;
+  /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
+  erased?: { has(userId: string): boolean };
   repo: StreamRepository;
   eventLog: EventLog;
   members: MemberCounter;
@@ -104,7 +106,7 @@ export async function prepareStreamConnection(
         // Throwing leaves the event uncommitted; the subscription is being stopped, so it moves on.
         if (sink.closed || stopped) throw new ClientGoneError();
         const event = parseCustomerEvent(m.value);
-        if (!event || !matchesFilter(filter, event)) return;
+        if (!event || !matchesFilter(filter, event) || deps.erased?.has(event.user_id)) return;
         if (alreadySeen(resumeAfter, m)) return;
         await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
         deps.lag.delivered(group, m.timestamp);

@@ -1,0 +1,42 @@
+/**
+ * The records service's share of a user's data (issue 32): every record of every type, deleted ones
+ * included, as stored with its version and checksum; for an erasure also its content keys and
+ * availability stats, its projections of the user and of the user's provider connections. Every
+ * query pins the user (the collections' partition key), so the work follows this user's data.
+ */
+import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
+import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
+import type { DocumentStore } from '@wellstream/store';
+import type { RecordDoc } from '../records/record';
+import { RECORDS_COLLECTION } from '../records/record.repository';
+import { RECORD_KEYS_COLLECTION } from '../records/record-keys.repository';
+
+/** Records per page (one bounded read each). */
+const PAGE = 200;
+
+export async function recordsDataHolder(store: DocumentStore): Promise<UserDataHolder> {
+  // The same collections the repositories open, with the same partition key (one table per user where the backend needs it).
+  const records = await store.collection<RecordDoc>({ name: RECORDS_COLLECTION, partitionKey: 'user_id' });
+  const keys = await store.collection<{ _id: string; user_id: string }>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' });
+  const projection = await store.collection<{ _id: string }>({ name: 'user_projection' });
+  const userKeys = await store.collection<{ _id: string; user_id: string }>({ name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] });
+  const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
+  return {
+    service: 'records',
+    async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
+      for await (const page of records.findPages({ user_id: request.user_id }, { sort: { start_time: 1 }, pageSize: PAGE })) {
+        yield page.map((r) => ({ kind: 'record', data: { ...r.payload, deleted_at: r.deleted_at } }));
+      }
+    },
+    async erase(request: UserDataRequest): Promise<Record<string, number>> {
+      const user = { user_id: request.user_id };
+      return {
+        records: await deleteInSlices(records, user),
+        record_keys: await deleteInSlices(keys, user),
+        user_keys: await userKeys.deleteMany(user),
+        connection_projections: await connections.deleteMany(user),
+        user_projections: await projection.deleteMany({ _id: request.user_id }),
+      };
+    },
+  };
+}
