@@ -143,9 +143,13 @@ export function dataLifecycleSuite(mode: 'embedded' | 'distributed'): void {
     expect(manifest.data).toMatchObject({ export_id: job.id, uid: deleted.uid, user_id: deleted.id, size_bytes: Buffer.byteLength(body), sha256: createHash('sha256').update(body).digest('hex'), counts: job.counts });
     expect(new Set(items.map((i) => i.service))).toEqual(new Set(['users', 'records', 'notifications', 'sources']));
     // Every holder answered, rules with nothing (a deleted user's rules end with the deletion).
-    expect(manifest.data.services).toEqual({ users: { items: 2 }, records: { items: job.counts.record }, rules: { items: 0 }, notifications: { items: job.counts.push_item }, sources: { items: 1 } });
+    expect(manifest.data.services).toEqual({ users: { items: 2 }, records: { items: job.counts.record + job.counts.record_version }, rules: { items: 0 }, notifications: { items: job.counts.push_item }, sources: { items: 1 } });
     const record = items.find((i) => i.type === 'record' && i.data.log_id === `${deleted.uid}-w1`)!;
     expect(record.data).toMatchObject({ metrics: [{ value: 71 }] });
+    // Its first version, replaced by the second post.
+    const earlier = items.find((i) => i.type === 'record_version' && i.data.id === record.data.id)!;
+    expect(earlier.data).toMatchObject({ metrics: [{ value: 71.4 }], superseded_at: expect.any(String) });
+    expect(earlier.data.checksum).not.toBe(record.data.checksum);
     expect(items.find((i) => i.type === 'user')!.data).toMatchObject({ uid: deleted.uid, status: 'deleted', country_code: 'DE' });
     expect(items.find((i) => i.type === 'disconnection')!.data).toMatchObject({ user_id: deleted.id });
     expect(items.find((i) => i.type === 'record' && i.data.source.type === 'oura')).toBeTruthy();
@@ -208,6 +212,9 @@ export function dataLifecycleSuite(mode: 'embedded' | 'distributed'): void {
       const services = new Set(page.body.data.filter((e: any) => e.user_id === user.id).map((e: any) => e.service));
       return ['users', 'records', 'rules', 'notifications', 'sources'].every((s) => services.has(s));
     }, 60_000, 250);
+    // The event log's copies went too (embedded: the rows; Kafka: a tombstone per key).
+    const byUsers = (await admin.get(`/admin/audit_log?customer_id=${tenant.customerId}&action=erasure.completed&limit=100`)).body.data.find((e: any) => e.user_id === user.id && e.service === 'users');
+    expect(byUsers.details.removed.event_log_messages).toBeGreaterThanOrEqual(5);
 
     expect((await tenant.api.get(userPath(user.uid))).status).toBe(404);
     expect((await tenant.api.get(`${userPath(user.uid)}/measurements`)).status).toBe(404);
@@ -265,6 +272,7 @@ export function dataLifecycleSuite(mode: 'embedded' | 'distributed'): void {
     }, 60_000, 250);
     expect(swept.every((e: any) => e.actor === 'system:retention')).toBe(true);
     expect(swept.find((e: any) => e.service === 'records').details.removed).toMatchObject({ records: 2 });
+    expect(swept.find((e: any) => e.service === 'records').details.removed.record_keys).toBeGreaterThanOrEqual(1);
     expect(swept.find((e: any) => e.service === 'users').details.removed).toMatchObject({ exports: 1 });
     expect((await admin.post(`/admin${userPath(user.uid)}/exports`, {})).status).toBe(404);
     expect((await admin.post(`/admin${userPath(user.uid)}/erasure`, {})).body).toMatchObject({ already_erased: true });
