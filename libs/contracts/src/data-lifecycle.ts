@@ -10,6 +10,7 @@
  *   service writes its entries through its outbox; the users service keeps them and the operator
  *   reads them (`GET /v2/admin/audit_log`).
  */
+import { randomUUID } from 'node:crypto';
 import Joi from 'joi';
 import type { TopicDefinition } from './topic';
 
@@ -123,3 +124,14 @@ export const auditLogTopic: TopicDefinition<AuditEntry> = {
   key: (e) => e.id,
   partitionKey: (e) => e.customer_id,
 };
+
+/** An audit entry with a fresh id. */
+export function auditEntry(fields: Omit<AuditEntry, 'type' | 'id'>): AuditEntry {
+  return { type: 'audit.entry', id: `aud_${randomUUID()}`, ...fields };
+}
+
+/** Erasure requests the retention sweep makes carry this prefix: their audit action is `retention.swept`. */
+export const RETENTION_REQUEST_PREFIX = 'ret_';
+
+/** Lets other requests run between slices of a long piece of work: it never holds the event loop. */
+export const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -6,11 +6,12 @@
  * says what went in the audit log, through the service's outbox. The same code runs in every
  * holder, so each only says what it holds (`UserDataHolder`).
  */
-import { randomUUID } from 'node:crypto';
 import {
+  auditEntry,
   auditLogTopic,
-  AuditEntry,
   ExportItem,
+  RETENTION_REQUEST_PREFIX,
+  yieldToOthers,
   publishEvents,
   USER_DATA_EXPORT_MAX_ITEMS,
   UserDataRequest,
@@ -46,16 +47,6 @@ interface Receipt {
 
 export const DATA_REQUEST_RECEIPTS = 'data_request_receipts';
 
-/** Lets other requests run between slices: a big user's data never holds the event loop. */
-export const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** The audit entry of an erasure a service carried out (`retention.swept` when the retention sweep asked). */
-export function auditEntry(fields: Omit<AuditEntry, 'type' | 'id'>): AuditEntry {
-  return { type: 'audit.entry', id: `aud_${randomUUID()}`, ...fields };
-}
-
-/** Erasure requests the retention sweep makes carry this prefix: their audit action is `retention.swept`. */
-export const RETENTION_REQUEST_PREFIX = 'ret_';
 
 export async function answerUserDataRequests(ctx: ServiceContext, outbox: Outbox, holder: UserDataHolder, clock: Clock = systemClock): Promise<void> {
   const receipts = await ctx.store.collection<Receipt>({ name: DATA_REQUEST_RECEIPTS });

@@ -6,7 +6,8 @@
  * erasure rewrites each batch without the user's records (a batch left empty goes).
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
-import { UserDataHolder, yieldToOthers } from '@wellstream/runtime';
+import type { UserDataHolder } from '@wellstream/runtime';
+import { yieldToOthers } from '@wellstream/contracts';
 import type { BatchRepository } from '../batches/batch.repository';
 import type { PendingItemRepository } from '../batches/pending-item.repository';
 

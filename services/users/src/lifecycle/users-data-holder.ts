@@ -14,7 +14,7 @@ export function usersDataHolder(deps: LifecycleDeps): UserDataHolder {
       const user = await deps.users.findById(request.user_id);
       if (!user) return;
       // Never the tokens: the export is the user's data, not access to it.
-      const { _id, marketplace_token, mobile_token, marketplace_token_sha256, write_id, version, source_events_at, sources, ...profile } = user;
+      const { _id, marketplace_token: _mt, mobile_token: _mob, marketplace_token_sha256: _sha, write_id: _w, version: _v, source_events_at: _s, sources, ...profile } = user;
       yield [{ kind: 'user', data: profile }, ...sources.map((s) => ({ kind: 'connected_source', data: { ...s } }))];
     },
     async erase(request: UserDataRequest): Promise<Record<string, number>> {

@@ -7,8 +7,7 @@
  * answers `already_erased` with nothing left to do.
  */
 import { randomUUID } from 'node:crypto';
-import { auditLogTopic, userDataRequestsTopic } from '@wellstream/contracts';
-import { auditEntry, RETENTION_REQUEST_PREFIX } from '@wellstream/runtime';
+import { auditEntry, auditLogTopic, RETENTION_REQUEST_PREFIX, userDataRequestsTopic } from '@wellstream/contracts';
 import { userNotFound } from '../../users/user.errors';
 import type { User } from '../../users/user';
 import type { LifecycleDeps } from '../lifecycle.deps';

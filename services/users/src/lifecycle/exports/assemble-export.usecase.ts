@@ -6,8 +6,7 @@
  * Parts of one export share a partition (keyed by export id), so they arrive one at a time.
  */
 import { createHash } from 'node:crypto';
-import { auditLogTopic, UserDataExportPart } from '@wellstream/contracts';
-import { auditEntry, yieldToOthers } from '@wellstream/runtime';
+import { auditEntry, auditLogTopic, UserDataExportPart, yieldToOthers } from '@wellstream/contracts';
 import type { LifecycleDeps } from '../lifecycle.deps';
 import { allPartsDone, chunkOrder, ExportJob } from './export';
 import { EXPORTS_COLLECTION } from './export.repository';

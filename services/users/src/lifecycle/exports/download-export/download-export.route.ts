@@ -10,7 +10,7 @@ import type { LifecycleDeps } from '../../lifecycle.deps';
 import { exportLinkExpired, exportLinkInvalid, exportNotFound } from '../../lifecycle.errors';
 import { manifestLine } from '../assemble-export.usecase';
 import { checkExportLink } from '../export-link';
-import { yieldToOthers } from '@wellstream/runtime';
+import { yieldToOthers } from '@wellstream/contracts';
 
 const written = (res: Response, text: string) =>
   res.write(text) || res.destroyed ? Promise.resolve() : new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));

@@ -4,8 +4,7 @@
  * entry, through the outbox (the answer means all three are stored).
  */
 import { randomUUID } from 'node:crypto';
-import { auditLogTopic, userDataRequestsTopic } from '@wellstream/contracts';
-import { auditEntry } from '@wellstream/runtime';
+import { auditEntry, auditLogTopic, userDataRequestsTopic } from '@wellstream/contracts';
 import { userNotFound } from '../../../users/user.errors';
 import type { LifecycleDeps } from '../../lifecycle.deps';
 import { emptyParts, ExportJob, newExportId } from '../export';
