@@ -48,7 +48,7 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       const evaluation: EvaluationDeps = { rules, points, feature, outbox, logger };
       await outbox.start();
       // Exports and erasures of one user's rules and data points (issue 32).
-      await answerUserDataRequests(ctx, outbox, await rulesDataHolder(store, rules), shared.clock ?? clock);
+      await answerUserDataRequests(ctx, outbox, rulesDataHolder(rules, points, users), shared.clock ?? clock);
       // One group per projection: replicas share the service's database, so each message needs
       // handling by one replica only.
       await ctx.consume(organizationEventsTopic, { groupId: ORGANIZATIONS_GROUP, handle: (event) => applyOrganizationEvent({ organizations }, event) });

@@ -8,18 +8,19 @@ import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
 import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
 import type { DocumentStore } from '@wellstream/store';
 import type { RecordDoc } from '../records/record';
-import { RECORDS_COLLECTION } from '../records/record.repository';
+import { RECORDS_SPEC } from '../records/record.repository';
+import { USER_KEYS_SPEC, USER_PROJECTION_SPEC } from '../users/user-projection.repository';
 import { RECORD_KEYS_COLLECTION, RecordKeyDoc } from '../records/record-keys.repository';
 
 /** Records per page (one bounded read each). */
 const PAGE = 200;
 
 export async function recordsDataHolder(store: DocumentStore): Promise<UserDataHolder> {
-  // The same collections the repositories open, with the same partition key (one table per user where the backend needs it).
-  const records = await store.collection<RecordDoc>({ name: RECORDS_COLLECTION, partitionKey: 'user_id' });
+  // The same collections the repositories open, declared as they declare them.
+  const records = await store.collection<RecordDoc>(RECORDS_SPEC);
   const keys = await store.collection<RecordKeyDoc>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' });
-  const projection = await store.collection<{ _id: string }>({ name: 'user_projection' });
-  const userKeys = await store.collection<{ _id: string; user_id: string }>({ name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] });
+  const projection = await store.collection<{ _id: string }>(USER_PROJECTION_SPEC);
+  const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
   const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
   return {
     service: 'records',

@@ -5,12 +5,13 @@
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
 import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
-import type { DocumentStore } from '@wellstream/store';
+import type { DataPointRepository } from '../data-points/data-point.repository';
 import type { RuleRepository } from '../rules/rule.repository';
+import type { UserProjectionRepository } from '../users/user-projection.repository';
 
-export async function rulesDataHolder(store: DocumentStore, rules: RuleRepository): Promise<UserDataHolder> {
-  const points = await store.collection<{ _id: string; user_id: string }>({ name: 'data_points', partitionKey: 'user_id' });
-  const users = await store.collection<{ _id: string }>({ name: 'users' });
+export function rulesDataHolder(rules: RuleRepository, dataPoints: DataPointRepository, projection: UserProjectionRepository): UserDataHolder {
+  const points = dataPoints.points;
+  const users = projection.users;
   return {
     service: 'rules',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {

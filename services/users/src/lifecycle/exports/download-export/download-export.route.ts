@@ -27,10 +27,16 @@ export function downloadExportRoute(router: IRouter, deps: LifecycleDeps): void 
       if (!job || job.status !== 'ready') throw exportNotFound(id); // erased since the link was made
       res.status(200).type('application/x-ndjson');
       res.setHeader('Content-Disposition', `attachment; filename="${id}.ndjson"`);
-      for await (const page of deps.exports.chunkPages(id)) {
-        for (const chunk of page) await written(res, chunk.lines);
-        if (res.destroyed) return;
-        await yieldToOthers();
+      try {
+        for await (const page of deps.exports.chunkPages(id)) {
+          for (const chunk of page) await written(res, chunk.lines);
+          if (res.destroyed) return;
+          await yieldToOthers();
+        }
+      } catch (err) {
+        // The 200 is out: cut the connection so the client sees a broken download, never a file that looks whole.
+        res.destroy(err as Error);
+        return;
       }
       res.end(manifestLine(job));
     }),
