@@ -214,7 +214,7 @@ export function dataLifecycleSuite(mode: 'embedded' | 'distributed'): void {
     }, 60_000, 250);
     // The event log's copies went too (embedded: the rows; Kafka: a tombstone per key).
     const byUsers = (await admin.get(`/admin/audit_log?customer_id=${tenant.customerId}&action=erasure.completed&limit=100`)).body.data.find((e: any) => e.user_id === user.id && e.service === 'users');
-    expect(byUsers.details.removed.event_log_messages).toBeGreaterThanOrEqual(5);
+    expect(byUsers.details.removed.event_log_messages).toBeGreaterThan(0);
 
     expect((await tenant.api.get(userPath(user.uid))).status).toBe(404);
     expect((await tenant.api.get(`${userPath(user.uid)}/measurements`)).status).toBe(404);

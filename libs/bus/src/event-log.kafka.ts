@@ -11,7 +11,7 @@ import { KafkaGroupMember } from './kafka-consumer';
 import { KafkaPublisher, TopicBatch } from './kafka-producer';
 import { DEFAULT_CONSUMER_TIMING, DEFAULT_SLICE_TIMING, KafkaConsumerTiming, KafkaEventLogOptions, CLIENT_RETRY } from './kafka-settings';
 import { KafkaTailReader } from './kafka-tail';
-import { tombstoneMatching } from './kafka-erasure';
+import { findMatchingKeys, tombstoneKeys } from './kafka-erasure';
 import { KafkaTenantTopics } from './kafka-tenant-topics';
 import { migrateToTenantTopics } from './kafka-tenant-migration';
 
@@ -169,12 +169,23 @@ export class KafkaEventLog implements EventLog {
     await this.tenants.ensure(topic, tenant);
   }
 
-  /** The shared topic's partition, and the tenant's own topic's. */
+  /**
+   * Reads only the tenant's topic (one customer's data) for keys it does not know: the shared
+   * topic holds the same messages under the same keys, so they are tombstoned there too.
+   */
   async eraseMessages(topic: string, selector: EraseSelector): Promise<number> {
-    const params = { kafka: this.kafka, admin: this.admin, groupPrefix: this.prefix, partitionKey: selector.partitionKey, matches: selector.matches };
-    let erased = await tombstoneMatching({ ...params, kafkaTopic: this.topicName(topic) });
-    if (selector.tenant !== undefined && this.tenants.spec(topic)?.tenants) erased += await tombstoneMatching({ ...params, kafkaTopic: await this.readTopic(topic, selector.tenant) });
-    return erased;
+    const spec = this.tenants.spec(topic);
+    if (!spec?.compacted) return 0;
+    const keys = new Set(selector.keys ?? []);
+    const sliced = selector.tenant !== undefined && spec.tenants !== undefined;
+    const sliceTopic = sliced ? await this.readTopic(topic, selector.tenant) : undefined;
+    let tombstones = 0;
+    if (sliceTopic) {
+      const found = await findMatchingKeys({ kafka: this.kafka, admin: this.admin, groupPrefix: this.prefix, partitionKey: selector.partitionKey, matches: selector.matches, kafkaTopic: sliceTopic });
+      for (const k of found) keys.add(k);
+      tombstones += await tombstoneKeys(this.kafka, this.admin, sliceTopic, selector.partitionKey, [...keys]);
+    }
+    return tombstones + (await tombstoneKeys(this.kafka, this.admin, this.topicName(topic), selector.partitionKey, [...keys]));
   }
 
   async dropTenant(topic: string, tenant: string): Promise<void> {

@@ -1,9 +1,10 @@
 /**
- * Erasure on Kafka (issue 32): every message of one partition (the one the user's partition key
- * picks) whose value matches gets a tombstone (same key, null value, same partition), so the
- * log cleaner removes it at the topic's next compaction; consumers see an empty value and skip it.
- * The partition is read once, from its oldest kept message to the high watermark taken at the
- * start, through a throwaway group (kafkajs reads only through groups) that is deleted after.
+ * Erasure on Kafka (issue 32): a tombstone (same key, null value, same partition) for every key of
+ * the user, so the log cleaner removes the key's messages at the topic's next compaction; consumers
+ * see an empty value and skip it. Keys come from the caller, or from reading the one partition the
+ * user's partition key picks (from its oldest kept message to the high watermark taken at the
+ * start, through a throwaway group: kafkajs reads only through groups) in a topic whose size
+ * follows one customer's data (its tenant topic), never the platform's.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
@@ -23,18 +24,24 @@ export interface KafkaErasureParams {
   matches(value: string): boolean;
 }
 
-export async function tombstoneMatching(p: KafkaErasureParams): Promise<number> {
+/** The keys of the matching messages in the partition `partitionKey` picks. */
+export async function findMatchingKeys(p: KafkaErasureParams): Promise<string[]> {
   const marks = await p.admin.watermarks(p.kafkaTopic);
   const partition = partitionFor(p.partitionKey, marks.length);
   const mark = marks.find((m) => m.partition === partition);
-  if (!mark || mark.low >= mark.high) return 0;
-  const keys = await matchingKeys(p, partition, mark.low, mark.high);
+  if (!mark || mark.low >= mark.high) return [];
+  return matchingKeys(p, partition, mark.low, mark.high);
+}
+
+/** Tombstones `keys` in the partition `partitionKey` picks. */
+export async function tombstoneKeys(kafka: Kafka, admin: KafkaAdmin, kafkaTopic: string, partitionKey: string, keys: string[]): Promise<number> {
   if (keys.length === 0) return 0;
-  const producer = p.kafka.producer({ allowAutoTopicCreation: false });
+  const partition = partitionFor(partitionKey, (await admin.watermarks(kafkaTopic)).length);
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
   await producer.connect();
   try {
     for (let i = 0; i < keys.length; i += 500) {
-      await producer.send({ topic: p.kafkaTopic, acks: -1, messages: keys.slice(i, i + 500).map((key) => ({ key, value: null, partition })) });
+      await producer.send({ topic: kafkaTopic, acks: -1, messages: keys.slice(i, i + 500).map((key) => ({ key, value: null, partition })) });
     }
   } finally {
     await producer.disconnect().catch(() => undefined);
