@@ -12,8 +12,19 @@ import { manifestLine } from '../assemble-export.usecase';
 import { checkExportLink } from '../export-link';
 import { yieldToOthers } from '@wellstream/contracts';
 
-const written = (res: Response, text: string) =>
-  res.write(text) || res.destroyed ? Promise.resolve() : new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+/** Resolves once the socket takes more (drain) or is gone (close), removing both listeners. */
+function written(res: Response, text: string): Promise<void> {
+  if (res.write(text) || res.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
 
 export function downloadExportRoute(router: IRouter, deps: LifecycleDeps): void {
   router.get(
