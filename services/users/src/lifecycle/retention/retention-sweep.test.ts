@@ -16,6 +16,22 @@ import { RETENTION_USERS_PER_RUN, sweepRetention } from './retention-sweep';
 
 const DAY = 24 * 3600 * 1000;
 
+async function depsOver(store: SqliteDocumentStore, outbox: Outbox, clock: ReturnType<typeof manualClock>): Promise<LifecycleDeps> {
+  return {
+    users: await UserRepository.open(store),
+    exports: await ExportRepository.open(store),
+    audit: await AuditLogRepository.open(store),
+    erasures: await ErasureRepository.open(store),
+    outbox,
+    eventLog: {} as never,
+    clock,
+    linkKey: 'k'.repeat(40),
+    linkTtlSeconds: 60,
+    publicUrl: 'http://127.0.0.1:8080',
+    retentionDays: 2557,
+  };
+}
+
 describe('retention sweep', () => {
   let store: SqliteDocumentStore;
   afterAll(() => store?.close());
@@ -25,20 +41,8 @@ describe('retention sweep', () => {
     const clock = manualClock('2026-01-01T00:00:00Z');
     const written: { topic: string }[][] = [];
     const outbox = { message: (topic: { spec: { name: string } }) => ({ topic: topic.spec.name }), write: async (m: { topic: string }[], change: () => Promise<unknown>) => (written.push(m), change()) } as unknown as Outbox;
-    const users = await UserRepository.open(store);
-    const deps: LifecycleDeps = {
-      users,
-      exports: await ExportRepository.open(store),
-      audit: await AuditLogRepository.open(store),
-      erasures: await ErasureRepository.open(store),
-      outbox,
-      eventLog: {} as never,
-      clock,
-      linkKey: 'k'.repeat(40),
-      linkTtlSeconds: 60,
-      publicUrl: 'http://127.0.0.1:8080',
-      retentionDays: 2557,
-    };
+    const deps = await depsOver(store, outbox, clock);
+    const users = deps.users;
     const make = async (uid: string, deletedAt: string | null) => {
       const u = newUser({ uid, organizationId: 'org_1', customerId: 'cus_1', location: { timezone: null, country_code: null }, now: '2025-12-01T00:00:00Z' });
       await users.insert(deletedAt ? { ...u, status: 'deleted', deleted_at: deletedAt } : u);
@@ -62,5 +66,18 @@ describe('retention sweep', () => {
     expect(await users.findById(recent.id)).toBeNull();
     expect(await users.findById(active.id)).not.toBeNull();
     expect(RETENTION_USERS_PER_RUN).toBeLessThanOrEqual(50);
+  });
+
+  it('erases a user once when two sweeps (two replicas) find it together', async () => {
+    const clock = manualClock('2036-01-01T00:00:00Z');
+    const written: unknown[] = [];
+    const outbox = { message: (topic: { spec: { name: string } }) => ({ topic: topic.spec.name }), write: async (m: unknown[], change: () => Promise<unknown>) => (written.push(m), change()) } as unknown as Outbox;
+    const users = await UserRepository.open(store);
+    const deps = { ...(await depsOver(store, outbox, clock)), users };
+    const u = newUser({ uid: 'twice', organizationId: 'org_2', customerId: 'cus_1', location: { timezone: null, country_code: null }, now: '2026-01-01T00:00:00Z' });
+    await users.insert({ ...u, status: 'deleted', deleted_at: '2026-01-02T00:00:00Z' });
+    const results = await Promise.all([sweepRetention(deps), sweepRetention(deps)]);
+    expect(results.sort()).toEqual([0, 1]);
+    expect(written).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { LifecycleDeps } from '../lifecycle.deps';
 import { eraseUser } from '../erasure/erase-user.usecase';
+import { ConcurrentUpdateError } from '../../users/user.repository';
 
 /** Users erased per sweep run: a backlog drains over several runs instead of holding one. */
 export const RETENTION_USERS_PER_RUN = 20;
@@ -13,8 +14,18 @@ export const RETENTION_USERS_PER_RUN = 20;
 export async function sweepRetention(deps: LifecycleDeps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * 24 * 3600 * 1000).toISOString();
   const due = await deps.users.deletedBefore(cutoff, RETENTION_USERS_PER_RUN);
-  for (const user of due) await eraseUser(deps, user, 'retention', 'system:retention');
-  return due.length;
+  let erased = 0;
+  for (const user of due) {
+    // Another replica's sweep may hold the same user: one conditional write (on the version read) decides who erases it.
+    const claimed = await deps.users.replace(user, { write_id: `retention:${cutoff}` }).catch((err: unknown) => {
+      if (err instanceof ConcurrentUpdateError) return null;
+      throw err;
+    });
+    if (!claimed) continue;
+    await eraseUser(deps, claimed, 'retention', 'system:retention');
+    erased++;
+  }
+  return erased;
 }
 
 /** Runs the sweep every `intervalMs` (never two at once); stop() waits for a run in progress. */
