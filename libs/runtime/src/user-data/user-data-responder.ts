@@ -10,14 +10,14 @@ import {
   auditEntry,
   auditLogTopic,
   ExportItem,
-  RETENTION_REQUEST_PREFIX,
-  yieldToOthers,
   publishEvents,
+  RETENTION_REQUEST_PREFIX,
   USER_DATA_EXPORT_MAX_ITEMS,
   UserDataRequest,
   userDataExportsTopic,
   userDataRequestsTopic,
   UserDataService,
+  yieldToOthers,
 } from '@wellstream/contracts';
 import type { Outbox } from '@wellstream/outbox';
 import type { Clock } from '@wellstream/clock';
@@ -46,7 +46,6 @@ interface Receipt {
 }
 
 export const DATA_REQUEST_RECEIPTS = 'data_request_receipts';
-
 
 export async function answerUserDataRequests(ctx: ServiceContext, outbox: Outbox, holder: UserDataHolder, clock: Clock = systemClock): Promise<void> {
   const receipts = await ctx.store.collection<Receipt>({ name: DATA_REQUEST_RECEIPTS });
