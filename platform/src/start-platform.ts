@@ -29,7 +29,7 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env, hooks: Pick<SharedInfra, 'observeStore'> = {}): Promise<RunningPlatform> {
+export async function startPlatform(envIn: NodeJS.ProcessEnv = process.env, hooks: Pick<SharedInfra, 'observeStore' | 'clock'> = {}): Promise<RunningPlatform> {
   // The services in this process believe only the gateway, exactly as in distributed mode; without a
   // configured key, one generated for this process's lifetime is all they need to share.
   const env: NodeJS.ProcessEnv = { ...envIn, WELLSTREAM_GATEWAY_KEYS: envIn.WELLSTREAM_GATEWAY_KEYS || generateGatewayKey() };

@@ -39,6 +39,11 @@ export const ROUTES: RouteRule[] = [
   { pattern: /^\/v2\/admin\/organizations\/[^/]+\/sources$/, service: 'users', auth: 'admin' },
   { pattern: /^\/v2\/admin\/organizations\/([^/]+)\/users\/[^/]+\/(?:suspend|unsuspend)$/, service: 'users', auth: 'admin' },
   { pattern: /^\/v2\/admin\/organizations\/[^/]+\/source_priority$/, service: 'records', auth: 'admin' },
+  // The data lifecycle (issue 32): the users service runs exports, erasures and keeps the audit log.
+  { pattern: /^\/v2\/admin\/organizations\/[^/]+\/users\/[^/]+\/(?:exports(?:\/[^/]+)?|erasure)$/, service: 'users', auth: 'admin' },
+  { pattern: /^\/v2\/admin\/audit_log$/, service: 'users', auth: 'admin' },
+  // An export's file: the signed, short-lived link is the credential (no token, no rate limit).
+  { pattern: /^\/v2\/exports\/[^/]+\/download$/, service: 'users', auth: 'public' },
 ];
 
 export interface RouteMatch {

@@ -301,6 +301,26 @@ export class EmbeddedLogStorage {
   }
 
   /** One chunk of removing a tenant's slice; returns how many messages went. */
+  /**
+   * One chunk of an erasure: of the partition's messages after `afterOffset` (at most CHUNK_ROWS,
+   * in offset order through the (topic, partition, offset) key), deletes those whose value
+   * `matches`. Answers where to go on from (undefined at the partition's end) and how many went.
+   */
+  eraseChunk(topic: string, partition: number, afterOffset: number, matches: (value: string) => boolean): { next?: number; erased: number } {
+    const rows = this.db.prepare('SELECT seq, offset, value FROM messages WHERE topic = ? AND partition = ? AND offset > ? ORDER BY offset LIMIT ?').all(topic, partition, afterOffset, CHUNK_ROWS) as {
+      seq: number;
+      offset: number;
+      value: string | Buffer;
+    }[];
+    const doomed = rows.filter((r) => matches(unpackValue(r.value))).map((r) => r.seq);
+    if (doomed.length) {
+      this.writes++;
+      const del = this.db.prepare('DELETE FROM messages WHERE seq = ?');
+      this.db.transaction(() => doomed.forEach((seq) => del.run(seq)))();
+    }
+    return { next: rows.length === CHUNK_ROWS ? rows[rows.length - 1].offset : undefined, erased: doomed.length };
+  }
+
   dropTenantChunk(topic: string, tenant: string): number {
     this.writes++;
     return this.stmts.dropTenant.run(topic, tenant, CHUNK_ROWS).changes;

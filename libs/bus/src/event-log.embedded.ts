@@ -7,11 +7,12 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
 import { currentRequestId } from '@wellstream/logging';
-import type { ConsumeOptions, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { backgroundZlib } from './background-zlib';
 import { handleInContext } from './handle-in-context';
 import { EmbeddedLogStorage } from './embedded-log-storage';
+import { partitionFor } from './partitioner';
 import {
   EmbeddedConsumerGroup,
   EmbeddedMember,
@@ -172,6 +173,21 @@ export class EmbeddedEventLog implements EventLog {
   /** A slice is an index range: nothing to create. */
   async ensureTenant(topic: string, tenant: string): Promise<void> {
     this.checkSlice(topic, tenant);
+  }
+
+  /** One row per message (a slice is an index range over the same rows), so the topic's partition is all there is to read. */
+  async eraseMessages(topic: string, selector: EraseSelector): Promise<number> {
+    const { partitions } = this.storage.topic(topic);
+    const partition = partitionFor(selector.partitionKey, partitions);
+    let erased = 0;
+    for (let after = -1; !this.closed; ) {
+      const chunk = this.storage.eraseChunk(topic, partition, after, selector.matches);
+      erased += chunk.erased;
+      if (chunk.next === undefined) break;
+      after = chunk.next;
+      await yieldToEventLoop();
+    }
+    return erased;
   }
 
   async dropTenant(topic: string, tenant: string): Promise<void> {

@@ -5,12 +5,13 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { KafkaAdmin, topicConfig } from './kafka-admin';
 import { KafkaGroupMember } from './kafka-consumer';
 import { KafkaPublisher, TopicBatch } from './kafka-producer';
 import { DEFAULT_CONSUMER_TIMING, DEFAULT_SLICE_TIMING, KafkaConsumerTiming, KafkaEventLogOptions, CLIENT_RETRY } from './kafka-settings';
 import { KafkaTailReader } from './kafka-tail';
+import { findMatchingKeys, tombstoneKeys } from './kafka-erasure';
 import { KafkaTenantTopics } from './kafka-tenant-topics';
 import { migrateToTenantTopics } from './kafka-tenant-migration';
 
@@ -166,6 +167,25 @@ export class KafkaEventLog implements EventLog {
 
   async ensureTenant(topic: string, tenant: string): Promise<void> {
     await this.tenants.ensure(topic, tenant);
+  }
+
+  /**
+   * Reads only the tenant's topic (one customer's data) for keys it does not know: the shared
+   * topic holds the same messages under the same keys, so they are tombstoned there too.
+   */
+  async eraseMessages(topic: string, selector: EraseSelector): Promise<number> {
+    const spec = this.tenants.spec(topic);
+    if (!spec?.compacted) return 0;
+    const keys = new Set(selector.keys ?? []);
+    const sliced = selector.tenant !== undefined && spec.tenants !== undefined;
+    const sliceTopic = sliced ? await this.readTopic(topic, selector.tenant) : undefined;
+    let tombstones = 0;
+    if (sliceTopic) {
+      const found = await findMatchingKeys({ kafka: this.kafka, admin: this.admin, groupPrefix: this.prefix, partitionKey: selector.partitionKey, matches: selector.matches, kafkaTopic: sliceTopic });
+      for (const k of found) keys.add(k);
+      tombstones += await tombstoneKeys(this.kafka, this.admin, sliceTopic, selector.partitionKey, [...keys]);
+    }
+    return tombstones + (await tombstoneKeys(this.kafka, this.admin, this.topicName(topic), selector.partitionKey, [...keys]));
   }
 
   async dropTenant(topic: string, tenant: string): Promise<void> {

@@ -98,6 +98,21 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** Which messages an erasure removes: those of one partition key whose value matches. */
+export interface EraseSelector {
+  /** The partition key they were published with (e.g. the user id): only its partition is read. */
+  partitionKey: string;
+  /** A tenant-scoped topic: also the tenant's slice (on Kafka its own topic). */
+  tenant?: string;
+  matches(value: string): boolean;
+  /**
+   * Keys the caller knows its messages have (e.g. the user id on a topic keyed by user): Kafka
+   * tombstones them without reading the topic. Messages under other keys are still found by `matches`
+   * where the log reads (embedded always; Kafka in the tenant's slice).
+   */
+  keys?: string[];
+}
+
 export interface EventLog {
   ensureTopic(spec: TopicSpec): Promise<void>;
   /** Resolves once the messages are durable; order is kept per partition. */
@@ -109,6 +124,15 @@ export interface EventLog {
   startGroupAtEnd(groupId: string, topic: string, tenant?: string): Promise<void>;
   /** Makes a tenant's slice ready now (a new customer), so its first reader or writer does not wait. */
   ensureTenant(topic: string, tenant: string): Promise<void>;
+  /**
+   * Erasure (a user's data, on request or past retention): the embedded log deletes the matching
+   * rows of the partition now, in slices. Kafka, on a compacted topic, gets a tombstone per key
+   * (the given keys, and on a tenant-scoped topic those found in the tenant's slice, applied to the
+   * slice and the shared topic alike), which the cleaner applies at the next compaction; consumers
+   * skip tombstones. A delete-policy Kafka topic is left to its retention (a tombstone removes
+   * nothing there). Returns how many messages were removed or tombstoned.
+   */
+  eraseMessages(topic: string, selector: EraseSelector): Promise<number>;
   /** Removes a tenant's slice and its messages (a deleted customer). */
   dropTenant(topic: string, tenant: string): Promise<void>;
   /**

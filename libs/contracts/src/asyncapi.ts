@@ -14,8 +14,9 @@ import { sourceDetectionsTopic } from './source-detections';
 import { tokenRevocationsTopic } from './token-revocations';
 import { userEventsTopic } from './user-events';
 import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic } from './source-connections';
+import { auditLogTopic, userDataExportsTopic, userDataRequestsTopic } from './data-lifecycle';
 
-const TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic] as TopicDefinition<unknown>[];
+const TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userDataRequestsTopic, userDataExportsTopic, auditLogTopic] as TopicDefinition<unknown>[];
 
 type JsonSchema = Record<string, unknown>;
 

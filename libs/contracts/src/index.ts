@@ -9,6 +9,7 @@ export * from './organization-events';
 export * from './source-detections';
 export * from './token-revocations';
 export * from './source-connections';
+export * from './data-lifecycle';
 export * from './asyncapi';
 export { fastValidate } from './fast-validation';
 
@@ -18,6 +19,7 @@ import { sourceDetectionsTopic } from './source-detections';
 import { tokenRevocationsTopic } from './token-revocations';
 import { userEventsTopic } from './user-events';
 import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic } from './source-connections';
+import { auditLogTopic, userDataExportsTopic, userDataRequestsTopic } from './data-lifecycle';
 
 /** Every topic of the platform, for start-up (ensureTopic) and for deploy/ topic definitions. */
-export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic];
+export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userDataRequestsTopic, userDataExportsTopic, auditLogTopic];

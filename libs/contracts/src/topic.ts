@@ -157,6 +157,8 @@ export async function consumeEvents<T>(
     groupId: options.groupId,
     fromBeginning: options.fromBeginning ?? true,
     handle: async (message, batch) => {
+      // A tombstone (an erasure on Kafka, libs/bus kafka-erasure.ts): nothing to handle.
+      if (message.value === '') return;
       let event: T;
       try {
         event = decodeEvent(topic, message.value);

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'bad_request' // 400 {"errors":{field:[...]}} or {"errors":[...]}
   | 'unprocessable' // 422 {"errors":{field:[...]}} or {"errors":[...]}
   | 'conflict' // 409 {"errors":[...]}
+  | 'gone' // 410 {"errors":[...]} (a link past its lifetime)
   | 'rate_limited' // 429 {"message"} + Retry-After
   | 'unavailable' // 503 {"message"}
   | 'internal'; // 500 {"message"}
@@ -43,6 +44,7 @@ export const unauthenticated = (code: string, message: string) => new AppError('
 export const forbidden = (code: string, message: string) => new AppError('forbidden', code, message);
 export const notFound = (code: string, message: string) => new AppError('not_found', code, message);
 export const conflict = (code: string, message: string) => new AppError('conflict', code, message);
+export const gone = (code: string, message: string) => new AppError('gone', code, message);
 export const unavailable = (code: string, message: string) => new AppError('unavailable', code, message);
 
 /** 400 with per-field messages (or a single message when no field applies). */

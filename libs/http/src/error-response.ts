@@ -19,6 +19,7 @@ const STATUS: Record<AppError['kind'], number> = {
   bad_request: 400,
   unprocessable: 422,
   conflict: 409,
+  gone: 410,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,

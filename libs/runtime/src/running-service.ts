@@ -20,4 +20,6 @@ export interface SharedInfra {
   eventLog?: import('@wellstream/bus').EventLog;
   /** Wraps each service's document store (tests: the hot-path query guard records queries). */
   observeStore?: (service: string, store: import('@wellstream/store').DocumentStore) => import('@wellstream/store').DocumentStore;
+  /** The clock time-dependent sweeps read (tests move it forward; default the system clock). */
+  clock?: import('@wellstream/clock').Clock;
 }

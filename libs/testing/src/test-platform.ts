@@ -27,6 +27,8 @@ export async function startTestPlatform(
     label?: string;
     /** Wraps each service's document store (the hot-path query guard). */
     observeStore?: SharedInfra['observeStore'];
+    /** The clock the platform's sweeps read (retention tests move it forward). */
+    clock?: SharedInfra['clock'];
   } = {},
 ): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-test-'));
@@ -42,6 +44,6 @@ export async function startTestPlatform(
     ...(options.mode === 'distributed' ? distributedEnv(options.label ?? 'platform') : {}),
     ...options.env,
   };
-  const platform = await startPlatform(env, { observeStore: options.observeStore });
+  const platform = await startPlatform(env, { observeStore: options.observeStore, clock: options.clock });
   return Object.assign(platform, { dataDir, env });
 }

@@ -96,14 +96,19 @@ describe('every REST operation through its typed method', () => {
     expect((await admin.admin.countSources(t.orgId)).organization_id).toBe(t.orgId);
     await admin.admin.suspendUser(t.orgId, 'sdk-user-1');
     await admin.admin.unsuspendUser(t.orgId, 'sdk-user-1');
+    const exported = await admin.admin.requestUserExport(t.orgId, 'sdk-user-1');
+    expect((await admin.admin.getUserExport(t.orgId, 'sdk-user-1', exported.id)).id).toBe(exported.id);
     expect((await ws.users.delete(t.orgId, 'sdk-user-1')).deleted_at).toEqual(expect.any(String));
+    expect((await admin.admin.eraseUser(t.orgId, 'sdk-user-1')).status).toBe('erased');
+    expect((await admin.admin.listAuditLog({ customer_id: customer.id, action: 'export.requested' })).data).toEqual(expect.any(Array));
     await admin.admin.revokeToken(spare.token);
     await admin.admin.deleteCustomer(customer.id);
     expect(org.customer_id).toBe(customer.id);
 
     // Providers and users' browsers call these (a provider's redirect and notifications, a
-    // marketplace's Reconnect that answers 303 to the provider): never a customer's code.
-    const notForCustomers = ['providerCallback', 'providerWebhookHandshake', 'providerWebhookNotification', 'providerWebhookProbe', 'reconnectProviderSource'];
+    // marketplace's Reconnect that answers 303 to the provider): never a customer's code. An
+    // export's file is fetched through the signed link getUserExport hands out, as a file.
+    const notForCustomers = ['providerCallback', 'providerWebhookHandshake', 'providerWebhookNotification', 'providerWebhookProbe', 'reconnectProviderSource', 'downloadUserExport'];
     expect([...sent].sort()).toEqual(Object.keys(OPERATIONS).filter((id) => !notForCustomers.includes(id)).sort());
   });
 });

@@ -16,6 +16,8 @@ import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
 import { notificationsOpenApi } from './docs/notifications.openapi';
 import { systemClock } from '@wellstream/clock';
+import { answerUserDataRequests } from '@wellstream/runtime';
+import { notificationsDataHolder } from './lifecycle/notifications-data-holder';
 
 export function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   const settings = pushSettings(config);
@@ -50,6 +52,10 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       );
       scheduler.start();
       lifecycle.started('push scheduler', scheduler);
+      // Exports and erasures of one user's push items (issue 32); its audit entries leave through an outbox.
+      const outbox = await ctx.openOutbox();
+      await outbox.start();
+      await answerUserDataRequests(ctx, outbox, notificationsDataHolder(batches, pendingItems), shared.clock ?? systemClock);
       const routes = notificationsRoutes({
         targets,
         batches,

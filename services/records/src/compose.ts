@@ -17,6 +17,8 @@ import { consumeProjections, ORGANIZATION_PROJECTION_GROUP, USER_PROJECTION_GROU
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { mobileUserFinder } from './users/mobile-user-finder';
 import { systemClock } from '@wellstream/clock';
+import { answerUserDataRequests } from '@wellstream/runtime';
+import { recordsDataHolder } from './lifecycle/records-data-holder';
 import { RecordKeysRepository } from './records/record-keys.repository';
 import { SourcePriorityRepository } from './priority/source-priority.repository';
 import { SourceConnectionProjection } from './availability/source-connection-projection';
@@ -58,6 +60,8 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       });
       // Publish what a previous run stored but did not get onto the log, before taking new writes.
       await outbox.start();
+      // Exports and erasures of one user's records (issue 32).
+      await answerUserDataRequests(ctx, outbox, await recordsDataHolder(store), shared.clock ?? clock);
       for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
       // Provider data fetched by the sources service: the same ingestion as a mobile post.
       await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger }, event) });

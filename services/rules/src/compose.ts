@@ -20,6 +20,8 @@ import { applyUserEvent } from './users/apply-user-event/apply-user-event.usecas
 import { userDirectory } from './users/user-directory';
 import { UserProjectionRepository } from './users/user-projection.repository';
 import { systemClock } from '@wellstream/clock';
+import { answerUserDataRequests } from '@wellstream/runtime';
+import { rulesDataHolder } from './lifecycle/rules-data-holder';
 
 /** Kept a day beyond the longest window, then pruned. */
 const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
@@ -45,6 +47,8 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       const outbox = await ctx.openOutbox();
       const evaluation: EvaluationDeps = { rules, points, feature, outbox, logger };
       await outbox.start();
+      // Exports and erasures of one user's rules and data points (issue 32).
+      await answerUserDataRequests(ctx, outbox, rulesDataHolder(rules, points, users), shared.clock ?? clock);
       // One group per projection: replicas share the service's database, so each message needs
       // handling by one replica only.
       await ctx.consume(organizationEventsTopic, { groupId: ORGANIZATIONS_GROUP, handle: (event) => applyOrganizationEvent({ organizations }, event) });

@@ -3,7 +3,8 @@
  * user projection, the sync queue and its scheduler, the app-subscription keeper, and the routes.
  */
 import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { answerUserDataRequests, createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { sourcesDataHolder } from './lifecycle/sources-data-holder';
 import { systemClock } from '@wellstream/clock';
 import { sourcesRoutes } from './app';
 import type { SourcesConfig } from './config';
@@ -58,6 +59,8 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       // One deps object for routes and sync runs (wake is set below, once the scheduler exists).
       const syncDeps: SyncDeps = Object.assign(deps, { keeper: new TokenKeeper(deps) });
       await outbox.start();
+      // Exports and erasures of one user's provider connections (issue 32).
+      await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, deps.connections), shared.clock ?? clock);
       await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
       await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent(deps, event) });
       const keeper = await AppSubscriptionKeeper.open(store, { registry, connections: deps.connections, secrets: deps.subscriptionSecrets, vault, clock, logger });

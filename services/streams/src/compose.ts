@@ -3,7 +3,7 @@
  * metrics and its routes. It consumes no topic itself: one reader per stream with clients here
  * reads the log for them (delivery/shared-reader).
  */
-import { customerEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, userDataRequestsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { streamsRoutes } from './app';
 import type { StreamsConfig } from './config';
@@ -21,6 +21,7 @@ import { StreamLag } from './delivery/stream-lag';
 import { streamsOpenApi } from './docs/streams.openapi';
 import { StreamRepository } from './streams/stream.repository';
 import { systemClock } from '@wellstream/clock';
+import { ErasedUsers } from './erasure/erased-users';
 
 export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -44,8 +45,17 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
       });
       const lag = new StreamLag();
+      const erased = await ErasedUsers.open(store);
+      await eventLog.ensureTopic(userDataRequestsTopic.spec);
+      await ctx.consume(userDataRequestsTopic, {
+        groupId: 'streams.user-data-requests',
+        fromBeginning: true,
+        handle: async (request) => {
+          if (request.type === 'erasure.requested') await erased.add(request.user_id, request.requested_at);
+        },
+      });
       // Stops after HTTP has closed every client: waits for the readers to leave their groups.
-      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger }));
+      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, erased }));
       const connectable = new ConnectableStreams(repo);
       const admission = new ConnectAdmission({ maxInProgress: config.WELLSTREAM_STREAM_MAX_CONNECTING, retryAfterSeconds: { min: 1, max: 5 } });
       metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);
@@ -63,7 +73,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       );
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock, forgetConnectable: (customerId, id) => connectable.forget(customerId, id) },
-        replay: { clock: systemClock, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
+        replay: { clock: systemClock, erased, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse,
       });
       const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes });

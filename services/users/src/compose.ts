@@ -17,6 +17,16 @@ import { consumeSourceProviders } from './sources/source-providers.consumer';
 import { SourceProviderRepository } from './sources/source-provider.repository';
 import { usersOpenApi } from './docs/users.openapi';
 import { systemClock } from '@wellstream/clock';
+import { answerUserDataRequests } from '@wellstream/runtime';
+import { auditLogTopic, userDataExportsTopic } from '@wellstream/contracts';
+import type { LifecycleDeps } from './lifecycle/lifecycle.deps';
+import { ExportRepository } from './lifecycle/exports/export.repository';
+import { AuditLogRepository } from './lifecycle/audit/audit-log.repository';
+import { ErasureRepository } from './lifecycle/erasure/erasure.repository';
+import { assembleExportPart } from './lifecycle/exports/assemble-export.usecase';
+import { usersDataHolder } from './lifecycle/users-data-holder';
+import { startRetentionSweeper } from './lifecycle/retention/retention-sweep';
+import { lifecycleRoutes } from './lifecycle/lifecycle.routes';
 
 export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -38,11 +48,31 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         organizations: await organizationLookup(ctx),
       };
       await outbox.start();
+      const clock = shared.clock ?? systemClock;
+      const lifecycleDeps: LifecycleDeps = {
+        users: deps.repo,
+        exports: await ExportRepository.open(store),
+        audit: await AuditLogRepository.open(store),
+        erasures: await ErasureRepository.open(store),
+        outbox,
+        eventLog,
+        clock,
+        linkKey: config.WELLSTREAM_GATEWAY_KEYS.split(',')[0],
+        linkTtlSeconds: config.WELLSTREAM_EXPORT_LINK_TTL_S,
+        publicUrl,
+        retentionDays: config.WELLSTREAM_RETENTION_DAYS,
+      };
+      // The data lifecycle (issue 32): the audit log it keeps, the exports it assembles, its own share of every request.
+      await ctx.consume(auditLogTopic, { groupId: 'users.audit-log', fromBeginning: true, handle: (entry) => lifecycleDeps.audit.keep(entry) });
+      await ctx.consume(userDataExportsTopic, { groupId: 'users.user-data-exports', fromBeginning: true, handle: (part) => assembleExportPart(lifecycleDeps, part) });
+      await answerUserDataRequests(ctx, outbox, usersDataHolder(lifecycleDeps), clock);
+      const sweeper = startRetentionSweeper(lifecycleDeps, config.WELLSTREAM_RETENTION_SWEEP_INTERVAL_MS, (error) => logger.error('retention sweep failed; the next run retries', { error }));
+      lifecycle.started('retention sweeper', sweeper);
       lifecycle.started('source detections', await consumeSourceDetections(eventLog, deps, logger));
       lifecycle.started('source providers', await consumeSourceProviders(eventLog, deps.providers, logger));
       lifecycle.started('source connections', await consumeSourceConnections(eventLog, deps, logger));
       const organizationOwners = await followOrganizationOwners(ctx);
-      return { app: createStandardServiceApp(ctx, { openapi: usersOpenApi, organizationOwners, routes: usersRoutes(deps) }) };
+      return { app: createStandardServiceApp(ctx, { openapi: usersOpenApi, organizationOwners, routes: [...usersRoutes(deps), ...lifecycleRoutes(lifecycleDeps)] }) };
     },
   });
 }

@@ -7,6 +7,11 @@ import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/
 export interface UsersConfig extends ServiceSettings {
   /** Absolute URLs handed out (marketplace URLs) start with this; the platform passes the gateway's. */
   WELLSTREAM_PUBLIC_URL: string;
+  /** Days a deleted user's data is kept before the retention sweep erases it (default seven years). */
+  WELLSTREAM_RETENTION_DAYS: number;
+  WELLSTREAM_RETENTION_SWEEP_INTERVAL_MS: number;
+  /** Lifetime of an export's signed download link. */
+  WELLSTREAM_EXPORT_LINK_TTL_S: number;
 }
 
 export const usersConfigSchema = Joi.object<UsersConfig>({
@@ -14,6 +19,9 @@ export const usersConfigSchema = Joi.object<UsersConfig>({
   WELLSTREAM_PUBLIC_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://127.0.0.1:8080'),
+  WELLSTREAM_RETENTION_DAYS: Joi.number().integer().min(1).max(36_500).default(2557),
+  WELLSTREAM_RETENTION_SWEEP_INTERVAL_MS: Joi.number().integer().min(1000).default(3_600_000),
+  WELLSTREAM_EXPORT_LINK_TTL_S: Joi.number().integer().min(1).max(7 * 24 * 3600).default(900),
 });
 
 export const loadUsersConfig = (env: NodeJS.ProcessEnv = process.env): UsersConfig => {

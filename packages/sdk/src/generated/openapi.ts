@@ -2,6 +2,23 @@
 // run `node packages/sdk/scripts/generate-types.mjs --base <base_url>` against a running platform instead.
 
 export interface paths {
+    "/admin/audit_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: exports, erasures and retention sweeps, newest first */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/customers": {
         parameters: {
             query?: never;
@@ -206,6 +223,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/organizations/{org_id}/users/{uid}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a user's data everywhere now (GDPR art. 17)
+         * @description Removes the user and every copy of their data: each service's store and projections, the event log (embedded: the rows; Kafka: tombstones), the push queue and exports. Idempotent: a user erased before answers 200 with `already_erased: true`. Audited.
+         */
+        post: operations["eraseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{org_id}/users/{uid}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an export of everything the platform holds about a user (active, suspended or deleted)
+         * @description Every service holding user data sends its share (records with their versions, connections and their history, rules, push items). GET the export for its progress; once `ready` it carries a short-lived signed `download_url` of an NDJSON file. Audited.
+         */
+        post: operations["requestUserExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/organizations/{org_id}/users/{uid}/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export id. */
+                export_id: string;
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        /** An export's progress; once ready, a fresh signed download link */
+        get: operations["getUserExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/organizations/{org_id}/users/{uid}/suspend": {
         parameters: {
             query?: never;
@@ -267,6 +358,29 @@ export interface paths {
         post?: never;
         /** Revoke a developer token at once */
         delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export id. */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An export's NDJSON file, through its signed link (no token)
+         * @description One JSON object per line: `{"type":<kind>,"service":<service>,"data":{…}}` (kinds: user, connected_source, record, rule, push_item, connection, disconnection), then a last `manifest` line with the counts per kind, items per service, and the byte size and sha256 of every line before it.
+         */
+        get: operations["downloadUserExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -893,6 +1007,24 @@ export interface components {
         AdminUser: components["schemas"]["UserDetail"] & {
             /** @enum {string} */
             status: "active" | "suspended";
+        };
+        AuditEntry: {
+            /** @enum {string} */
+            action: "export.requested" | "export.completed" | "erasure.requested" | "erasure.completed" | "retention.swept";
+            /** @description `operator` (the admin token) or `system:retention`. */
+            actor: string;
+            /** Format: date-time */
+            at: string;
+            customer_id: string;
+            /** @description Counts, sizes and ids; never the data itself. */
+            details: Record<string, never>;
+            id: string;
+            organization_id: string | null;
+            /** @description The service that did it. */
+            service: string;
+            /** @description null once the user is erased. */
+            uid: string | null;
+            user_id: string | null;
         };
         Availability: {
             /** @description Every source the user has connected, was connected to, or holds data of */
@@ -1550,6 +1682,73 @@ export interface components {
                 token: string;
             };
         };
+        UserErasure: {
+            /** @description true: erased before, nothing left to do. */
+            already_erased: boolean;
+            /** Format: date-time */
+            erased_at: string;
+            organization_id: string;
+            /** @enum {string} */
+            status: "erased";
+            uid: string;
+        };
+        UserExport: {
+            /** Format: date-time */
+            completed_at: string | null;
+            /** @description Items per kind. */
+            counts: {
+                [key: string]: number;
+            } | null;
+            /** Format: date-time */
+            download_expires_at: string | null;
+            /**
+             * Format: uri
+             * @description Once ready: the signed link (WELLSTREAM_EXPORT_LINK_TTL_S, default 15 minutes); a new one on every GET.
+             */
+            download_url: string | null;
+            id: string;
+            organization_id: string;
+            progress: {
+                parts: {
+                    notifications: {
+                        done: boolean;
+                        items: number;
+                    };
+                    records: {
+                        done: boolean;
+                        items: number;
+                    };
+                    rules: {
+                        done: boolean;
+                        items: number;
+                    };
+                    sources: {
+                        done: boolean;
+                        items: number;
+                    };
+                    users: {
+                        done: boolean;
+                        items: number;
+                    };
+                };
+                services_done: number;
+                services_total: number;
+            };
+            /** Format: date-time */
+            requested_at: string;
+            /** @description sha256 (hex) of every line before the manifest line. */
+            sha256: string | null;
+            /** @description Bytes before the manifest line. */
+            size_bytes: number | null;
+            /** @enum {string} */
+            status: "running" | "ready";
+            uid: string;
+            /**
+             * @description The user's status when the export was asked for.
+             * @enum {string}
+             */
+            user_status: "active" | "suspended" | "deleted";
+        };
         UserListItem: {
             /** Format: date-time */
             created_at: string;
@@ -1574,6 +1773,80 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this action. */
+                action?: "export.requested" | "export.completed" | "erasure.requested" | "erasure.completed" | "retention.swept";
+                /** @description Only this customer's entries. */
+                customer_id?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        meta: {
+                            action?: string;
+                            customer_id?: string;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid paging or filter ({"errors":{field:[…]}}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     listCustomers: {
         parameters: {
             query?: {
@@ -2507,6 +2780,224 @@ export interface operations {
             };
         };
     };
+    eraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is erased (or was already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserErasure"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description No user with this uid in this organization (any status), or an unknown organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    requestUserExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, running. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserExport"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description No user with this uid in this organization (any status), or an unknown organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    getUserExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The export id. */
+                export_id: string;
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserExport"];
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing token, or not the operator token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description No such export of this user. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     suspendUser: {
         parameters: {
             query?: never;
@@ -2696,6 +3187,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+        };
+    };
+    downloadUserExport: {
+        parameters: {
+            query: {
+                /** @description Unix seconds (from the link). */
+                expires: string;
+                /** @description From the link. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The export id. */
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not a link the platform handed out (altered or forged). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The export is gone (its user was erased). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The link is past its lifetime: GET the export again for a new one. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
                 };
             };
         };
@@ -7248,11 +7823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            /** @description Too many clients connecting to this server at once (a reconnect storm; WELLSTREAM_STREAM_MAX_CONNECTING): retry after Retry-After, 1 to 5 s picked at random */
             503: {
                 headers: {
-                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
-                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

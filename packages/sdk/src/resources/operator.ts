@@ -68,6 +68,20 @@ export class Admin {
   setSourcePriority(orgId: string, body: RequestBody<'adminPutSourcePriority'>, options?: RequestOptions) {
     return this.call('adminPutSourcePriority', { path: { org_id: orgId }, body }, options);
   }
+  /** Starts a special-request export of everything held about the user (any status); GET it until `ready`, then fetch its `download_url`. */
+  requestUserExport(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('requestUserExport', { path: { org_id: orgId, uid } }, options);
+  }
+  getUserExport(orgId: string, uid: string, exportId: string, options?: RequestOptions) {
+    return this.call('getUserExport', { path: { org_id: orgId, uid, export_id: exportId } }, options);
+  }
+  /** Erases the user's data everywhere now; again: `already_erased: true`. */
+  eraseUser(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('eraseUser', { path: { org_id: orgId, uid } }, options);
+  }
+  listAuditLog(query?: QueryParams<'listAuditLog'>, options?: RequestOptions) {
+    return this.call('listAuditLog', { query }, options);
+  }
 }
 
 export class Mobile {

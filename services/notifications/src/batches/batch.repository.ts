@@ -64,6 +64,22 @@ export class BatchRepository {
     return old.length ? this.batches.deleteMany({ _id: { $in: old.map((b) => b._id) } }) : 0;
   }
 
+  /** Every batch of an organization, a page at a time (the special-request export and erasure read them). */
+  async *pagesOfOrganization(organizationId: string, pageSize = 50): AsyncIterable<Batch[]> {
+    for await (const page of this.batches.findPages({ organization_id: organizationId }, { sort: { list_ms: -1 }, pageSize })) yield page.map(unpack);
+  }
+
+  /** Erasure: the batch keeps only `items`; a batch left with none goes. Returns whether it went. */
+  async keepItems(batch: Batch, items: Batch['items']): Promise<'kept' | 'removed'> {
+    if (items.length === 0) {
+      await this.batches.deleteMany({ _id: batch._id });
+      return 'removed';
+    }
+    const { items_packed } = pack({ ...batch, items });
+    await this.batches.findOneAndUpdate({ _id: batch._id }, { $set: { items_packed }, $unset: { items: 1 } });
+    return 'kept';
+  }
+
   /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
   insert(batch: Batch): Promise<void> {
     return this.batches.insertOne(pack(batch));

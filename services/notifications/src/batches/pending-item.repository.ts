@@ -49,6 +49,11 @@ export class PendingItemRepository {
     return this.items.find({ organization_id: organizationId }, { sort: { order: 1, _id: 1 }, limit });
   }
 
+  /** An organization's waiting items, a page at a time. */
+  pagesOfOrganization(organizationId: string, pageSize = 200): AsyncIterable<PendingItem[]> {
+    return this.items.findPages({ organization_id: organizationId }, { sort: { order: 1 }, pageSize });
+  }
+
   remove(ids: string[]): Promise<number> {
     return ids.length ? this.items.deleteMany({ _id: { $in: ids } }) : Promise.resolve(0);
   }

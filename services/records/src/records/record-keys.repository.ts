@@ -4,7 +4,8 @@
  * - content keys (`c:…`, checksumAndContentKey): which record holds a content, so the same record
  *   re-sent under another log id is recognised as a duplicate with one keyed read;
  * - availability stats (`s:…`), one per (user, source, resource): the first and last record time
- *   held, how many live records, when data last arrived (the availability endpoint).
+ *   held, how many live records, when data last arrived (the availability endpoint);
+ * - earlier versions of records (`v:…`), written with the change that replaced them.
  */
 import { createHash } from 'node:crypto';
 import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
@@ -33,7 +34,22 @@ export interface AvailabilityStatsDoc {
   last_received_at: string;
 }
 
-export type RecordKeyDoc = ContentKeyDoc | AvailabilityStatsDoc;
+/**
+ * A record's earlier version (`v:…`), kept when a change replaced it: what the special-request
+ * export (issue 32) gives as the record's history. Never read at ingestion.
+ */
+export interface RecordVersionDoc {
+  _id: string;
+  user_id: string;
+  kind: 'version';
+  record_id: string;
+  superseded_at: string;
+  payload: Record<string, unknown>;
+}
+
+export const versionIdOf = (recordId: string, checksum: string) => `v:${recordId}:${checksum}`;
+
+export type RecordKeyDoc = ContentKeyDoc | AvailabilityStatsDoc | RecordVersionDoc;
 
 export const RECORD_KEYS_COLLECTION = 'record_keys';
 

@@ -6,7 +6,7 @@
  * everyone's.
  */
 import type { ResourceType } from '@wellstream/catalog';
-import type { Collection, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
 import type { RecordDoc } from './record';
 import { addDays } from './utc-offset';
 
@@ -20,17 +20,20 @@ export interface RecordQuery {
 
 export const RECORDS_COLLECTION = 'records';
 
+/** The collection as every opener declares it (an opener that declared less would drop its index from the query guard's view). */
+export const RECORDS_SPEC: CollectionSpec = {
+  name: RECORDS_COLLECTION,
+  // Serves the REST read in its order: a page continues from the last (start_time, _id) seen
+  // by seeking in this index, however deep into the range it is.
+  indexes: [{ fields: { user_id: 1, type: 1, start_time: 1, _id: 1 } }],
+  partitionKey: 'user_id',
+};
+
 export class RecordRepository {
   private constructor(private readonly records: Collection<RecordDoc>) {}
 
   static async open(store: DocumentStore): Promise<RecordRepository> {
-    const records = await store.collection<RecordDoc>({
-      name: RECORDS_COLLECTION,
-      // Serves the REST read in its order: a page continues from the last (start_time, _id) seen
-      // by seeking in this index, however deep into the range it is.
-      indexes: [{ fields: { user_id: 1, type: 1, start_time: 1, _id: 1 } }],
-      partitionKey: 'user_id',
-    });
+    const records = await store.collection<RecordDoc>(RECORDS_SPEC);
     return new RecordRepository(records);
   }
 

@@ -4,7 +4,7 @@
  * `user_keys` document whose `_id` is the key, so both hot lookups go by primary key on every
  * backend. A key found is always checked against the user it names (keys can lag a snapshot).
  */
-import { Collection, DocumentStore, DuplicateKeyError } from '@wellstream/store';
+import { Collection, CollectionSpec, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 import type { UserSnapshot } from '@wellstream/contracts';
 import { ProjectedUser, projectionFields, withDefaults } from './user-projection';
 
@@ -16,6 +16,10 @@ interface UserKey {
 const tokenKey = (token: string) => `mt:${token}`;
 const uidKey = (organizationId: string, uid: string) => `uid:${organizationId}:${uid}`;
 
+/** The collections as every opener declares them (the erasure opens them too). */
+export const USER_PROJECTION_SPEC: CollectionSpec = { name: 'user_projection', indexes: [{ fields: { organization_id: 1, uid: 1 } }] };
+export const USER_KEYS_SPEC: CollectionSpec = { name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] };
+
 export class UserProjectionRepository {
   private constructor(
     private readonly users: Collection<ProjectedUser>,
@@ -23,11 +27,8 @@ export class UserProjectionRepository {
   ) {}
 
   static async open(store: DocumentStore): Promise<UserProjectionRepository> {
-    const users = await store.collection<ProjectedUser>({
-      name: 'user_projection',
-      indexes: [{ fields: { organization_id: 1, uid: 1 } }],
-    });
-    const repo = new UserProjectionRepository(users, await store.collection<UserKey>({ name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] }));
+    const users = await store.collection<ProjectedUser>(USER_PROJECTION_SPEC);
+    const repo = new UserProjectionRepository(users, await store.collection<UserKey>(USER_KEYS_SPEC));
     // Projections written before the keys existed get theirs once, at start-up.
     if ((await repo.keys.count({})) === 0) for (const u of await users.find({})) await repo.syncKeys(null, u);
     return repo;

@@ -8,6 +8,7 @@ import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources
 import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { USER_SORTS } from '../users/list-users/list-users.schema';
+import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.openapi';
 
 const ref = schemaRef;
 const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
@@ -65,8 +66,10 @@ export const usersOpenApi = {
   tags: [
     { name: 'Users', description: 'User provisioning. Create responds 201.' },
     { name: 'Marketplace', description: 'The public page where a user connects sources (no developer token: the marketplace token is in the path).' },
+    ...lifecycleTags,
   ],
   paths: {
+    ...lifecyclePaths,
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
       post: {
@@ -252,6 +255,7 @@ export const usersOpenApi = {
   },
   components: {
     schemas: {
+      ...lifecycleSchemas,
       ...errorSchemas,
       Marketplace: { type: 'object', required: ['token', 'url'], properties: { token: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
       Location: {

@@ -46,6 +46,8 @@ export class UserRepository {
         { fields: { marketplace_token: 1 }, unique: true },
         { fields: { mobile_token: 1 }, unique: true },
         { fields: { organization_id: 1, status: 1, created_at: 1 } },
+        // The retention sweep: deleted users whose retention has passed.
+        { fields: { status: 1, deleted_at: 1 } },
       ],
     });
     return new UserRepository(users);
@@ -83,6 +85,16 @@ export class UserRepository {
 
   findById(id: string): Promise<User | null> {
     return this.users.findOne({ _id: id });
+  }
+
+  /** Deleted users deleted before `cutoff` (ISO time), oldest first: the retention sweep's work. */
+  deletedBefore(cutoff: string, limit: number): Promise<User[]> {
+    return this.users.find({ status: 'deleted', deleted_at: { $lt: cutoff } }, { sort: { deleted_at: 1, _id: 1 }, limit });
+  }
+
+  /** Erasure: the user document goes (its uid may be taken again). */
+  async remove(id: string): Promise<void> {
+    await this.users.deleteMany({ _id: id });
   }
 
   findByMarketplaceToken(token: string): Promise<User | null> {

@@ -12,7 +12,7 @@ import { invalidMobileToken, userSuspended } from '../record.errors';
 import { RECORDS_COLLECTION, RecordRepository } from '../record.repository';
 import type { BatchByKey, Outcome } from '../batch-by-key';
 import { localDateOf } from '../utc-offset';
-import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, statsIdOf } from '../record-keys.repository';
+import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, RecordVersionDoc, statsIdOf, versionIdOf } from '../record-keys.repository';
 import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
@@ -85,7 +85,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   const stats = new Map<string, AvailabilityStatsDoc>();
   for (const k of keys.values()) {
     if (k.kind === 'content') owners.set(k._id, k.record_id);
-    else stats.set(k._id, k);
+    else if (k.kind === 'stats') stats.set(k._id, k);
   }
   const keyWrites = new Map<string, RecordKeyDoc>();
   const setOwner = (key: string, recordId: string | null) => {
@@ -96,6 +96,8 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   const duplicates: { answer: RecordPayload[]; index: number; of: string }[] = [];
   // Each job's changes in order: every version gets its event, as sequential requests would.
   const changes: RecordDoc[] = [];
+  // What the changes replaced, kept as the records' history (the export's record versions).
+  const versions: RecordVersionDoc[] = [];
   const answers = prepared.map((records) => {
     const answer: RecordPayload[] = [];
     const changed = new Map<string, RecordDoc>();
@@ -153,6 +155,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
           doc.content_key = newKey;
         }
       }
+      if (existing) versions.push({ _id: versionIdOf(id, existing.checksum), user_id: user._id, kind: 'version', record_id: id, superseded_at: nowIso, payload: existing.payload as unknown as Record<string, unknown> });
       countIn(stats, doc, live, nowIso);
       state.set(id, doc);
       changed.set(id, doc);
@@ -204,7 +207,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   }
   // A record changed by two jobs is stored once, as the later one left it.
   const docs = [...new Map(changes.map((d) => [d._id, d])).values()];
-  const keyDocs: RecordKeyDoc[] = [...keyWrites.values(), ...changedStats(stats, changes)];
+  const keyDocs: RecordKeyDoc[] = [...keyWrites.values(), ...changedStats(stats, changes), ...versions];
   const records = deps.records.saving(docs);
   await deps.outbox.writeDocuments(messages, {
     sets: [...records.sets, deps.keys.upsertSet(keyDocs)],

@@ -19,6 +19,8 @@ import type { Clock } from '@wellstream/clock';
 
 export interface ReplayDeps {
   clock: Clock;
+  /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
+  erased?: { has(userId: string): boolean };
   eventLog: EventLog;
   quota: CustomerQuota;
   logger: Logger;
@@ -64,7 +66,7 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
       handle: async (m) => {
         if (sink.closed || stopped) throw new ClientGoneError();
         const event = parseCustomerEvent(m.value);
-        if (!event || !matchesFilter(filter, event)) return;
+        if (!event || !matchesFilter(filter, event) || deps.erased?.has(event.user_id)) return;
         if (alreadySeen(query.resumeAfter, m)) return;
         await pace.take();
         await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));

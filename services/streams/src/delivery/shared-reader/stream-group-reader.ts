@@ -29,6 +29,8 @@ export interface GroupReaderDeps {
   eventLog: EventLog;
   lag: StreamLag;
   logger: Logger;
+  /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
+  erased?: { has(userId: string): boolean };
 }
 
 export class StreamGroupReader {
@@ -120,7 +122,7 @@ export class StreamGroupReader {
 
   private readonly handle = async (m: LogMessage): Promise<void> => {
     const event = parseCustomerEvent(m.value);
-    const wanted = event !== undefined && matchesFilter(this.filter, event);
+    const wanted = event !== undefined && matchesFilter(this.filter, event) && !this.deps.erased?.has(event.user_id);
     for (;;) {
       if (!this.owners.has(m.partition) && this.clients.length > 0 && !this.assigned.includes(m.partition)) {
         // A message of a partition whose assignment this reader has not been told of yet.

@@ -1,0 +1,48 @@
+/**
+ * The notifications service's share of a user's data (issue 32): the push items that carried the
+ * user's records, in batches already formed (with the batch's id, time and state) and waiting to
+ * be batched. Batches belong to an organization, not a user, so this reads the organization's
+ * batches a page at a time (the push queue keeps them only for its retention period), and an
+ * erasure rewrites each batch without the user's records (a batch left empty goes).
+ */
+import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
+import type { UserDataHolder } from '@wellstream/runtime';
+import { yieldToOthers } from '@wellstream/contracts';
+import type { BatchRepository } from '../batches/batch.repository';
+import type { PendingItemRepository } from '../batches/pending-item.repository';
+
+const ofUser = (userId: string) => (record: Record<string, unknown>) => (record.user as { user_id?: string } | undefined)?.user_id === userId;
+
+export function notificationsDataHolder(batches: BatchRepository, pending: PendingItemRepository): UserDataHolder {
+  return {
+    service: 'notifications',
+    async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
+      const mine = ofUser(request.user_id);
+      for await (const page of batches.pagesOfOrganization(request.organization_id)) {
+        yield page.flatMap((b) =>
+          b.items.filter(mine).map((record) => ({ kind: 'push_item', data: { batch_id: b._id, batch_created_at: b.created_at, batch_state: b.state, attempts: b.attempt_count, record } })),
+        );
+      }
+      for await (const page of pending.pagesOfOrganization(request.organization_id)) {
+        yield page.filter((p) => mine(p.record)).map((p) => ({ kind: 'push_item', data: { batch_id: null, waiting_since: new Date(p.enqueued_ms).toISOString(), record: p.record } }));
+      }
+    },
+    async erase(request: UserDataRequest): Promise<Record<string, number>> {
+      const mine = ofUser(request.user_id);
+      let items = 0;
+      let batchesRemoved = 0;
+      for await (const page of batches.pagesOfOrganization(request.organization_id)) {
+        for (const b of page) {
+          const left = b.items.filter((r) => !mine(r));
+          if (left.length === b.items.length) continue;
+          items += b.items.length - left.length;
+          if ((await batches.keepItems(b, left)) === 'removed') batchesRemoved++;
+        }
+        await yieldToOthers();
+      }
+      const waiting: string[] = [];
+      for await (const page of pending.pagesOfOrganization(request.organization_id)) waiting.push(...page.filter((p) => mine(p.record)).map((p) => p._id));
+      return { push_items: items, batches_removed: batchesRemoved, pending_items: await pending.remove(waiting) };
+    },
+  };
+}

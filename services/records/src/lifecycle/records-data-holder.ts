@@ -1,0 +1,47 @@
+/**
+ * The records service's share of a user's data (issue 32): every record of every type, deleted ones
+ * included, as stored now, and each earlier version a change replaced (`record_version`); for an erasure also its content keys and
+ * availability stats, its projections of the user and of the user's provider connections. Every
+ * query pins the user (the collections' partition key), so the work follows this user's data.
+ */
+import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
+import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
+import type { DocumentStore } from '@wellstream/store';
+import type { RecordDoc } from '../records/record';
+import { RECORDS_SPEC } from '../records/record.repository';
+import { USER_KEYS_SPEC, USER_PROJECTION_SPEC } from '../users/user-projection.repository';
+import { RECORD_KEYS_COLLECTION, RecordKeyDoc } from '../records/record-keys.repository';
+
+/** Records per page (one bounded read each). */
+const PAGE = 200;
+
+export async function recordsDataHolder(store: DocumentStore): Promise<UserDataHolder> {
+  // The same collections the repositories open, declared as they declare them.
+  const records = await store.collection<RecordDoc>(RECORDS_SPEC);
+  const keys = await store.collection<RecordKeyDoc>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' });
+  const projection = await store.collection<{ _id: string }>(USER_PROJECTION_SPEC);
+  const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
+  const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
+  return {
+    service: 'records',
+    async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
+      for await (const page of records.findPages({ user_id: request.user_id }, { sort: { start_time: 1 }, pageSize: PAGE })) {
+        yield page.map((r) => ({ kind: 'record', data: { ...r.payload, deleted_at: r.deleted_at } }));
+      }
+      // Earlier versions, each with when a change replaced it.
+      for await (const page of keys.findPages({ user_id: request.user_id, kind: 'version' }, { sort: { _id: 1 }, pageSize: PAGE })) {
+        yield page.flatMap((v): ExportItem[] => (v.kind === 'version' ? [{ kind: 'record_version', data: { ...v.payload, superseded_at: v.superseded_at } }] : []));
+      }
+    },
+    async erase(request: UserDataRequest): Promise<Record<string, number>> {
+      const user = { user_id: request.user_id };
+      return {
+        records: await deleteInSlices(records, user),
+        record_keys: await deleteInSlices(keys, user),
+        user_keys: await userKeys.deleteMany(user),
+        connection_projections: await connections.deleteMany(user),
+        user_projections: await projection.deleteMany({ _id: request.user_id }),
+      };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The sources service's share of a user's data (issue 32): the user's provider connections (state,
+ * per-resource history progress; never the sealed provider tokens) and the log of their past
+ * disconnections; for an erasure also their sync jobs, the provider-user keys and the projection
+ * of the user with its marketplace key. Every query pins the user.
+ */
+import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
+import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
+import type { DocumentStore } from '@wellstream/store';
+import type { Connection } from '../connections/connection';
+import { CONNECTIONS_COLLECTION, ConnectionRepository } from '../connections/connection.repository';
+import { DISCONNECTIONS_COLLECTION } from '../connections/disconnection-log';
+
+export async function sourcesDataHolder(store: DocumentStore, repo: ConnectionRepository): Promise<UserDataHolder> {
+  const connections = await store.collection<Connection>({ name: CONNECTIONS_COLLECTION, indexes: [{ fields: { user_id: 1 } }, { fields: { source_type: 1, status: 1 } }] });
+  const disconnections = await store.collection<{ _id: string; user_id: string }>({ name: DISCONNECTIONS_COLLECTION, partitionKey: 'user_id', indexes: [{ fields: { user_id: 1 } }] });
+  const jobs = await store.collection<{ _id: string; connection_id: string }>({ name: 'sync_jobs', backlog: true, indexes: [{ fields: { due_at: 1 } }] });
+  const users = await store.collection<{ _id: string }>({ name: 'user_projection' });
+  const marketplaceKeys = await store.collection<{ _id: string; user_id: string }>({ name: 'marketplace_keys' });
+  return {
+    service: 'sources',
+    async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
+      const mine = await connections.find({ user_id: request.user_id });
+      yield mine.map(({ _id, tokens: _sealed, refresh_lock_until: _lock, token_rev: _rev, ...c }) => ({ kind: 'connection', data: { id: _id, ...c } }));
+      for await (const page of disconnections.findPages({ user_id: request.user_id }, { sort: { _id: 1 }, pageSize: 200 })) {
+        yield page.map(({ _id, ...d }) => ({ kind: 'disconnection', data: { id: _id, ...d } }));
+      }
+    },
+    async erase(request: UserDataRequest): Promise<Record<string, number>> {
+      const mine = await connections.find({ user_id: request.user_id });
+      let syncJobs = 0;
+      for (const c of mine) {
+        syncJobs += await jobs.deleteMany({ connection_id: c._id });
+        await repo.remove(c);
+      }
+      return {
+        connections: mine.length,
+        sync_jobs: syncJobs,
+        disconnections: await deleteInSlices(disconnections, { user_id: request.user_id }),
+        user_projections: await users.deleteMany({ _id: request.user_id }),
+        marketplace_keys: await marketplaceKeys.deleteMany({ user_id: request.user_id }),
+      };
+    },
+  };
+}

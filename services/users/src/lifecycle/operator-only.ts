@@ -1,0 +1,15 @@
+/**
+ * The lifecycle endpoints are the operator's: the gateway routes /v2/admin to them only with the
+ * admin token and says so in its signed caller assertion; anything else is refused here too.
+ */
+import type { Request } from 'express';
+import { isOperatorCall } from '@wellstream/http';
+import { adminOnly } from '../users/user.errors';
+
+export const ADMIN_USER_PATH = '/v2/admin/organizations/:orgId/users/:uid';
+
+/** Who did it, as the audit log names them. */
+export function operatorActor(req: Request): string {
+  if (!isOperatorCall(req)) throw adminOnly();
+  return 'operator';
+}
