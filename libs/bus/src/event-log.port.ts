@@ -71,6 +71,13 @@ export interface ConsumeOptions {
   onAssignment?(partitions: number[]): void;
   /** Read only this tenant's slice of a tenant-scoped topic (its own partitions and offsets). */
   tenant?: string;
+  /**
+   * Commit handled positions together at most this often instead of after each message (Kafka:
+   * one commit round trip per message caps a partition at a few hundred messages a second). Still
+   * only what was handled is committed; a crash redelivers at most this window. Leave it unset
+   * where a reader waits on the committed position (read-your-writes).
+   */
+  commitEveryMs?: number;
 }
 
 export interface TailOptions {

@@ -14,6 +14,12 @@ import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
 import { TimeSlice } from './time-slice';
 
 const JOIN_WAIT_MS = 30_000;
+/**
+ * A message appended this recently is live traffic, not history: the member is at the end of its
+ * log, so its slice yields but never rests on the long reads' budget (time-slice.ts). kafkajs's
+ * per-message handler does not see the partition's end, so the append time stands for it.
+ */
+const LIVE_WITHIN_MS = 1_000;
 const RESTART_DELAY_MS = 1_000;
 
 export interface GroupMemberParams {
@@ -35,6 +41,9 @@ export class KafkaGroupMember {
   private readonly slice = new TimeSlice();
   private joined = false;
   private onJoined = () => {};
+  /** Handled positions not committed yet (commitEveryMs), per partition of the current consumer. */
+  private pending = new Map<number, string>();
+  private commitTimer?: NodeJS.Timeout;
 
   constructor(private readonly p: GroupMemberParams) {}
 
@@ -116,6 +125,7 @@ export class KafkaGroupMember {
       const resume = pause();
       if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs).unref();
     };
+    this.slice.live = Date.now() - Number(message.timestamp) < LIVE_WITHIN_MS;
     await this.slice.pause();
     if (this.stopping) return holdBack();
     const logMessage = toLogMessage(this.p.options.topic, partition, message);
@@ -128,7 +138,20 @@ export class KafkaGroupMember {
     }
     // If the group rebalanced meanwhile this commit fails; the message is then delivered again
     // to the partition's new owner (at least once, never lost).
-    await consumer.commitOffsets([{ topic, partition, offset: String(Number(offset) + 1) }]);
+    const next = String(Number(offset) + 1);
+    if (!this.p.options.commitEveryMs) return consumer.commitOffsets([{ topic, partition, offset: next }]);
+    this.pending.set(partition, next);
+    this.commitTimer ??= setTimeout(() => void this.commitPending(consumer, topic), this.p.options.commitEveryMs);
+  }
+
+  /** Commits what was handled since the last commit, in one request. */
+  private async commitPending(consumer: Consumer, topic: string): Promise<void> {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.pending.size === 0) return;
+    const offsets = [...this.pending].map(([partition, offset]) => ({ topic, partition, offset }));
+    this.pending = new Map();
+    await consumer.commitOffsets(offsets).catch((err) => this.p.logger.warn('committing stream positions failed; they are delivered again', { group: this.p.kafkaGroupId, error: err }));
   }
 
   async stop(): Promise<void> {
@@ -136,6 +159,7 @@ export class KafkaGroupMember {
     this.stopping = true;
     // Finish (and commit) what is being handled, then leave the group.
     await Promise.allSettled([...this.inFlight]);
+    if (this.consumer) await this.commitPending(this.consumer, this.p.kafkaTopic);
     await this.consumer?.disconnect().catch((err) => this.p.logger.warn('kafka consumer disconnect failed', { error: err }));
   }
 }

@@ -19,6 +19,8 @@ import { ClientGoneError, EventSink } from '../event-sink';
 import type { StreamLag } from '../stream-lag';
 import { splitPartitions } from './partition-split';
 
+const COMMIT_EVERY_MS = 100;
+
 export interface StreamClient {
   readonly sink: EventSink;
   /** Last-Event-ID: this connection skips what it names in that partition. */
@@ -91,6 +93,10 @@ export class StreamGroupReader {
         tenant: this.filter.customerId,
         groupId: this.group,
         fromBeginning: false,
+        // One commit per 100 ms for all its partitions: a reader serves a whole stream, and a
+        // commit per message would cap it at the broker's round trips. A crash redelivers at most
+        // those 100 ms (at least once, as the contract allows).
+        commitEveryMs: COMMIT_EVERY_MS,
         handle: this.handle,
         onAssignment: (partitions) => {
           this.assigned = partitions;
