@@ -26,7 +26,8 @@ build_deployable() {
   local name="$1" t0=$SECONDS
   echo "image wellstream/$name:local …"
   # --layers: the build stage (install, compile, prune) is shared by all seven and built once.
-  podman build --quiet --layers --network host \
+  # --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
+  podman build --quiet --layers --format docker --network host \
     -f "$repo/deploy/docker/Dockerfile" --ignorefile "$repo/deploy/docker/Dockerfile.dockerignore" \
     --build-arg "NODE_IMAGE=$node_image" --build-arg "SERVICE=$name" \
     --build-arg "VERSION=$version" --build-arg "REVISION=$revision" \
@@ -50,7 +51,7 @@ build_infra() {
     ferretdb) cp "$WELLSTREAM_FERRETDB_BIN" "$ctx/ferretdb" ;;
   esac
   echo "image wellstream/$name:local …"
-  podman build --quiet --layers --network host --build-arg "BASE_IMAGE=$node_image" -t "wellstream/$name:local" "$ctx" >/dev/null \
+  podman build --quiet --layers --format docker --network host --build-arg "BASE_IMAGE=$node_image" -t "wellstream/$name:local" "$ctx" >/dev/null \
     || die "building wellstream/$name:local failed"
 }
 
