@@ -26,7 +26,6 @@ export function runServiceMain(name: string, start: () => Promise<RunningService
   Promise.resolve()
     .then(start)
     .then((svc) => {
-      logger.info('service ready', { url: svc.url });
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -51,6 +50,8 @@ export function runServiceMain(name: string, start: () => Promise<RunningService
       };
       process.on('SIGINT', () => stop('SIGINT'));
       process.on('SIGTERM', () => stop('SIGTERM'));
+      // Announced once a signal would be handled: whoever waits for this line may stop us at once.
+      logger.info('service ready', { url: svc.url });
     })
     .catch((err) => {
       if (err instanceof ConfigError) console.error(`[${name}] ${err.message}`);
