@@ -41,9 +41,13 @@ build_infra() {
   ctx="$(mktemp -d "${TMPDIR:-/tmp}/wellstream-$name.XXXXXX")"
   # shellcheck disable=SC2064
   trap "rm -rf '$ctx'" RETURN
-  bash "$repo/deploy/servers/servers.sh" install "$([ "$name" = ferretdb ] && echo mongo || echo "$name")" >&2 \
-    || die "deploy/servers could not install $name"
-  eval "$(bash "$repo/deploy/servers/servers.sh" paths)"
+  # Kafka's jars and the FerretDB binary: what deploy/servers fetches and builds (cached there).
+  case "$name" in
+    kafka|ferretdb)
+      bash "$repo/deploy/servers/servers.sh" install "$([ "$name" = ferretdb ] && echo mongo || echo kafka)" >&2 \
+        || die "deploy/servers could not install $name"
+      eval "$(bash "$repo/deploy/servers/servers.sh" paths)" ;;
+  esac
   cp "$WELLSTREAM_CONTAINERS_DIR/infra/$name.Containerfile" "$ctx/Containerfile"
   case "$name" in
     kafka) cp -R "$WELLSTREAM_KAFKA_LIBS" "$ctx/libs"; rm -f "$ctx/libs/.complete"
