@@ -29,7 +29,11 @@ export interface ContainerPlatform {
   stop(): Promise<void>;
 }
 
-export async function startContainerPlatform(options: { label: string; env?: NodeJS.ProcessEnv; readyMs?: number }): Promise<ContainerPlatform> {
+/**
+ * `only`: start just these compose services (e.g. the servers, for `podman kube play`); then the
+ * gateway's health is not awaited.
+ */
+export async function startContainerPlatform(options: { label: string; env?: NodeJS.ProcessEnv; readyMs?: number; only?: string[] }): Promise<ContainerPlatform & { ports: Record<string, number> }> {
   const name = uniqueTestName(options.label);
   const project = name.toLowerCase().replace(/_/g, '-');
   const ports: Record<string, number> = {};
@@ -66,7 +70,8 @@ export async function startContainerPlatform(options: { label: string; env?: Nod
     });
   };
   try {
-    await compose(['up', '-d']);
+    await compose(['up', '-d', ...(options.only ?? [])]);
+    if (options.only) return { ...handle(), ports };
     await eventually(() => healthy(gatewayUrl), options.readyMs ?? 240_000, 500).catch(async (err) => {
       throw new Error(`the platform in containers did not become healthy: ${String(err)}\n${await describeAll()}`);
     });
@@ -74,29 +79,33 @@ export async function startContainerPlatform(options: { label: string; env?: Nod
     await stop();
     throw err;
   }
-  return {
-    project,
-    gatewayUrl,
-    baseUrl: `${gatewayUrl}/v2`,
-    url: gatewayUrl,
-    publicUrl: gatewayUrl,
-    env,
-    serviceUrl,
-    container,
-    logs,
-    async replace(svc) {
-      const t0 = Date.now();
-      await podman(['stop', '-t', '30', container(svc)], 60_000);
-      const stopMs = Date.now() - t0;
-      const exit = (await podman(['inspect', '--format', '{{.State.ExitCode}}', container(svc)])).trim();
-      await podman(['rm', container(svc)]);
-      await compose(['up', '-d', '--no-deps', svc]);
-      const target = svc === 'gateway' ? gatewayUrl : serviceUrl(svc);
-      await eventually(async () => (await healthy(target)) && (await healthy(gatewayUrl)), 120_000, 200).catch(async (err) => {
-        throw new Error(`${svc} did not come back: ${String(err)}\n${await logs(svc)}`);
-      });
-      return { stopMs, totalMs: Date.now() - t0, exit };
-    },
-    stop,
-  };
+  return { ...handle(), ports };
+
+  function handle(): ContainerPlatform {
+    return {
+      project,
+      gatewayUrl,
+      baseUrl: `${gatewayUrl}/v2`,
+      url: gatewayUrl,
+      publicUrl: gatewayUrl,
+      env,
+      serviceUrl,
+      container,
+      logs,
+      async replace(svc) {
+        const t0 = Date.now();
+        await podman(['stop', '-t', '30', container(svc)], 60_000);
+        const stopMs = Date.now() - t0;
+        const exit = (await podman(['inspect', '--format', '{{.State.ExitCode}}', container(svc)])).trim();
+        await podman(['rm', container(svc)]);
+        await compose(['up', '-d', '--no-deps', svc]);
+        const target = svc === 'gateway' ? gatewayUrl : serviceUrl(svc);
+        await eventually(async () => (await healthy(target)) && (await healthy(gatewayUrl)), 120_000, 200).catch(async (err) => {
+          throw new Error(`${svc} did not come back: ${String(err)}\n${await logs(svc)}`);
+        });
+        return { stopMs, totalMs: Date.now() - t0, exit };
+      },
+      stop,
+    };
+  }
 }
