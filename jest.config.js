@@ -6,6 +6,8 @@
  *   run by deploy/servers (the run fails, never skips, when one cannot start).
  * - faults (*.faults.test.ts): servers of their own that the tests kill and restart; `npm test`
  *   runs this project alone, after the others, so its load does not slow their timings.
+ * - containers (*.containers.test.ts): the images built with podman and the platform run from
+ *   docker-compose.yml (deploy/containers); `npm test` runs it last, alone (it takes minutes).
  */
 const shared = {
   transform: {
@@ -47,6 +49,12 @@ module.exports = {
       ...shared,
       displayName: 'faults',
       testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.faults.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'containers',
+      testMatch: ['<rootDir>/test/containers/**/*.containers.test.ts'],
+      globalSetup: '<rootDir>/deploy/containers/jest-global-setup.js',
     },
   ],
 };

@@ -2,7 +2,8 @@
 /**
  * `npm test`: install and build, type-check, then run every jest project: unit and integration
  * (real servers included; deploy/servers starts them), then the fault tests alone (they kill and
- * restart servers of their own; alone, their load does not slow the other suites' timings).
+ * restart servers of their own; alone, their load does not slow the other suites' timings), then the
+ * container tests (deploy/containers: images built with podman, the platform from docker-compose.yml).
  * Extra arguments go to jest.
  *
  * It ends with the counts summed over every jest run, in TAP's closing form (`# tests N`, `# pass N`,
@@ -65,5 +66,7 @@ if (extra.includes('--selectProjects')) {
 } else {
   jestStep('jest', ['--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'integration']);
   jestStep('jest (faults)', ['--maxWorkers=1', '--passWithNoTests', ...extra, '--selectProjects', 'faults']);
+  // Last and alone: images built with podman, the platform in containers (docs/deployment.md).
+  jestStep('jest (containers)', ['--maxWorkers=1', ...extra, '--selectProjects', 'containers']);
 }
 summary();

@@ -65,9 +65,14 @@ function offsetOf(zone: string, iso: string): number {
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60) : 0;
 }
 
-export function acceptanceSuite(mode: 'embedded' | 'distributed'): void {
+/** What the suites need of a platform; `start` lets them run on one started elsewhere (containers). */
+export type PlatformUnderTest = Pick<TestPlatform, 'baseUrl' | 'url' | 'publicUrl' | 'stop'>;
+/** The settings the suites expect of a platform they did not start themselves. */
+export const ACCEPTANCE_ENV = { WELLSTREAM_DEMO_TICK_MS: '2000', WELLSTREAM_DEMO_BACKFILL_DAYS: '2' };
+
+export function acceptanceSuite(mode: 'embedded' | 'distributed' | 'containers', start?: () => Promise<PlatformUnderTest>): void {
   describe(`acceptance: the customer journey (${mode})`, () => {
-    let platform: TestPlatform;
+    let platform: PlatformUnderTest;
     const log: { method: string; path: string; res: ApiResponse }[] = [];
     let api: RecordingClient;
     let tenant: Tenant;
@@ -85,11 +90,7 @@ export function acceptanceSuite(mode: 'embedded' | 'distributed'): void {
     const users = () => `/organizations/${org}/users`;
 
     beforeAll(async () => {
-      platform = await startTestPlatform({
-        mode,
-        label: 'acceptance',
-        env: { WELLSTREAM_DEMO_TICK_MS: '2000', WELLSTREAM_DEMO_BACKFILL_DAYS: '2' },
-      });
+      platform = start ? await start() : await startTestPlatform({ mode: mode === 'embedded' ? 'embedded' : 'distributed', label: 'acceptance', env: ACCEPTANCE_ENV });
       receiver = await startReceiver();
     });
     afterAll(async () => {

@@ -180,15 +180,15 @@ function documentedShape(body: unknown): boolean {
   return false;
 }
 
-export function badInputSuite(mode: 'embedded' | 'distributed'): void {
+export function badInputSuite(mode: 'embedded' | 'distributed' | 'containers', start?: () => Promise<Pick<TestPlatform, 'baseUrl' | 'stop'>>): void {
   describe(`acceptance: bad input never answers 500 (${mode})`, () => {
-    let platform: TestPlatform;
+    let platform: Pick<TestPlatform, 'baseUrl' | 'stop'>;
     let tenant: Tenant;
     const fill: Record<string, string> = {};
     const clients: Record<string, ApiClient> = {};
 
     beforeAll(async () => {
-      platform = await startTestPlatform({ mode, label: 'badinput' });
+      platform = start ? await start() : await startTestPlatform({ mode: mode === 'embedded' ? 'embedded' : 'distributed', label: 'badinput' });
       tenant = await createTenant(platform.baseUrl);
       const uid = `probe-${Date.now().toString(36)}`;
       const created = await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid, location: { timezone: 'UTC' } });

@@ -12,6 +12,8 @@
 #   servers.sh restart-kafka <state-dir>                 the same as: restart <state-dir> kafka
 #   servers.sh kill <state-dir> redis|kafka|mongo        SIGKILL one (a crash); data stays for restart
 #   servers.sh status <state-dir>                        show what runs
+#   servers.sh paths                                     print the cached kafka jars dir and FerretDB
+#                                                        binary (the container images copy them)
 #
 # Downloads and builds are cached under ${WELLSTREAM_CACHE_DIR:-$HOME/.cache/wellstream}.
 # Everything a server writes (data, logs, configs, pid files) goes under <state-dir>.
@@ -570,7 +572,7 @@ cmd_status() {
   return 0
 }
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 main() {
   local cmd="${1:-}"; [ $# -gt 0 ] && shift
@@ -582,6 +584,7 @@ main() {
     restart) [ $# -eq 2 ] || usage; cmd_restart "$@" ;;
     kill) [ $# -eq 2 ] || usage; cmd_kill "$@" ;;
     status) [ $# -eq 1 ] || usage; cmd_status "$@" ;;
+    paths) printf 'WELLSTREAM_KAFKA_LIBS=%s\nWELLSTREAM_FERRETDB_BIN=%s\n' "$(kafka_libs_dir)" "$(ferretdb_bin)" ;;
     -h|--help|help) usage ;;
     *) usage ;;
   esac
