@@ -236,13 +236,16 @@ export async function startDistributed(serverEnv, env = {}) {
 
 export const quietLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
-/** Customer events as records would publish them (for distributed runs, straight onto Kafka); `record` fixes the content. */
-export async function publishRecords(log, tenant, count, { users = 10, batch = 500, record } = {}) {
+/**
+ * Customer events as records would publish them (for distributed runs, straight onto Kafka); `record`
+ * fixes the content (or gives it per event: `record(i)`), `userOf(i)` the user (default `user-<i mod users>`).
+ */
+export async function publishRecords(log, tenant, count, { users = 10, batch = 500, record, userOf } = {}) {
   const { customerEventsTopic, publishEvents } = lib('contracts');
   for (let done = 0; done < count; ) {
     const n = Math.min(batch, count - done);
     const events = Array.from({ length: n }, (_, i) => {
-      const userId = `user-${(done + i) % users}`;
+      const userId = userOf ? userOf(done + i) : `user-${(done + i) % users}`;
       const id = randomUUID();
       const at = new Date().toISOString();
       // A whole record as records would store it: the event catalog refuses partial payloads.
@@ -255,7 +258,7 @@ export async function publishRecords(log, tenant, count, { users = 10, batch = 5
         deleted_at: null,
         user_notes: [],
         tags: [],
-        ...(record ?? measurement('k')),
+        ...(typeof record === 'function' ? record(done + i) : (record ?? measurement('k'))),
         user: { uid: userId, user_id: userId, organization_id: tenant.organizationId },
         created_at: at,
       };

@@ -210,6 +210,29 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       expect(c2.seen.map((m) => m.key).sort()).toEqual(['k5', 'k6']);
     });
 
+    it('with commitEveryMs, commits what was handled within that window and on stop: a restart resumes after it', async () => {
+      const topic = `batched-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const c1 = collector();
+      const s1 = await log.consume({ topic, groupId, fromBeginning: true, handle: c1.handle, onAssignment: c1.onAssignment, commitEveryMs: 100 });
+      await log.publish(topic, [1, 2, 3].map((i) => msg(`k${i}`, i, `p${i}`)));
+      await until('3 deliveries', h.waitMs, () => c1.seen.length >= 3);
+      // Within the window (and a little more), the positions reach what was handled.
+      await until('positions committed', h.waitMs, async () => (await log.groupPositions(groupId, topic)).every((p) => p.handled === p.end));
+      await log.publish(topic, [4, 5].map((i) => msg(`k${i}`, i, `p${i}`)));
+      await until('5 deliveries', h.waitMs, () => c1.seen.length >= 5);
+      // Stopping commits what is pending at once.
+      await s1.stop();
+      expect((await log.groupPositions(groupId, topic)).every((p) => p.handled === p.end)).toBe(true);
+      await log.publish(topic, [msg('k6', 6, 'p6')]);
+      const c2 = collector();
+      await consume(log, topic, groupId, c2);
+      await until('1 delivery', h.waitMs, () => c2.seen.length >= 1);
+      await sleep(300);
+      expect(c2.seen.map((m) => m.key)).toEqual(['k6']);
+    });
+
     it('starts a new group without fromBeginning at the end, and a group set with startGroupAtEnd there too', async () => {
       const topic = `end-${rnd()}`;
       await log.ensureTopic({ name: topic, partitions: 2 });
