@@ -5,7 +5,7 @@
  * caller that reaches a service's port directly cannot act as anyone.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { AppError, unauthenticated } from '@wellstream/errors';
 import { Logger, redactString } from '@wellstream/logging';
 import { ASSERTION_HEADER, AssertionFailure, OPERATOR_HEADER, verifyAssertion } from './gateway-assertion';
