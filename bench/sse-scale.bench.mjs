@@ -339,7 +339,9 @@ async function idleAndFanOut(runtime, platform, reference) {
   const perClient = (open - before) / N;
   postTimes.length = 0;
   const sent = args['skip-fanout'] ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, SECONDS) : await flow(platform.base, customers.flatMap((c) => c.users), RATE, SECONDS, 'lat');
-  if (sent) await sleep(5000);
+  // Every record reaches one client of each of its customer's two streams: wait for all (bounded).
+  const waitFrom = Date.now();
+  while (sent && latencies.length < sent * 2 && Date.now() - waitFrom < 30_000) await sleep(250);
   for (const c of clients) c.socket?.destroy();
   return {
     runtime,
@@ -360,6 +362,7 @@ async function idleAndFanOut(runtime, platform, reference) {
       seconds: SECONDS,
       records: sent,
       deliveries: latencies.length,
+      missing_deliveries: sent * 2 - latencies.length,
       p50_ms: pct(latencies, 50),
       p99_ms: pct(latencies, 99),
       path: platform.log ? 'published onto the customer topic → client' : 'POST /v2/mobile/records → client',
