@@ -3,7 +3,7 @@
  * All connections with the same interval share one timer wheel: a connection sits in the slot of
  * the moment it may next be due, is looked at once then (poked, or moved to its real due time
  * after a recent write), and costs an entry in a slot rather than a timer and its closures, so
- * fifteen thousand idle connections cost one timer firing ten times per interval.
+ * fifteen thousand idle connections cost one timer firing fifty times per interval.
  */
 import type { EventSink } from './event-sink';
 
@@ -42,7 +42,11 @@ class Entry implements PokeTimer {
   }
 }
 
-const SLOTS_PER_INTERVAL = 10;
+/**
+ * Fifty slots per interval: at 15,000 connections and 5 s, a slot holds 300 pokes (a few ms of
+ * work) rather than 1,500 at once, which would hold back deliveries by tens of milliseconds.
+ */
+const SLOTS_PER_INTERVAL = 50;
 
 class PokeWheel {
   private readonly slots = new Map<number, Entry[]>();
