@@ -36,7 +36,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$', '\\.containers\\.test\\.ts$'],
     },
     {
       ...shared,
