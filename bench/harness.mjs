@@ -5,7 +5,7 @@
  * Any benchmark can run against another built checkout with `--root DIR` (e.g. the previous
  * commit) to measure before and after in the same run. Loopback only; every wait has a deadline.
  */
-import { fork, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -232,6 +232,27 @@ export async function startDistributed(serverEnv, env = {}) {
       await streams.stop();
     },
   };
+}
+
+/**
+ * The physical reference of the SSE benchmarks: a bare node:http server, in a child process, that
+ * answers every request with an idle SSE response and pokes it every 5 s. Resolves to its port and
+ * pid, and a kill.
+ */
+export async function startBareSseServer() {
+  const code = `
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(': connected\\n\\n');
+      const t = setInterval(() => res.write('event: poke\\ndata: {}\\n\\n'), 5000);
+      res.on('close', () => clearInterval(t));
+    });
+    server.keepAliveTimeout = 0; server.headersTimeout = 0; server.requestTimeout = 0;
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  return { port, pid: child.pid, kill: () => child.kill('SIGKILL') };
 }
 
 export const quietLogger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };

@@ -12,8 +12,7 @@
  * connections are spread over several 127.0.0.x source addresses; every wait has a deadline.
  */
 import net from 'node:net';
-import { spawn } from 'node:child_process';
-import { api, args, createTenant, procSample, sleep, startEmbedded } from './harness.mjs';
+import { api, args, createTenant, procSample, sleep, startBareSseServer, startEmbedded } from './harness.mjs';
 
 const N = Number(args.n ?? 5000);
 const KIND = args.kind ?? 'connect';
@@ -55,23 +54,12 @@ async function hold(pid, port, paths) {
 
 /** The reference: a bare node:http server that answers every request with an idle SSE response. */
 async function bare(n) {
-  const code = `
-    const http = require('node:http');
-    const server = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(': connected\\n\\n');
-      const t = setInterval(() => res.write('event: poke\\ndata: {}\\n\\n'), 5000);
-      res.on('close', () => clearInterval(t));
-    });
-    server.keepAliveTimeout = 0; server.headersTimeout = 0; server.requestTimeout = 0;
-    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  const { port, pid, kill } = await startBareSseServer();
   try {
-    const r = await hold(child.pid, port, Array.from({ length: n }, () => '/sse'));
+    const r = await hold(pid, port, Array.from({ length: n }, () => '/sse'));
     return (r.open - r.before) / n;
   } finally {
-    child.kill('SIGKILL');
+    kill();
   }
 }
 

@@ -29,7 +29,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ADMIN, args, api, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startEmbedded, startServers, until } from './harness.mjs';
+import { ADMIN, args, api, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startServers, until } from './harness.mjs';
 import { freePort, root } from './processes.mjs';
 
 const N = Number(args.n ?? 15_000);
@@ -108,29 +108,18 @@ async function openMany(n, open) {
 // ------------------------------------------------------------------ reference ---------------
 
 async function bare(n) {
-  const code = `
-    const http = require('node:http');
-    const server = http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.write(': connected\\n\\n');
-      const t = setInterval(() => res.write('event: poke\\ndata: {}\\n\\n'), 5000);
-      res.on('close', () => clearInterval(t));
-    });
-    server.keepAliveTimeout = 0; server.headersTimeout = 0; server.requestTimeout = 0;
-    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+  const { port, pid, kill } = await startBareSseServer();
   try {
     await sleep(1000);
-    const before = procSample(child.pid).rss;
+    const before = procSample(pid).rss;
     const clients = await openMany(n, (i) => openClient(port, 'x', { signed: false, token: 'x', i }));
     await sleep(3000);
-    const open = procSample(child.pid).rss;
-    const cpu = await cpuPercent(child.pid, 10_000);
+    const open = procSample(pid).rss;
+    const cpu = await cpuPercent(pid, 10_000);
     for (const c of clients) c.socket?.destroy();
     return { kibPerClient: kib((open - before) / n), cpuPercentPerClient: cpu / n };
   } finally {
-    child.kill('SIGKILL');
+    kill();
   }
 }
 
