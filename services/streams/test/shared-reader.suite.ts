@@ -9,10 +9,32 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
 import type { RunningService } from '@wellstream/runtime';
+import type { CollectionSpec, DocumentStore } from '@wellstream/store';
 import { connectSse, createTenant, eventually, gatewayHeaders, SseConnection, startTestPlatform, Tenant, TestPlatform, TEST_GATEWAY_KEY } from '@wellstream/testing';
 import { connectStream, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 1000;
+
+/** The store with reads of the `streams` collection made slow by `ms` (everything else as it is). */
+function slowStreamReads(store: DocumentStore, ms: number): DocumentStore {
+  return new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop !== 'collection') return typeof value === 'function' ? value.bind(target) : value;
+      return async (spec: CollectionSpec) => {
+        const collection = await target.collection(spec);
+        if (spec.name !== 'streams') return collection;
+        return new Proxy(collection, {
+          get(c, p) {
+            const f = Reflect.get(c, p, c);
+            if (p === 'findOne') return async (...a: unknown[]) => (await sleep(ms), (f as (...x: unknown[]) => unknown).apply(c, a));
+            return typeof f === 'function' ? f.bind(c) : f;
+          },
+        });
+      };
+    },
+  });
+}
 const WRITE_TIMEOUT_MS = 1000;
 
 export function sharedReaderSuite(mode: 'embedded' | 'distributed') {
@@ -169,27 +191,60 @@ export function sharedReaderSuite(mode: 'embedded' | 'distributed') {
     if (mode === 'distributed') {
       it('answers 503 with a Retry-After of 1 to 5 s and {"message"} to connections beyond what it sets up at once, and serves them on retry', async () => {
         const env = { ...platform.env, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: '0', WELLSTREAM_PUBLIC_URL: platform.publicUrl, WELLSTREAM_STREAM_MAX_CONNECTING: '2' };
-        const small: RunningService = await composeStreams(loadStreamsConfig(env));
+        // Each set-up here reads its stream 300 ms slowly (a loaded store), so the 30 overlap for sure.
+        const small: RunningService = await composeStreams(loadStreamsConfig(env), { observeStore: (_service, store) => slowStreamReads(store, 300) });
         try {
           const stream = await createStream();
           const target = `/v2/streams/${stream.id}/connect`;
           const attempt = () => connectSse(`${small.url}${target}`, { headers: gatewayHeaders(TEST_GATEWAY_KEY, 'GET', target, { customerId: tenant.customerId }) });
-          // A storm: 30 at once, each set-up a store read on FerretDB, so most overlap.
-          const first = await Promise.all([...Array(30)].map(attempt));
-          open.push(...first);
-          const busy = first.filter((c) => c.status === 503);
-          expect(busy.length).toBeGreaterThan(0);
-          expect(first.every((c) => c.status === 200 || c.status === 503)).toBe(true);
-          for (const c of busy) {
-            expect(Number(c.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-            expect(Number(c.headers.get('retry-after'))).toBeLessThanOrEqual(5);
-            expect(JSON.parse(c.errorBody!)).toEqual({ message: expect.stringMatching(/connecting/) });
+          // A storm: 30 connections opened first, then their requests written in one go.
+          const port = Number(new URL(small.url).port);
+          const sockets = await Promise.all(
+            [...Array(30)].map(async () => {
+              const socket = net.connect(port, '127.0.0.1');
+              await once(socket, 'connect');
+              return socket;
+            }),
+          );
+          const heads = sockets.map((socket) => {
+            let text = '';
+            socket.setEncoding('utf8');
+            socket.on('data', (d: string) => (text += d));
+            return () => text;
+          });
+          for (const socket of sockets) {
+            const h = gatewayHeaders(TEST_GATEWAY_KEY, 'GET', target, { customerId: tenant.customerId });
+            socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
           }
-          // Each one refused gets in when it comes back (one at a time here).
-          for (let i = 0; i < busy.length; i++) {
-            const again = await attempt();
-            open.push(again);
-            expect(again.status).toBe(200);
+          try {
+            // Every answer's head, and a refusal's whole body (Content-Length), have arrived.
+            const complete = (a: string) => {
+              const at = a.indexOf('\r\n\r\n');
+              if (at < 0) return false;
+              const length = /\r\ncontent-length: (\d+)/i.exec(a.slice(0, at))?.[1];
+              return length === undefined || Buffer.byteLength(a.slice(at + 4)) >= Number(length);
+            };
+            await eventually(async () => heads.every((h) => complete(h())), 20_000);
+            const answers = heads.map((h) => h());
+            const status = (a: string) => Number(a.slice(9, 12));
+            const busy = answers.filter((a) => status(a) === 503);
+            expect(busy.length).toBeGreaterThan(0);
+            expect(answers.every((a) => status(a) === 200 || status(a) === 503)).toBe(true);
+            for (const a of busy) {
+              const retryAfter = Number(/\r\nretry-after: (\d+)/i.exec(a)?.[1]);
+              expect(retryAfter).toBeGreaterThanOrEqual(1);
+              expect(retryAfter).toBeLessThanOrEqual(5);
+              expect(JSON.parse(a.slice(a.indexOf('\r\n\r\n') + 4))).toEqual({ message: expect.stringMatching(/connecting/) });
+            }
+            const refused = busy.length;
+            // Each one refused gets in when it comes back (one at a time here).
+            for (let i = 0; i < refused; i++) {
+              const again = await attempt();
+              open.push(again);
+              expect(again.status).toBe(200);
+            }
+          } finally {
+            for (const socket of sockets) socket.destroy();
           }
         } finally {
           await small.stop();
