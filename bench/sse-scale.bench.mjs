@@ -241,9 +241,12 @@ async function tenantsAndStreams(platform, streams) {
   return customers;
 }
 
+let recordCount = 0;
+/** A record whose content is its own (same content from one source is a duplicate, stored once: docs/merging.md). */
 const record = (mark) => {
+  const n = recordCount++;
   const at = new Date(Date.now() - Math.floor(Math.random() * 86_400_000)).toISOString().replace(/\.\d+Z$/, 'Z');
-  return { type: 'measurement', source: { type: 'withings' }, log_id: mark, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 70, origin: 'device' }] };
+  return { type: 'measurement', source: { type: 'withings' }, log_id: mark, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 40 + (n % 100_000) / 1000, origin: 'device' }] };
 };
 
 /**
