@@ -12,7 +12,7 @@
 import type express from 'express';
 
 /** Resolves once the socket takes more (drain) or is gone (close), removing both listeners. */
-function writable(res: express.Response): Promise<void> {
+export function writable(res: express.Response): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);

@@ -55,13 +55,6 @@ export class StreamGroupReader {
     return this.clients.length;
   }
 
-  /** The partitions each local client owns now (for tests and metrics). */
-  ownership(): Map<StreamClient, number[]> {
-    const out = new Map<StreamClient, number[]>(this.clients.map((c) => [c, []]));
-    for (const [p, c] of this.owners) out.get(c)?.push(p);
-    return out;
-  }
-
   /** Resolves once the joins and leaves asked for so far are done. */
   settled(): Promise<void> {
     return this.membership;

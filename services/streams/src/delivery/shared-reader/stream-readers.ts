@@ -26,11 +26,6 @@ export class StreamReaders {
     return () => owner.remove(client);
   }
 
-  /** The reader of a stream here, if it has clients or is still leaving (tests, metrics). */
-  readerOf(group: string): StreamGroupReader | undefined {
-    return this.readers.get(group);
-  }
-
   /** Waits for every reader to finish joining or leaving (shutdown: clients are closed first). */
   async stop(): Promise<void> {
     await Promise.all([...this.readers.values()].map((r) => r.settled()));

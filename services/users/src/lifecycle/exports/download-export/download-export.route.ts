@@ -5,25 +5,17 @@
  * page with backpressure, then the manifest line.
  */
 import type { IRouter, Response } from 'express';
-import { route } from '@wellstream/http';
+import { route, writable } from '@wellstream/http';
 import type { LifecycleDeps } from '../../lifecycle.deps';
 import { exportLinkExpired, exportLinkInvalid, exportNotFound } from '../../lifecycle.errors';
 import { manifestLine } from '../assemble-export.usecase';
 import { checkExportLink } from '../export-link';
 import { yieldToOthers } from '@wellstream/contracts';
 
-/** Resolves once the socket takes more (drain) or is gone (close), removing both listeners. */
+/** Writes, then resolves once the socket takes more or is gone (libs/http's wait for drain). */
 function written(res: Response, text: string): Promise<void> {
   if (res.write(text) || res.destroyed) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
+  return writable(res);
 }
 
 export function downloadExportRoute(router: IRouter, deps: LifecycleDeps): void {
