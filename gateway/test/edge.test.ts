@@ -180,12 +180,12 @@ it('forwarding headers are the edge\'s own; a caller cannot forge them or the ga
   expect([h['x-request-id'], h.authorization, h.host]).toEqual(['rid-1', 'Bearer t', new URL(edge.url).host]);
 });
 
-it('a body over the limit: 413 {"message"}, nothing forwarded', async () => {
+it('a body over the limit: 413 {"errors"} as the services answer, nothing forwarded', async () => {
   const a = track(await upstream('a'));
   const edge = track(await edgeOver([a.url], { WELLSTREAM_EDGE_MAX_BODY_BYTES: '100' }));
   const res = await fetch(`${edge.url}/v2/x`, { method: 'POST', body: 'x'.repeat(101) });
   expect(res.status).toBe(413);
-  expect(Object.keys((await res.json()) as object)).toEqual(['message']);
+  expect(await res.json()).toEqual({ errors: ['The request body is too large.'] });
   expect(a.seen).toEqual([]);
 });
 

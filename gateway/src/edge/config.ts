@@ -37,8 +37,9 @@ export const edgeConfigSchema = Joi.object<EdgeConfig>({
     .messages({ 'any.required': 'WELLSTREAM_EDGE_UPSTREAMS is required (comma list of gateway URLs, e.g. http://gateway-a:8080,http://gateway-b:8080)' }),
   WELLSTREAM_EDGE_HEALTH_INTERVAL_MS: Joi.number().integer().min(50).max(60_000).default(500),
   WELLSTREAM_EDGE_HEALTH_TIMEOUT_MS: Joi.number().integer().min(50).max(60_000).default(1_000),
-  // The services take JSON bodies up to 5 MiB (libs/http create-service-app.ts): the same here.
-  WELLSTREAM_EDGE_MAX_BODY_BYTES: Joi.number().integer().min(1).default(5 * 1024 * 1024),
+  // The services take JSON bodies up to 5 MiB (libs/http create-service-app.ts) and answer 413
+  // themselves past it; a little more here, so a body just over theirs still gets their answer.
+  WELLSTREAM_EDGE_MAX_BODY_BYTES: Joi.number().integer().min(1).default(8 * 1024 * 1024),
   WELLSTREAM_EDGE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(50).max(60_000).default(2_000),
   WELLSTREAM_EDGE_HEAD_TIMEOUT_MS: Joi.number().integer().min(100).default(40_000),
   WELLSTREAM_LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'debug', 'silent').default('info'),

@@ -123,11 +123,9 @@ export function edgeProxy(options: EdgeProxyOptions): http.RequestListener {
         if (!callerGone) send(body, options.pool.candidates());
       },
       (err) => {
-        if (err instanceof BodyTooLarge) {
-          // The rest of the body is not read: close the connection once answered.
-          res.shouldKeepAlive = false;
-          sendJson(res, 413, { message: err.message });
-        } else res.destroy();
+        // The services' own answer and shape for a body too large (libs/http create-service-app.ts).
+        if (err instanceof BodyTooLarge) sendJson(res, 413, { errors: [err.message] });
+        else res.destroy();
       },
     );
   };

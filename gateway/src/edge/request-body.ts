@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 
 export class BodyTooLarge extends Error {
   constructor(readonly limit: number) {
-    super(`The request body is larger than ${limit} bytes.`);
+    super('The request body is too large.');
   }
 }
 
@@ -16,22 +16,16 @@ export class BodyTooLarge extends Error {
 export function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   // Most requests (GET, SSE connects) carry no body: nothing to wait for.
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(undefined);
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        // Stop reading; the caller answers 413 and the connection closes after it.
-        req.pause();
-        reject(new BodyTooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
+      // Past the limit the rest is read and dropped (memory stays bounded), as the services'
+      // body parser does: a caller still sending would otherwise see its upload cut, not the 413.
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('end', () => (size > limit ? reject(new BodyTooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
     req.on('error', reject);
     // A client that leaves mid-body: nothing to forward.
     req.on('aborted', () => reject(new Error('the client left before its body arrived')));
