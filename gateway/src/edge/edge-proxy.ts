@@ -60,6 +60,7 @@ export function edgeProxy(options: EdgeProxyOptions): http.RequestListener {
       let connected = false;
       let answered = false;
       let headTimedOut = false;
+      let endingOnStop = false;
       up.on('socket', (socket) => {
         if (!socket.connecting) connected = true;
         else socket.once('connect', () => (connected = true));
@@ -102,13 +103,19 @@ export function edgeProxy(options: EdgeProxyOptions): http.RequestListener {
         if (sse) {
           // Headers out at once (a stream's first event may be seconds away); the edge's stop ends it.
           res.flushHeaders();
-          const untrack = options.trackLongLived?.(() => res.end());
+          // The gateway request goes first: ended the other way round, the gateway (and the streams
+          // service behind it) would go on writing events into a connection nobody reads any more.
+          const untrack = options.trackLongLived?.(() => {
+            endingOnStop = true;
+            up.destroy();
+            res.end();
+          });
           if (untrack) res.on('close', untrack);
         }
         // Cut off before its end (the gateway went away mid-stream): the caller's answer is cut too,
         // never ended as if complete.
         answer.on('close', () => {
-          if (!answer.complete) res.destroy();
+          if (!answer.complete && !endingOnStop) res.destroy();
         });
         answer.on('error', () => res.destroy());
         answer.pipe(res);
