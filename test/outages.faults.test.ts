@@ -11,8 +11,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectSse, createTenant, eventually, ProcessPlatform, startProcessPlatform, Tenant, uniqueTestName } from '@wellstream/testing';
+import { createTenant, eventually, ProcessPlatform, startProcessPlatform, Tenant, uniqueTestName } from '@wellstream/testing';
 import { startPushReceiver, PushReceiver } from '../services/notifications/test/push-receiver';
+import { expectEveryAcknowledgedRecordDelivered } from './acknowledged-delivery';
 import { Attempt, DAY, Ingestion, ReconnectingStream } from './steady-load';
 
 jest.setTimeout(600_000);
@@ -181,34 +182,6 @@ describe('faults: kill -9 and restart of Kafka, the MongoDB API, Redis and a ser
     await eventually(async () => (await ingestion.post(1)).status === 200, 30_000, 500);
   });
 
-  it('every acknowledged record reaches REST, replay, the stream and the push target', async () => {
-    await sleep(2_000);
-    await ingestion.stop();
-    const acked = [...ingestion.acked];
-    expect(acked.length).toBeGreaterThan(50);
-    const missing = (have: Set<string>) => acked.filter((id) => !have.has(id));
-
-    const rest = await eventually(async () => {
-      const res = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/measurements?start_date=${DAY}&end_date=${DAY}`);
-      const have = new Set<string>((res.body.data ?? []).map((r: { id: string }) => r.id));
-      return missing(have).length === 0 ? have : undefined;
-    }, 60_000, 1_000).catch(() => new Set<string>());
-    expect(missing(rest)).toEqual([]);
-
-    const pushed = () => new Set(receiver.received.flatMap((r) => r.body.items.map((i) => String(i.id))));
-    await eventually(async () => missing(pushed()).length === 0 && missing(stream.ids).length === 0, 180_000, 1_000).catch(() => undefined);
-    expect(missing(stream.ids)).toEqual([]);
-    expect(missing(pushed())).toEqual([]);
-
-    const replay = await connectSse(`${platform!.baseUrl}/replay?token=${tenant.token}&event_types=data`);
-    try {
-      expect(replay.status).toBe(200);
-      const replayed = () => new Set(replay.events.filter((e) => e.event === 'data').map((e) => String(e.json().id)));
-      await eventually(async () => missing(replayed()).length === 0, 60_000, 500).catch(() => undefined);
-      expect(missing(replayed())).toEqual([]);
-    } finally {
-      replay.close();
-    }
-    process.stdout.write(`[faults] ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${stream.reconnects}\n`);
-  });
+  it('every acknowledged record reaches REST, replay, the stream and the push target', () =>
+    expectEveryAcknowledgedRecordDelivered({ baseUrl: platform!.baseUrl, tenant, uid, ingestion, stream, receiver, catchUpMs: 180_000, label: '[faults]' }));
 });

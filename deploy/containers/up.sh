@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the distributed platform in containers with podman: docker-compose.yml plus the podman
-# override (docker-compose.podman.yml), then waits until the gateway's /health answers 200.
+# override (docker-compose.podman.yml), then waits until /health answers 200 on the public port
+# (the edge's, WS_PORT_GATEWAY; it forwards to the two gateways, gateway-a and gateway-b).
 #   deploy/containers/up.sh            (images from `npm run images`)
 #   deploy/containers/down.sh          stops and removes the containers (volumes kept; -v drops them)
 # Keys: WELLSTREAM_ADMIN_TOKEN, WELLSTREAM_GATEWAY_KEYS and WELLSTREAM_SOURCE_TOKEN_KEY are taken
@@ -12,6 +13,7 @@ need_podman
 command -v podman-compose >/dev/null || die "podman-compose is not installed (pip install podman-compose==1.2.0)"
 repo="$(cd "$WELLSTREAM_CONTAINERS_DIR/../.." && pwd)"
 project="${WELLSTREAM_COMPOSE_PROJECT:-wellstream}"
+# (The edge runs from the gateway's image with another command: no image of its own.)
 for image in gateway users records streams notifications rules sources kafka ferretdb redis; do
   podman image exists "localhost/wellstream/$image:local" || die "image wellstream/$image:local is missing: run npm run images first"
 done
@@ -31,7 +33,7 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' -m 3 "$url/health" || true)" =
   if [ $SECONDS -ge $deadline ]; then
     curl -s -m 3 "$url/health" >&2 || true
     podman ps -a --filter "label=io.podman.compose.project=$project" --format '{{.Names}} {{.Status}}' >&2
-    die "the gateway at $url did not become healthy (podman logs <container> says why)"
+    die "the platform at $url (the edge, then a gateway) did not become healthy (podman logs <container> says why)"
   fi
   sleep 1
 done

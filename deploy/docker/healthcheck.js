@@ -1,6 +1,6 @@
 'use strict';
 // Container health check: GET /health on this container's own port (the gateway's WELLSTREAM_PORT
-// when SERVICE=gateway, else WELLSTREAM_SERVICE_PORT). Exit 0 on 200, 1 otherwise. Node builtins only.
+// when SERVICE=gateway, also for the edge, which runs from that image; else WELLSTREAM_SERVICE_PORT). Exit 0 on 200, 1 otherwise. Node builtins only.
 const fs = require('fs');
 const isGateway = fs.realpathSync('/app/main.js').startsWith('/app/gateway/');
 const port = isGateway ? process.env.WELLSTREAM_PORT || '8080' : process.env.WELLSTREAM_SERVICE_PORT || '3000';

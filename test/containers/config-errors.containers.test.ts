@@ -31,3 +31,16 @@ describe.each(DEPLOYABLES)('%s container with bad configuration', (name) => {
     expect(r.stderr).not.toMatch(STACK);
   });
 });
+
+describe('edge (the gateway image, command gateway/dist/edge/main.js) with bad configuration', () => {
+  const start = (env: Record<string, string>) =>
+    run('podman', ['run', '--rm', '--read-only', '--tmpfs', '/tmp', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), 'localhost/wellstream/gateway:local', 'node', '/app/gateway/dist/edge/main.js'], { timeoutMs: 30_000 });
+
+  it('no upstream gateways: exits non-zero at once, names the variable on stderr', async () => {
+    const r = await start({});
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('[edge] Invalid configuration');
+    expect(r.stderr).toContain('WELLSTREAM_EDGE_UPSTREAMS is required');
+    expect(r.stderr).not.toMatch(STACK);
+  });
+});

@@ -3,14 +3,20 @@
  * plus docker-compose.podman.yml under podman-compose, a project of its own (unique name, topic and
  * database prefixes, free loopback ports, fresh volumes), so a test run never meets another's data.
  * It can replace one service's container (SIGTERM, then a new container of the image) and says how
- * long the replacement took until the service and the gateway answered /health with 200 again.
+ * long the replacement took until the service and the public port answered /health with 200 again.
+ * Callers use the edge's port (WS_PORT_GATEWAY); behind it run two gateways, gateway-a and gateway-b.
  */
 import { eventually, freePort, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, TEST_SOURCE_TOKEN_KEY, uniqueTestName } from '@wellstream/testing';
 import { must, podman, run } from './podman';
 
+/** One image each (the edge runs from the gateway's image). */
 export const DEPLOYABLES = ['gateway', 'users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
 export type Deployable = (typeof DEPLOYABLES)[number];
-const PORTS = ['GATEWAY', 'USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES', 'SOURCES', 'KAFKA', 'KAFKA_CONTROLLER', 'MONGO', 'MONGO_DEBUG', 'REDIS'] as const;
+/** The compose services run from those images: the gateway twice behind the edge. */
+export const APP_CONTAINERS = ['edge', 'gateway-a', 'gateway-b', 'users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
+export type AppContainer = (typeof APP_CONTAINERS)[number];
+// GATEWAY is the public port (the edge's); GATEWAY_A and GATEWAY_B the two gateways'.
+const PORTS = ['GATEWAY', 'GATEWAY_A', 'GATEWAY_B', 'USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES', 'SOURCES', 'KAFKA', 'KAFKA_CONTROLLER', 'MONGO', 'MONGO_DEBUG', 'REDIS'] as const;
 const COMPOSE_FILES = ['-f', 'docker-compose.yml', '-f', 'docker-compose.podman.yml'];
 
 export interface ContainerPlatform {
@@ -21,11 +27,12 @@ export interface ContainerPlatform {
   url: string;
   publicUrl: string;
   env: NodeJS.ProcessEnv;
-  serviceUrl(name: Deployable): string;
-  container(name: Deployable | 'kafka' | 'mongo' | 'redis'): string;
+  /** A container's own address (the edge's is gatewayUrl). */
+  serviceUrl(name: AppContainer): string;
+  container(name: AppContainer | 'kafka' | 'mongo' | 'redis'): string;
   /** SIGTERM (podman stop, 30 s grace), remove, start a new container; ms until healthy again. */
-  replace(name: Deployable): Promise<{ stopMs: number; totalMs: number; exit: string }>;
-  logs(name: Deployable | 'kafka' | 'mongo' | 'redis', tail?: number): Promise<string>;
+  replace(name: AppContainer): Promise<{ stopMs: number; totalMs: number; exit: string }>;
+  logs(name: AppContainer | 'kafka' | 'mongo' | 'redis', tail?: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -51,7 +58,7 @@ export async function startContainerPlatform(options: { label: string; env?: Nod
   };
   const compose = (args: string[], timeoutMs = 240_000) => must('podman-compose', ['-p', project, ...COMPOSE_FILES, ...args], { env, timeoutMs });
   const gatewayUrl = `http://127.0.0.1:${ports.GATEWAY}`;
-  const serviceUrl = (svc: Deployable) => `http://127.0.0.1:${ports[svc.toUpperCase()]}`;
+  const serviceUrl = (svc: AppContainer) => (svc === 'edge' ? gatewayUrl : `http://127.0.0.1:${ports[svc.toUpperCase().replace('-', '_')]}`);
   const container = (svc: string) => `${project}_${svc}_1`;
   const healthy = async (url: string) => (await fetch(`${url}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined))?.status === 200;
   const logs = async (svc: string, tail = 60) => {
@@ -60,13 +67,13 @@ export async function startContainerPlatform(options: { label: string; env?: Nod
   };
   const describeAll = async () => {
     const ps = await run('podman', ['ps', '-a', '--filter', `label=io.podman.compose.project=${project}`, '--format', '{{.Names}} {{.Status}}']);
-    const tails = await Promise.all(DEPLOYABLES.map(async (d) => `--- ${d} ---\n${await logs(d, 15)}`));
+    const tails = await Promise.all(APP_CONTAINERS.map(async (d) => `--- ${d} ---\n${await logs(d, 15)}`));
     return `${ps.stdout}\n${tails.join('\n')}`;
   };
   const stop = async () => {
     await compose(['down', '-v', '-t', '20'], 180_000).catch(async () => {
       // Whatever compose could not remove goes by name, one container at a time.
-      for (const svc of [...DEPLOYABLES, 'kafka', 'mongo', 'redis']) await run('podman', ['rm', '-f', '-t', '5', container(svc)]);
+      for (const svc of [...APP_CONTAINERS, 'kafka', 'mongo', 'redis']) await run('podman', ['rm', '-f', '-t', '5', container(svc)]);
     });
   };
   try {
@@ -99,8 +106,7 @@ export async function startContainerPlatform(options: { label: string; env?: Nod
         const exit = (await podman(['inspect', '--format', '{{.State.ExitCode}}', container(svc)])).trim();
         await podman(['rm', container(svc)]);
         await compose(['up', '-d', '--no-deps', svc]);
-        const target = svc === 'gateway' ? gatewayUrl : serviceUrl(svc);
-        await eventually(async () => (await healthy(target)) && (await healthy(gatewayUrl)), 120_000, 200).catch(async (err) => {
+        await eventually(async () => (await healthy(serviceUrl(svc))) && (await healthy(gatewayUrl)), 120_000, 200).catch(async (err) => {
           throw new Error(`${svc} did not come back: ${String(err)}\n${await logs(svc)}`);
         });
         return { stopMs, totalMs: Date.now() - t0, exit };

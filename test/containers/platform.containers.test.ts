@@ -4,15 +4,18 @@
  * then each service's container replaced, one at a time, while a writer posts records, a stream
  * client listens (reconnecting with Last-Event-ID) and pushes are pending: every acknowledged record
  * reaches REST, replay, the stream and the push target, and callers saw 200 or 503 with Retry-After
- * only (the gateway itself: see its test); then a server stopped makes /health answer 503 naming it.
+ * only, also while each of the two gateways behind the edge is replaced (the edge itself, like a load
+ * balancer, refuses while it restarts: measured); then a server stopped makes /health answer 503
+ * naming it.
  * One platform serves the whole file; every loop is bounded in count and time.
  */
-import { connectSse, createTenant, eventually, Tenant } from '@wellstream/testing';
+import { createTenant, eventually, Tenant } from '@wellstream/testing';
 import { startPushReceiver, PushReceiver } from '../../services/notifications/test/push-receiver';
 import { ACCEPTANCE_ENV, acceptanceSuite } from '../acceptance.suite';
 import { badInputSuite } from '../bad-input.suite';
-import { DAY, Ingestion, ReconnectingStream } from '../steady-load';
-import { ContainerPlatform, Deployable, startContainerPlatform } from './container-platform';
+import { expectEveryAcknowledgedRecordDelivered } from '../acknowledged-delivery';
+import { Ingestion, ReconnectingStream } from '../steady-load';
+import { AppContainer, ContainerPlatform, startContainerPlatform } from './container-platform';
 import { podman } from './podman';
 
 jest.setTimeout(600_000);
@@ -68,7 +71,7 @@ describe('rolling replacement of each container under load: nothing acknowledged
     if (timings.length) process.stdout.write(`[containers] rolling replacement:\n${timings.join('\n')}\n`);
   });
 
-  const services: Deployable[] = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'];
+  const services: AppContainer[] = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'];
   it.each(services)('%s: SIGTERM drains and exits 0; callers see 200 or 503 with Retry-After', async (svc) => {
     const before = ingestion.attempts.length;
     const t0 = Date.now();
@@ -84,47 +87,45 @@ describe('rolling replacement of each container under load: nothing acknowledged
     expect(ingestion.between(t0, Date.now()).filter((a) => a.status === 200).length).toBeGreaterThan(0);
   });
 
-  it('gateway: SIGTERM lets in-flight requests finish and exits 0; the new one takes over', async () => {
+  // Two gateways behind the edge (docker-compose.yml): replacing one, then the other, refuses no
+  // caller. The edge finds the stopping gateway refusing (its listener closes at SIGTERM), sends the
+  // request to the other one, and takes the new one back once its /health answers.
+  it.each(['gateway-a', 'gateway-b'] as const)('%s: replaced behind the edge; no connection refused, callers see 200 or 503 with Retry-After', async (gw) => {
     const before = ingestion.attempts.length;
-    const r = await p.replace('gateway');
+    const t0 = Date.now();
+    const r = await p.replace(gw);
+    // Two of the edge's health rounds (500 ms each): the new gateway is back in rotation before the
+    // other one is replaced.
+    await sleep(1_500);
+    await eventually(async () => ingestion.between(Date.now() - 1_000, Date.now()).some((a) => a.status === 200), 30_000, 200);
+    const during = ingestion.attempts.slice(before);
+    const bad = during.filter((a) => !(a.status === 200 || (a.status === 503 && a.retryAfter !== undefined)));
+    timings.push(`  ${gw}: stopped in ${r.stopMs} ms (exit ${r.exit}), healthy again ${r.totalMs} ms after SIGTERM; ${during.length} requests meanwhile, ${during.filter((a) => a.status === 503).length} answered 503, ${during.filter((a) => a.status === 'error').length} refused or failed; stream reconnects so far ${stream.reconnects}`);
+    expect(r.exit).toBe('0');
+    expect(r.stopMs).toBeLessThan(30_000);
+    expect(bad.map((a) => `${a.status} ${a.error ?? ''}`)).toEqual([]);
+    expect(ingestion.between(t0, Date.now()).filter((a) => a.status === 200).length).toBeGreaterThan(0);
+  });
+
+  // The edge is infrastructure, as a load balancer (or, in Kubernetes, the Service) is: while its
+  // own container is replaced nothing listens on the public port and connections are refused. Not a
+  // requirement, a measurement (docs/deployment.md); what it does answer is 200 or 503 with
+  // Retry-After, and nothing acknowledged is lost (the check below).
+  it('edge: replaced like a load balancer; refused only while it restarts', async () => {
+    const before = ingestion.attempts.length;
+    const r = await p.replace('edge');
     await eventually(async () => ingestion.attempts.slice(-3).every((a) => a.status === 200) && ingestion.attempts.length > before + 3, 30_000, 200);
     const during = ingestion.attempts.slice(before);
-    timings.push(`  gateway: stopped in ${r.stopMs} ms (exit ${r.exit}), healthy again ${r.totalMs} ms after SIGTERM; ${during.length} requests meanwhile, ${during.filter((a) => a.status === 'error').length} refused (one gateway container: nothing listens while it is replaced)`);
+    const refused = during.filter((a) => a.status === 'error');
+    const refusedMs = refused.length ? refused[refused.length - 1].started + refused[refused.length - 1].ms - refused[0].started : 0;
+    timings.push(`  edge: stopped in ${r.stopMs} ms (exit ${r.exit}), healthy again ${r.totalMs} ms after SIGTERM; ${during.length} requests meanwhile, ${refused.length} refused over ${refusedMs} ms`);
     expect(r.exit).toBe('0');
-    // With one gateway container nothing listens between the old one and the new one: connections
-    // are refused (clients retry; a second replica behind a load balancer removes this, see the
-    // Kubernetes manifests). What a gateway does answer is 200 or 503 with Retry-After.
     const answered = during.filter((a) => a.status !== 'error');
     expect(answered.filter((a) => !(a.status === 200 || (a.status === 503 && a.retryAfter !== undefined))).map((a) => `${a.status} ${a.error}`)).toEqual([]);
   });
 
-  it('every acknowledged record reaches REST, replay, the stream and the push target', async () => {
-    await sleep(2_000);
-    await ingestion.stop();
-    const acked = [...ingestion.acked];
-    expect(acked.length).toBeGreaterThan(50);
-    const missing = (have: Set<string>) => acked.filter((id) => !have.has(id));
-    const rest = await eventually(async () => {
-      const res = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/measurements?start_date=${DAY}&end_date=${DAY}`);
-      const have = new Set<string>((res.body.data ?? []).map((r: { id: string }) => r.id));
-      return missing(have).length === 0 ? have : undefined;
-    }, 60_000, 1_000).catch(() => new Set<string>());
-    expect(missing(rest)).toEqual([]);
-    const pushed = () => new Set(receiver.received.flatMap((r) => r.body.items.map((i) => String(i.id))));
-    await eventually(async () => missing(pushed()).length === 0 && missing(stream.ids).length === 0, 120_000, 1_000).catch(() => undefined);
-    expect(missing(stream.ids)).toEqual([]);
-    expect(missing(pushed())).toEqual([]);
-    const replay = await connectSse(`${p.baseUrl}/replay?token=${tenant.token}&event_types=data`);
-    try {
-      expect(replay.status).toBe(200);
-      const replayed = () => new Set(replay.events.filter((e) => e.event === 'data').map((e) => String(e.json().id)));
-      await eventually(async () => missing(replayed()).length === 0, 60_000, 500).catch(() => undefined);
-      expect(missing(replayed())).toEqual([]);
-    } finally {
-      replay.close();
-    }
-    process.stdout.write(`[containers] ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${stream.reconnects}\n`);
-  });
+  it('every acknowledged record reaches REST, replay, the stream and the push target', () =>
+    expectEveryAcknowledgedRecordDelivered({ baseUrl: p.baseUrl, tenant, uid, ingestion, stream, receiver, catchUpMs: 120_000, label: '[containers]' }));
 });
 
 describe('a server down: /health answers 503 naming it, never hangs', () => {

@@ -1,6 +1,10 @@
 /**
  * Starts an express app and stops it gracefully: stop accepting, let in-flight requests finish,
  * end long-lived responses (SSE) that registered themselves, then close the remaining sockets.
+ * While stopping, every answer says `Connection: close` and its connection closes after it: a
+ * keep-alive client (the edge, a load balancer, the gateway's pool) would otherwise go on sending
+ * requests over a connection the stopping server still serves, until the grace runs out and cuts
+ * them mid-request.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -21,9 +25,25 @@ export async function startHttpServer(app: RequestListener, opts: { host: string
   server.headersTimeout = 66_000;
   const sockets = new Set<Socket>();
   const longLived = new Set<() => void>();
+  const answering = new Set<http.ServerResponse>();
+  // Sockets with an answer in progress; the others are idle, also those that never carried a
+  // request (a client's spare connection), which closeIdleConnections leaves open.
+  const busy = new Set<Socket>();
+  let stopping = false;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
+  });
+  server.prependListener('request', (req, res) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.on('close', () => busy.delete(socket));
+    if (stopping) {
+      res.shouldKeepAlive = false;
+      return;
+    }
+    answering.add(res);
+    res.on('close', () => answering.delete(res));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -44,9 +64,15 @@ export async function startHttpServer(app: RequestListener, opts: { host: string
     },
     close(graceMs = 5000) {
       closing ??= new Promise<void>((resolve) => {
+        stopping = true;
+        // Answers not started yet close their connection after them. (Those started already were
+        // announced keep-alive: a request that still comes on their connection is answered with
+        // `Connection: close`, above.)
+        for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
         server.close(() => resolve());
         for (const end of longLived) end();
         server.closeIdleConnections();
+        for (const s of sockets) if (!busy.has(s)) s.destroy();
         setTimeout(() => {
           for (const s of sockets) s.destroy();
         }, graceMs).unref();

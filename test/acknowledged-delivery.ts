@@ -1,0 +1,55 @@
+/**
+ * The end-of-run check of the fault and container tests: every record the writer saw acknowledged
+ * reached REST, replay, the stream client and the push target. Each place gets its own bounded wait
+ * (the push target may be retrying a batch; the stream client may be reconnecting).
+ */
+import { connectSse, eventually, Tenant } from '@wellstream/testing';
+import type { PushReceiver } from '../services/notifications/test/push-receiver';
+import { DAY, Ingestion, ReconnectingStream } from './steady-load';
+
+export interface DeliveryCheck {
+  baseUrl: string;
+  tenant: Tenant;
+  uid: string;
+  ingestion: Ingestion;
+  stream: ReconnectingStream;
+  receiver: PushReceiver;
+  /** How long the push target and the stream client may take to catch up. */
+  catchUpMs: number;
+  /** Prefix of the summary line (`[faults]`, `[containers]`). */
+  label: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Stops the writer, then expects every acknowledged record everywhere. */
+export async function expectEveryAcknowledgedRecordDelivered(c: DeliveryCheck): Promise<void> {
+  await sleep(2_000);
+  await c.ingestion.stop();
+  const acked = [...c.ingestion.acked];
+  expect(acked.length).toBeGreaterThan(50);
+  const missing = (have: Set<string>) => acked.filter((id) => !have.has(id));
+
+  const rest = await eventually(async () => {
+    const res = await c.tenant.api.get(`/organizations/${c.tenant.organizationId}/users/${c.uid}/measurements?start_date=${DAY}&end_date=${DAY}`);
+    const have = new Set<string>((res.body.data ?? []).map((r: { id: string }) => r.id));
+    return missing(have).length === 0 ? have : undefined;
+  }, 60_000, 1_000).catch(() => new Set<string>());
+  expect(missing(rest)).toEqual([]);
+
+  const pushed = () => new Set(c.receiver.received.flatMap((r) => r.body.items.map((i) => String(i.id))));
+  await eventually(async () => missing(pushed()).length === 0 && missing(c.stream.ids).length === 0, c.catchUpMs, 1_000).catch(() => undefined);
+  expect(missing(c.stream.ids)).toEqual([]);
+  expect(missing(pushed())).toEqual([]);
+
+  const replay = await connectSse(`${c.baseUrl}/replay?token=${c.tenant.token}&event_types=data`);
+  try {
+    expect(replay.status).toBe(200);
+    const replayed = () => new Set(replay.events.filter((e) => e.event === 'data').map((e) => String(e.json().id)));
+    await eventually(async () => missing(replayed()).length === 0, 60_000, 500).catch(() => undefined);
+    expect(missing(replayed())).toEqual([]);
+  } finally {
+    replay.close();
+  }
+  process.stdout.write(`${c.label} ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${c.stream.reconnects}\n`);
+}
