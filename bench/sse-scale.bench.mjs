@@ -29,7 +29,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ADMIN, args, api, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startServers, until } from './harness.mjs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ADMIN, args, api, canaryLine, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startCanary, startServers, eventLoopP99, until } from './harness.mjs';
 import { freePort, root } from './processes.mjs';
 
 const N = Number(args.n ?? 15_000);
@@ -140,7 +141,11 @@ process.on('exit', () => {
 function spawnService(script, env, label) {
   // As in production: warnings and errors logged; MALLOC_ARENA_MAX passes through (glibc's arenas are part of what a process holds).
   const passed = process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {};
-  const child = spawn(process.execPath, [path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // BENCH_STREAMS_NODE_ARGS (e.g. "--trace-gc --cpu-prof --cpu-prof-dir=/tmp/prof"): node flags for
+  // the streams process only, its stdout to /tmp/bench-streams.out, to see where its time goes.
+  const extra = label === 'streams' && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
+  const stdout = extra.length ? fs.openSync('/tmp/bench-streams.out', 'w') : 'ignore';
+  const child = spawn(process.execPath, [...extra, path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', stdout, 'pipe'] });
   let tail = '';
   child.stderr.on('data', (d) => (tail = (tail + d).slice(-4000)));
   spawned.add(child);
@@ -186,7 +191,8 @@ async function startDistributedPlatform(servers) {
     stop: async () => {
       await log.close();
       for (const c of children.values()) c.kill('SIGTERM');
-      await sleep(2000);
+      // A profiled streams process (BENCH_STREAMS_NODE_ARGS) writes its profile as it exits.
+      await sleep(process.env.BENCH_STREAMS_NODE_ARGS ? 15_000 : 2000);
       for (const c of children.values()) c.kill('SIGKILL');
     },
   };
@@ -262,7 +268,10 @@ async function publishFlow(log, customers, rate, seconds) {
   for (let tick = 0; tick < seconds * 10; tick++) {
     const c = customers[tick % customers.length];
     const t = Date.now();
-    sends.push(publishRecords(log, c, perTick, { users: 2, batch: perTick, record: record(`lat-${t}-${tick}`) }).then(() => postTimes.push(Date.now() - t)));
+    sends.push(publishRecords(log, c, perTick, { users: 2, batch: perTick, record: record(`lat-${t}-${tick}`) }).then(() => {
+      postTimes.push(Date.now() - t);
+      ackedAt.set(String(t), Date.now());
+    }));
     n += perTick;
     const next = t0 + (tick + 1) * 100;
     if (next > Date.now()) await sleep(next - Date.now());
@@ -273,6 +282,8 @@ async function publishFlow(log, customers, rate, seconds) {
 
 /** How long each ingestion request took (ms), to tell ingestion's share of a latency from delivery's. */
 const postTimes = [];
+/** Distributed: when the broker acknowledged each tick's publish (keyed by its send time), to split a latency into append and delivery. */
+const ackedAt = new Map();
 
 /** POSTs records for a user, retrying 503 after its Retry-After (a user the records service is still learning). */
 async function post(base, user, records) {
@@ -308,9 +319,12 @@ async function idleAndFanOut(runtime, platform, reference) {
   const customers = await tenantsAndStreams(platform, STREAMS);
   const streams = customers.flatMap((c) => c.streams.map((id) => ({ id, c })));
   const latencies = [];
+  const receipts = [];
   const onData = (mark, _id, at) => {
     const m = /^lat-(\d+)-/.exec(mark ?? '');
-    if (m) latencies.push(at - Number(m[1]));
+    if (!m) return;
+    latencies.push(at - Number(m[1]));
+    receipts.push([m[1], at]);
   };
   await sleep(2000);
   const pid = platform.streamsPid();
@@ -330,10 +344,20 @@ async function idleAndFanOut(runtime, platform, reference) {
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
   const perClient = (open - before) / N;
   postTimes.length = 0;
+  const canary = await startCanary();
+  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  benchLoop.enable();
+  await eventLoopP99(platform.metricsUrl).catch(() => null);
   const sent = args['skip-fanout'] ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, SECONDS) : await flow(platform.base, customers.flatMap((c) => c.users), RATE, SECONDS, 'lat');
   // Every record reaches one client of each of its customer's two streams: wait for all (bounded).
   const waitFrom = Date.now();
   while (sent && latencies.length < sent * 2 && Date.now() - waitFrom < 30_000) await sleep(250);
+  benchLoop.disable();
+  const streamsLoopP99 = await eventLoopP99(platform.metricsUrl).catch(() => null);
+  const host = await canary.report();
+  canary.stop();
+  // Distributed: receipt after the broker's acknowledgement (negative: the client had it before the publisher heard back).
+  const afterAck = receipts.filter(([t]) => ackedAt.has(t)).map(([t, at]) => at - ackedAt.get(t));
   for (const c of clients) c.socket?.destroy();
   return {
     runtime,
@@ -361,6 +385,10 @@ async function idleAndFanOut(runtime, platform, reference) {
       // How long the POST (embedded) or the publish to the broker (distributed) took.
       ingest_request_p50_ms: pct(postTimes, 50),
       ingest_request_p99_ms: pct(postTimes, 99),
+      ...(afterAck.length ? { after_broker_ack_p50_ms: pct(afterAck, 50), after_broker_ack_p99_ms: pct(afterAck, 99) } : {}),
+      streams_event_loop_p99_ms: streamsLoopP99,
+      bench_event_loop_p99_ms: Number((benchLoop.percentile(99) / 1e6).toFixed(1)),
+      host: canaryLine(host),
     },
   };
 }

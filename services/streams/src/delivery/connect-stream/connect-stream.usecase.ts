@@ -123,7 +123,13 @@ function attachClient(deps: ConnectDeps, sink: EventSink, a: Attached): void {
   });
 }
 
-async function streamPoke(deps: ConnectDeps, streamId: string, group: string): Promise<string> {
-  const count = await deps.members.cachedCount(group);
+/** The poke's data; synchronous when the members snapshot is fresh (almost always). */
+function streamPoke(deps: ConnectDeps, streamId: string, group: string): string | Promise<string> {
+  const count = deps.members.cachedCountNow(group);
+  if (count !== undefined) return pokeData(deps, streamId, count);
+  return deps.members.cachedCount(group).then((n) => pokeData(deps, streamId, n));
+}
+
+function pokeData(deps: ConnectDeps, streamId: string, count: number): string {
   return JSON.stringify({ ts: deps.clock.now().toISOString(), stream: streamId, members: { count, max: deps.maxMembers } });
 }

@@ -76,6 +76,16 @@ export class StreamMembers {
     return this.localCount(group) + ((await this.others(this.settings.cachedMs ?? 1000)).get(group) ?? 0);
   }
 
+  /**
+   * For pokes, without waiting: the count when the snapshot is at most `cachedMs` old, else
+   * undefined (and a fresh read starts). Fifteen thousand pokes a second should not each cost promises.
+   */
+  cachedCountNow(group: string): number | undefined {
+    if (Date.now() - this.snapshot.at <= (this.settings.cachedMs ?? 1000)) return this.localCount(group) + (this.snapshot.others.get(group) ?? 0);
+    void this.others(0).catch(() => {});
+    return undefined;
+  }
+
   private async others(maxAgeMs: number): Promise<Map<string, number>> {
     if (Date.now() - this.snapshot.at <= maxAgeMs) return this.snapshot.others;
     this.reading ??= (async () => {

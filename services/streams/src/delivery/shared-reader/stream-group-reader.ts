@@ -36,7 +36,8 @@ export interface GroupReaderDeps {
 }
 
 export class StreamGroupReader {
-  private readonly clients: StreamClient[] = [];
+  /** In join order (a Set keeps insertion order); coming and going cost O(1). */
+  private readonly clients = new Set<StreamClient>();
   private assigned: number[] = [];
   private owners = new Map<number, StreamClient>();
   private subscription?: Subscription;
@@ -52,7 +53,7 @@ export class StreamGroupReader {
   ) {}
 
   get clientCount(): number {
-    return this.clients.length;
+    return this.clients.size;
   }
 
   /** Resolves once the joins and leaves asked for so far are done. */
@@ -61,17 +62,15 @@ export class StreamGroupReader {
   }
 
   add(client: StreamClient): void {
-    this.clients.push(client);
+    this.clients.add(client);
     this.resplit();
-    if (this.clients.length === 1) this.changeMembership(() => this.join());
+    if (this.clients.size === 1) this.changeMembership(() => this.join());
   }
 
   remove(client: StreamClient): void {
-    const i = this.clients.indexOf(client);
-    if (i < 0) return;
-    this.clients.splice(i, 1);
+    if (!this.clients.delete(client)) return;
     this.resplit();
-    if (this.clients.length === 0) this.changeMembership(() => this.leave());
+    if (this.clients.size === 0) this.changeMembership(() => this.leave());
   }
 
   private changeMembership(step: () => Promise<void>): void {
@@ -79,7 +78,7 @@ export class StreamGroupReader {
   }
 
   private async join(): Promise<void> {
-    if (this.clients.length === 0 || this.subscription) return;
+    if (this.clients.size === 0 || this.subscription) return;
     try {
       this.subscription = await this.deps.eventLog.consume({
         topic: customerEventsTopic.spec.name,
@@ -98,21 +97,21 @@ export class StreamGroupReader {
       });
     } catch (err) {
       this.deps.logger.error('joining a stream group failed', { group: this.group, error: err });
-      for (const c of this.clients.slice()) c.sink.close('could not join the stream');
+      for (const c of [...this.clients]) c.sink.close('could not join the stream');
     }
     // Everyone left while joining: leave again rather than hold partitions nobody reads.
-    if (this.clients.length === 0) await this.leave();
+    if (this.clients.size === 0) await this.leave();
   }
 
   private async leave(): Promise<void> {
-    if (this.clients.length > 0) return;
+    if (this.clients.size > 0) return;
     const subscription = this.subscription;
     this.subscription = undefined;
     this.assigned = [];
     this.owners = new Map();
     // Leaving finishes (and commits) in-flight writes, then hands the partitions to the other processes.
     await subscription?.stop();
-    if (this.clients.length === 0) this.onIdle();
+    if (this.clients.size === 0) this.onIdle();
   }
 
   private resplit(): void {
@@ -123,7 +122,7 @@ export class StreamGroupReader {
     const event = parseCustomerEvent(m.value);
     const wanted = event !== undefined && matchesFilter(this.filter, event) && !this.deps.erased?.has(event.user_id);
     for (;;) {
-      if (!this.owners.has(m.partition) && this.clients.length > 0 && !this.assigned.includes(m.partition)) {
+      if (!this.owners.has(m.partition) && this.clients.size > 0 && !this.assigned.includes(m.partition)) {
         // A message of a partition whose assignment this reader has not been told of yet.
         this.assigned = [...this.assigned, m.partition].sort((a, b) => a - b);
         this.resplit();
