@@ -134,6 +134,8 @@ const LIMITS = {
 };
 
 const spawned = new Set();
+/** When the second streams replica was started (to place the storm in its profile). */
+let secondStartedAt = 0;
 process.on('exit', () => {
   for (const c of spawned) c.kill('SIGKILL');
 });
@@ -142,9 +144,9 @@ function spawnService(script, env, label) {
   // As in production: warnings and errors logged; MALLOC_ARENA_MAX passes through (glibc's arenas are part of what a process holds).
   const passed = process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {};
   // BENCH_STREAMS_NODE_ARGS (e.g. "--trace-gc --cpu-prof --cpu-prof-dir=/tmp/prof"): node flags for
-  // the streams process only, its stdout to /tmp/bench-streams.out, to see where its time goes.
-  const extra = label === 'streams' && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
-  const stdout = extra.length ? fs.openSync('/tmp/bench-streams.out', 'w') : 'ignore';
+  // the streams process only, its stdout to /tmp/bench-<label>.out, to see where its time goes.
+  const extra = label.startsWith('streams') && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
+  const stdout = extra.length ? fs.openSync(`/tmp/bench-${label}.out`, 'w') : 'ignore';
   const child = spawn(process.execPath, [...extra, path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', stdout, 'pipe'] });
   let tail = '';
   child.stderr.on('data', (d) => (tail = (tail + d).slice(-4000)));
@@ -182,6 +184,7 @@ async function startDistributedPlatform(servers) {
     kafkaPort: Number(servers.env.WELLSTREAM_KAFKA_BROKERS.split(':').pop()),
     /** A second streams replica on the same servers (the storm). */
     async startSecondStreams() {
+      secondStartedAt = Date.now();
       children.set('streams2', spawnService('services/streams/dist/main.js', serviceEnv('streams2'), 'streams2'));
       await healthy(url('streams2'), 'the second streams replica');
       return { port: ports.streams2, pid: children.get('streams2').pid };
@@ -433,7 +436,7 @@ async function storm(platform) {
           state.lastEventId = id;
           recordSeen(mark, stream, conn);
         },
-      }).catch(() => ({ status: 0, retryAfter: 1 }));
+      }).catch((err) => ({ status: 0, retryAfter: 1, body: String(err?.message ?? err) }));
       if (r.status === 200) return Object.assign(state, { socket: r.socket, stream, c, attempts: attempt + 1 });
       // 503: too many connecting at once; 422: the member limit still counts the killed replica's
       // clients until its counts expire (one poke interval). Both say when to come back.
@@ -487,6 +490,7 @@ async function storm(platform) {
   await sleep(8000);
   const killedAt = Date.now();
   platform.kill('streams');
+  if (process.env.BENCH_STREAMS_NODE_ARGS) console.error(`storm: replica 1 killed ${((killedAt - secondStartedAt) / 1000).toFixed(1)} s after replica 2 was started`);
   await Promise.all(first.map((c) => new Promise((resolve) => (c.socket.destroyed ? resolve() : c.socket.once('close', resolve)))));
   const reconnected = await Promise.all(first.map((c) => openStormClient(c.stream, c.c, second.port, c.i, c.lastEventId)));
   const allServedSeconds = (Date.now() - killedAt) / 1000;

