@@ -25,13 +25,14 @@
  * wait has a deadline.
  */
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ADMIN, args, api, canaryLine, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startCanary, startServers, eventLoopP99, until } from './harness.mjs';
 import { freePort, root } from './processes.mjs';
+import { openSseClient, record } from './sse-client.mjs';
 
 const N = Number(args.n ?? 15_000);
 const STREAMS = Number(args.streams ?? 60);
@@ -41,64 +42,11 @@ const STORM = Number(args.storm ?? 5000);
 const RUNTIME = args.runtime ?? 'both';
 const GATEWAY_KEY = randomUUID() + randomUUID();
 const kib = (b) => Number((b / 1024).toFixed(1));
-const { signAssertion, ASSERTION_HEADER, CALLER_HEADERS } = lib('http');
 
 // ------------------------------------------------------------------ clients -----------------
 
-/**
- * One raw SSE client: parses only `data` frames (their id and the send time in the record's
- * log_id), drops pokes. `signed`: straight to a streams process, as its gateway would call it.
- */
-function openClient(port, streamId, { customerId, token, signed, lastEventId, onData = () => {}, i = 0 }) {
-  return new Promise((resolve, reject) => {
-    const target = `/v2/streams/${streamId}/connect`;
-    const headers = [`Host: 127.0.0.1:${port}`, 'Accept: text/event-stream'];
-    if (signed) {
-      const requestId = randomUUID();
-      headers.push(`x-request-id: ${requestId}`, `${CALLER_HEADERS.customerId}: ${customerId}`);
-      headers.push(`${ASSERTION_HEADER}: ${signAssertion(GATEWAY_KEY, { method: 'GET', target, requestId, customerId, organizationId: '', operator: false })}`);
-    }
-    if (lastEventId) headers.push(`Last-Event-ID: ${lastEventId}`);
-    const s = net.connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (i % 8)}` });
-    let head = '';
-    let buf = '';
-    const timer = setTimeout(() => (s.destroy(), reject(new Error('no response head within 60 s'))), 60_000);
-    s.setEncoding('utf8');
-    s.on('connect', () => s.write(`GET ${target}${signed ? '' : `?token=${token}`} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`));
-    const onFrames = (chunk) => {
-      if (!chunk.includes('event: data') && buf === '') return;
-      buf += chunk;
-      let end;
-      while ((end = buf.indexOf('\n\n')) >= 0) {
-        const frame = buf.slice(0, end);
-        buf = buf.slice(end + 2);
-        // Chunked transfer encoding puts a size line before each write (one frame per write).
-        if (!frame.includes('event: data')) continue;
-        const id = /\nid: (\S+)/.exec(frame)?.[1];
-        const mark = /"log_id":"([^"]+)"/.exec(frame)?.[1];
-        onData(mark, id, Date.now());
-      }
-    };
-    const onHead = (chunk) => {
-      head += chunk;
-      const at = head.indexOf('\r\n\r\n');
-      if (at < 0) return;
-      clearTimeout(timer);
-      s.off('data', onHead);
-      const status = Number(head.slice(9, 12));
-      if (status !== 200) {
-        const retryAfter = Number(/retry-after: (\d+)/i.exec(head)?.[1] ?? 0);
-        s.destroy();
-        return resolve({ status, retryAfter, body: head.slice(at + 4, at + 300) });
-      }
-      s.on('data', onFrames);
-      onFrames(head.slice(at + 4).replace(/^[0-9a-f]+\r\n/gim, ''));
-      resolve({ status, socket: s });
-    };
-    s.on('data', onHead);
-    s.on('error', (err) => (clearTimeout(timer), reject(err)));
-  });
-}
+/** A raw SSE client signed with this run's gateway key (bench/sse-client.mjs). */
+const openClient = (port, streamId, opts) => openSseClient(port, streamId, { gatewayKey: GATEWAY_KEY, ...opts });
 
 async function openMany(n, open) {
   const out = [];
@@ -177,6 +125,7 @@ async function startDistributedPlatform(servers) {
   await log.ensureTopic(lib('contracts').customerEventsTopic.spec);
   return {
     log,
+    logSettings: { brokers: servers.env.WELLSTREAM_KAFKA_BROKERS.split(','), prefix: `${prefix}.` },
     base: `${gatewayUrl}/v2`,
     streamsPort: ports.streams,
     metricsUrl: `${url('streams')}/metrics`,
@@ -249,14 +198,6 @@ async function tenantsAndStreams(platform, streams) {
   }
   return customers;
 }
-
-let recordCount = 0;
-/** A record whose content is its own (same content from one source is a duplicate, stored once: docs/merging.md). */
-const record = (mark) => {
-  const n = recordCount++;
-  const at = new Date(Date.now() - Math.floor(Math.random() * 86_400_000)).toISOString().replace(/\.\d+Z$/, 'Z');
-  return { type: 'measurement', source: { type: 'withings' }, log_id: mark, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 40 + (n % 100_000) / 1000, origin: 'device' }] };
-};
 
 /**
  * `rate` events/s for `seconds` published straight onto the customers' topics as records would
@@ -406,7 +347,6 @@ async function storm(platform) {
   const others = await tenantsAndStreams(platform, 10);
   // Per user: the sequence numbers received (any client), in receipt order; per client: last id.
   const seen = new Map();
-  const otherTimes = [];
   // Each storm customer has two streams: every event reaches one client of each, so order and gaps are per stream and user.
   const perConnection = new Map();
   const recordSeen = (mark, stream, conn) => {
@@ -440,8 +380,10 @@ async function storm(platform) {
       if (r.status === 200) return Object.assign(state, { socket: r.socket, stream, c, attempts: attempt + 1 });
       // 503: too many connecting at once; 422: the member limit still counts the killed replica's
       // clients until its counts expire (one poke interval). Both say when to come back.
-      if (r.status !== 503 && r.status !== 422) throw new Error(`storm client got ${r.status}: ${r.body ?? ''}`);
-      refusals[r.status] = (refusals[r.status] ?? 0) + 1;
+      // 0: the connection failed (reset or refused); a client tries again after a second, and it is counted.
+      if (r.status !== 503 && r.status !== 422 && r.status !== 0) throw new Error(`storm client got ${r.status}: ${r.body ?? ''}`);
+      const kind = r.status === 0 ? `connection failed (${r.body})` : r.status;
+      refusals[kind] = (refusals[kind] ?? 0) + 1;
       await sleep(r.retryAfter * 1000);
     }
     throw new Error('a storm client was refused 50 times');
@@ -449,20 +391,11 @@ async function storm(platform) {
   let i = 0;
   for (const c of stormCustomers) for (const s of c.streams) for (let k = 0; k < perStream && stormClients.length < STORM; k++) stormClients.push(openStormClient(s, c, platform.streamsPort, i++));
   const first = await Promise.all(stormClients);
-  const otherClients = await Promise.all(
-    others.flatMap((c) =>
-      c.streams.map((s) =>
-        openClient(second.port, s, {
-          customerId: c.customerId,
-          signed: true,
-          onData: (mark, _id, at) => {
-            const m = /^ot-(\d+)-/.exec(mark ?? '');
-            if (m) otherTimes.push({ sent: Number(m[1]), at });
-          },
-        }),
-      ),
-    ),
-  );
+  // The other customers run in a thread of their own (storm-bystanders.worker.mjs says why).
+  const bystanders = new Worker(new URL('./storm-bystanders.worker.mjs', import.meta.url), {
+    workerData: { port: second.port, gatewayKey: GATEWAY_KEY, ...platform.logSettings, customers: others.map((c) => ({ customerId: c.customerId, organizationId: c.organizationId, streams: c.streams })) },
+  });
+  await new Promise((resolve, reject) => bystanders.once('message', resolve).once('error', reject));
   // Sequence-numbered events per storm user, and a steady flow to the other customers, published
   // straight onto the customers' topics as records would (what is measured is the streams side:
   // the records service on FerretDB answers far slower than this on this machine).
@@ -478,25 +411,30 @@ async function storm(platform) {
       }
     }),
   );
-  const otherFlow = (async () => {
-    let n = 0;
-    while (running) {
-      const c = others[n % others.length];
-      const t = Date.now();
-      await publishRecords(platform.log, c, 1, { batch: 1, users: 2, record: record(`ot-${t}-${n++}`) });
-      await sleep(20);
-    }
-  })();
   await sleep(8000);
+  const canary = await startCanary();
+  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  await eventLoopP99(`http://127.0.0.1:${second.port}/metrics`).catch(() => null);
+  benchLoop.enable();
   const killedAt = Date.now();
   platform.kill('streams');
   if (process.env.BENCH_STREAMS_NODE_ARGS) console.error(`storm: replica 1 killed ${((killedAt - secondStartedAt) / 1000).toFixed(1)} s after replica 2 was started`);
   await Promise.all(first.map((c) => new Promise((resolve) => (c.socket.destroyed ? resolve() : c.socket.once('close', resolve)))));
   const reconnected = await Promise.all(first.map((c) => openStormClient(c.stream, c.c, second.port, c.i, c.lastEventId)));
   const allServedSeconds = (Date.now() - killedAt) / 1000;
-  await sleep(25_000); // records keep flowing while the dead member's partitions return to the group
+  await sleep(Math.max(0, killedAt + 30_000 - Date.now())); // the window the other customers' figures cover
+  benchLoop.disable();
+  const survivorLoopP99 = await eventLoopP99(`http://127.0.0.1:${second.port}/metrics`).catch(() => null);
+  const host = await canary.report();
+  canary.stop();
+  await sleep(Math.max(0, allServedSeconds * 1000 + 25_000 - (Date.now() - killedAt))); // records keep flowing while the dead member's partitions return to the group
   running = false;
-  await Promise.all([stormFlow, otherFlow]);
+  await stormFlow;
+  const { times: otherTimes, loopMaxMs: bystandersLoopMaxMs } = await new Promise((resolve, reject) => {
+    bystanders.once('message', resolve).once('error', reject);
+    bystanders.postMessage('stop');
+  });
+  await bystanders.terminate();
   const streamsOfUser = (u) => u.c.streams;
   const missing = () => {
     let n = 0;
@@ -525,7 +463,11 @@ async function storm(platform) {
   const arrivals = afterKill.map((t) => t.at).sort((a, b) => a - b);
   let otherGap = 0;
   for (let k = 1; k < arrivals.length; k++) otherGap = Math.max(otherGap, arrivals[k] - arrivals[k - 1]);
-  for (const c of [...reconnected, ...otherClients]) c.socket?.destroy();
+  // The same for the publishing side (this process): a gap there is the bench's, not the platform's.
+  const sends = afterKill.map((t) => t.sent).sort((a, b) => a - b);
+  let publishGap = 0;
+  for (let k = 1; k < sends.length; k++) publishGap = Math.max(publishGap, sends[k] - sends[k - 1]);
+  for (const c of reconnected) c.socket?.destroy();
   return {
     storm_clients: first.length,
     all_served_again_seconds: Number(allServedSeconds.toFixed(1)),
@@ -542,6 +484,12 @@ async function storm(platform) {
       latency_after_kill_p99_ms: pct(afterKill.map((t) => t.at - t.sent), 99),
       latency_after_kill_max_ms: Math.max(...afterKill.map((t) => t.at - t.sent)),
       longest_gap_between_deliveries_ms: otherGap,
+      longest_gap_between_their_publishes_ms: publishGap,
+      survivor_event_loop_p99_ms: survivorLoopP99,
+      // The storm clients' thread (a second at a time is theirs, not the platform's) and the other customers' own thread.
+      storm_clients_event_loop_max_ms: Number((benchLoop.max / 1e6).toFixed(0)),
+      other_customers_event_loop_max_ms: bystandersLoopMaxMs,
+      host: canaryLine(host),
     },
   };
 }

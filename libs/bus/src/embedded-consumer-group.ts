@@ -9,7 +9,7 @@ import type { ConsumeOptions } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
 import { handleInContext } from './handle-in-context';
 import { SharedLookups } from './read-batch';
-import { TimeSlice } from './time-slice';
+import { GROUP_MEMBER_LIGHT_UNITS, TimeSlice } from './time-slice';
 
 const BATCH = 100;
 const RETRY_PAUSE_MS = 500;
@@ -77,7 +77,8 @@ class PartitionWorker {
   private async run(): Promise<void> {
     const { topic, tenant } = this.options;
     let offset = this.startOffset();
-    const slice = new TimeSlice();
+    // Light members never rest (time-slice.ts), as on Kafka (kafka-consumer.ts).
+    const slice = new TimeSlice({ lightUnitsPerSecond: GROUP_MEMBER_LIGHT_UNITS });
     while (!this.stopped) {
       const changes = this.storage.changes;
       const batch = await this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);

@@ -11,7 +11,7 @@ import type { ConsumeOptions } from './event-log.port';
 import { handleInContext } from './handle-in-context';
 import { sleep, toLogMessage } from './kafka-message';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
-import { TimeSlice } from './time-slice';
+import { GROUP_MEMBER_LIGHT_UNITS, TimeSlice } from './time-slice';
 
 const JOIN_WAIT_MS = 30_000;
 /**
@@ -38,7 +38,7 @@ export class KafkaGroupMember {
   private restarting = false;
   private readonly inFlight = new Set<Promise<void>>();
   /** kafkajs hands over a fetched batch message by message without yielding: share the loop. */
-  private readonly slice = new TimeSlice();
+  private readonly slice = new TimeSlice({ lightUnitsPerSecond: GROUP_MEMBER_LIGHT_UNITS });
   private joined = false;
   private onJoined = () => {};
   /** Handled positions not committed yet (commitEveryMs), per partition of the current consumer. */

@@ -64,4 +64,23 @@ describe('TimeSlice budget', () => {
       timers.mockRestore();
     }
   });
+
+  it('never rests a light reader (few units this second), and rests it again once it is not light', async () => {
+    const timers = jest.spyOn(global, 'setTimeout');
+    try {
+      const light = new TimeSlice({ budgetMs: 2, lightUnitsPerSecond: 3 });
+      await light.pause(); // unit 1
+      busy(60); // well past the shared budget
+      await light.pause(); // unit 2: light, so it yields without resting
+      expect(timers).not.toHaveBeenCalled();
+      busy(3);
+      await light.pause(); // unit 3: still light
+      expect(timers).not.toHaveBeenCalled();
+      busy(3);
+      await light.pause(); // unit 4 within the same second: no longer light, rests on the budget
+      expect(timers).toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+  });
 });

@@ -44,10 +44,22 @@ function refill(): void {
   bulk.at = now;
 }
 
+/** Consumer-group members handling fewer messages a second than this never rest (lightUnitsPerSecond). */
+export const GROUP_MEMBER_LIGHT_UNITS = 100;
+
 export interface TimeSliceOptions {
   budgetMs?: number;
   /** A customer's history read: gives way to requests being answered (see above). */
   givesWay?: boolean;
+  /**
+   * A reader that has done fewer units of work than this in the current second is light: it
+   * yields but never rests. A consumer group only a few seconds behind (its process was busy for
+   * a moment) is history by the age of its messages, and resting it on the budget beside readers
+   * with thousands to catch up made it fall further behind: in a reconnect storm, other customers'
+   * streams on the surviving replica stalled for 24 s. What little it does cannot be what holds
+   * the loop.
+   */
+  lightUnitsPerSecond?: number;
 }
 
 export class TimeSlice {
@@ -59,14 +71,19 @@ export class TimeSlice {
 
   private readonly budgetMs: number;
   private readonly givesWay: boolean;
+  private readonly lightUnits: number;
+  private unitsThisSecond = 0;
+  private secondStartedAt = 0;
 
   constructor(options: TimeSliceOptions = {}) {
     this.budgetMs = options.budgetMs ?? DEFAULT_SLICE_MS;
     this.givesWay = options.givesWay ?? false;
+    this.lightUnits = options.lightUnitsPerSecond ?? 0;
   }
 
   /** Yields when this slice is used up (and rests while long reads are over their share); otherwise resolves at once. */
   async pause(): Promise<void> {
+    const light = this.countUnit();
     // Time spent awaiting I/O (an idle reader, a slow socket) held nothing: start a new slice.
     if (this.turned) return this.arm();
     const used = performance.now() - this.startedAt;
@@ -74,13 +91,24 @@ export class TimeSlice {
     refill();
     bulk.tokens -= used;
     await yieldToEventLoop();
-    for (let passed = false; !this.live; ) {
+    for (let passed = false; !this.live && !light; ) {
       if (this.givesWay && !passed && answeringNow() > 0) passed = await giveWay();
       refill();
       if (bulk.tokens >= 0) break;
       await rest(Math.max(1, Math.ceil(-bulk.tokens / BULK_SHARE)));
     }
     this.arm();
+  }
+
+  /** Counts a unit of work; true while this reader is light (see lightUnitsPerSecond). */
+  private countUnit(): boolean {
+    if (this.lightUnits === 0) return false;
+    const now = performance.now();
+    if (now - this.secondStartedAt >= 1000) {
+      this.secondStartedAt = now;
+      this.unitsThisSecond = 0;
+    }
+    return ++this.unitsThisSecond <= this.lightUnits;
   }
 
   private arm(): void {

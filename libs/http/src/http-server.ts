@@ -10,6 +10,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 
+const LISTEN_BACKLOG = 4096;
+
 export interface HttpServerHandle {
   server: http.Server;
   port: number;
@@ -36,18 +38,21 @@ export async function startHttpServer(app: RequestListener, opts: { host: string
   });
   server.prependListener('request', (req, res) => {
     const socket = req.socket;
+    if (stopping) res.shouldKeepAlive = false;
     busy.add(socket);
-    res.on('close', () => busy.delete(socket));
-    if (stopping) {
-      res.shouldKeepAlive = false;
-      return;
-    }
     answering.add(res);
-    res.on('close', () => answering.delete(res));
+    // One listener: an event stream keeps it for hours, fifteen thousand of them per process.
+    res.once('close', () => {
+      busy.delete(socket);
+      answering.delete(res);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
+    // A deep accept queue (the kernel caps it at net.core.somaxconn): when a streams replica goes
+    // away, thousands of its clients connect to another within a second. With node's default of
+    // 511, connections beyond it are completed by SYN cookies and then reset (ECONNRESET).
+    server.listen({ port: opts.port, host: opts.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
