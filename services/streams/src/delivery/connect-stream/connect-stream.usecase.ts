@@ -123,11 +123,9 @@ function attachClient(deps: ConnectDeps, sink: EventSink, a: Attached): void {
   });
 }
 
-/** The poke's data; synchronous when the members snapshot is fresh (almost always). */
-function streamPoke(deps: ConnectDeps, streamId: string, group: string): string | Promise<string> {
-  const count = deps.members.cachedCountNow(group);
-  if (count !== undefined) return pokeData(deps, streamId, count);
-  return deps.members.cachedCount(group).then((n) => pokeData(deps, streamId, n));
+/** The poke's data, at once: the member count never waits for the store (stream-members.ts). */
+function streamPoke(deps: ConnectDeps, streamId: string, group: string): string {
+  return pokeData(deps, streamId, deps.members.cachedCountNow(group));
 }
 
 function pokeData(deps: ConnectDeps, streamId: string, count: number): string {

@@ -71,19 +71,17 @@ export class StreamMembers {
     return this.localCount(group) + ((await this.others(this.settings.freshMs ?? 250)).get(group) ?? 0);
   }
 
-  /** For pokes: other replicas as of at most `cachedMs` ago. */
-  async cachedCount(group: string): Promise<number> {
-    return this.localCount(group) + ((await this.others(this.settings.cachedMs ?? 1000)).get(group) ?? 0);
-  }
-
   /**
-   * For pokes, without waiting: the count when the snapshot is at most `cachedMs` old, else
-   * undefined (and a fresh read starts). Fifteen thousand pokes a second should not each cost promises.
+   * For pokes, without waiting and without failing: a poke goes out every interval whatever the
+   * store does. Past `cachedMs` a fresh read starts and this answer uses the last snapshot while it
+   * is younger than a replica's lifetime (`ttlMs`), and this replica's own clients alone after that
+   * (the others' counts would have expired by then), so a store outage stops no poke and a count
+   * never includes a client gone for longer than that.
    */
-  cachedCountNow(group: string): number | undefined {
-    if (Date.now() - this.snapshot.at <= (this.settings.cachedMs ?? 1000)) return this.localCount(group) + (this.snapshot.others.get(group) ?? 0);
-    void this.others(0).catch(() => {});
-    return undefined;
+  cachedCountNow(group: string): number {
+    const age = Date.now() - this.snapshot.at;
+    if (age > (this.settings.cachedMs ?? 1000)) void this.others(0).catch(() => {});
+    return this.localCount(group) + (age <= this.settings.ttlMs ? (this.snapshot.others.get(group) ?? 0) : 0);
   }
 
   private async others(maxAgeMs: number): Promise<Map<string, number>> {
