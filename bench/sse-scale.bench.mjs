@@ -422,6 +422,23 @@ async function storm(platform) {
   await Promise.all(first.map((c) => new Promise((resolve) => (c.socket.destroyed ? resolve() : c.socket.once('close', resolve)))));
   const reconnected = await Promise.all(first.map((c) => openStormClient(c.stream, c.c, second.port, c.i, c.lastEventId)));
   const allServedSeconds = (Date.now() - killedAt) / 1000;
+  // From here on a client the survivor closes reconnects with its Last-Event-ID, as a real one
+  // would (a reader that could not join its group closes its clients; a slow one is dropped).
+  let stormOver = false;
+  let closedByServer = 0;
+  const keepConnected = (holder) =>
+    holder.current.socket.once('close', async () => {
+      if (stormOver) return;
+      closedByServer++;
+      const was = holder.current;
+      const again = await openStormClient(was.stream, was.c, second.port, was.i, was.lastEventId).catch(() => undefined);
+      if (!again) return;
+      holder.current = again;
+      if (stormOver) again.socket.destroy();
+      else keepConnected(holder);
+    });
+  const holders = reconnected.map((current) => ({ current }));
+  for (const holder of holders) keepConnected(holder);
   await sleep(Math.max(0, killedAt + 30_000 - Date.now())); // the window the other customers' figures cover
   benchLoop.disable();
   const survivorLoopP99 = await eventLoopP99(`http://127.0.0.1:${second.port}/metrics`).catch(() => null);
@@ -467,11 +484,13 @@ async function storm(platform) {
   const sends = afterKill.map((t) => t.sent).sort((a, b) => a - b);
   let publishGap = 0;
   for (let k = 1; k < sends.length; k++) publishGap = Math.max(publishGap, sends[k] - sends[k - 1]);
-  for (const c of reconnected) c.socket?.destroy();
+  stormOver = true;
+  for (const h of holders) h.current.socket?.destroy();
   return {
     storm_clients: first.length,
     all_served_again_seconds: Number(allServedSeconds.toFixed(1)),
     clients_refused_at_least_once: reconnected.filter((c) => c.attempts > 1).length,
+    closed_by_the_survivor_later: closedByServer,
     refusals_by_status: refusals,
     users: users.length,
     records_per_user: Math.round(users.reduce((a, u) => a + u.seq, 0) / users.length),

@@ -5,6 +5,7 @@ describe('logger levels', () => {
 
   it('builds no line below the level (its fields are never read) and writes those at or above it', () => {
     setLogLevel('warn');
+    setLogLevel('silent'); // the console only: the level stays warn, and the capture below reads
     const lines: string[] = [];
     const stop = captureLogs((l) => lines.push(l));
     let read = 0;
