@@ -51,5 +51,5 @@ export async function expectEveryAcknowledgedRecordDelivered(c: DeliveryCheck): 
   } finally {
     replay.close();
   }
-  process.stdout.write(`${c.label} ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${c.stream.reconnects}\n`);
+  process.stdout.write(`${c.label} ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${c.stream.reconnects}${c.stream.reconnectReasons.length ? ` (${c.stream.reconnectReasons.join('; ')})` : ''}\n`);
 }

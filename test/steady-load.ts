@@ -100,6 +100,8 @@ export class Ingestion {
 export class ReconnectingStream {
   readonly ids = new Set<string>();
   reconnects = 0;
+  /** Why each reconnect happened (a refused connect's status, or how long the stream had lasted), for the logs. */
+  readonly reconnectReasons: string[] = [];
   private lastId?: string;
   private current?: SseConnection;
   private running = true;
@@ -119,7 +121,13 @@ export class ReconnectingStream {
     this.loop = (async () => {
       const t0 = Date.now();
       for (let i = 0; this.running && i < 2_000 && Date.now() - t0 < LOAD_MAX_MS; i++) {
-        const conn = await connectSse(this.url, { headers: this.lastId ? { 'last-event-id': this.lastId } : {} }).catch(() => undefined);
+        const connectedAt = Date.now();
+        let reason = '';
+        const conn = await connectSse(this.url, { headers: this.lastId ? { 'last-event-id': this.lastId } : {} }).catch((err) => {
+          reason = `connect failed: ${String(err?.message ?? err)}`;
+          return undefined;
+        });
+        if (conn && conn.status !== 200) reason = `connect answered ${conn.status}`;
         if (conn?.status === 200) {
           this.current = conn;
           let seen = 0;
@@ -131,9 +139,11 @@ export class ReconnectingStream {
           }
           this.absorb(conn, seen);
           conn.close();
+          reason = `the stream ended after ${Date.now() - connectedAt} ms (at ${new Date().toISOString()})`;
         } else conn?.close();
         if (this.running) {
           this.reconnects++;
+          this.reconnectReasons.push(reason);
           await sleep(500);
         }
       }
