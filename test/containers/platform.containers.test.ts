@@ -136,13 +136,24 @@ describe('a server down: /health answers 503 naming it, never hangs', () => {
     const p = await platform();
     await podman(['stop', '-t', '10', p.container(server)], 60_000);
     try {
-      await sleep(1_000);
-      const t0 = Date.now();
-      const res = await fetch(`${p.serviceUrl('records')}/health`, { signal: AbortSignal.timeout(15_000) });
-      const body = (await res.json()) as { status: string; checks: Record<string, string> };
-      expect(Date.now() - t0).toBeLessThan(8_000);
-      expect(res.status).toBe(503);
-      expect(body.checks[check]).toMatch(/down|timeout/);
+      // A service caches its dependency checks for 2 s, and the edge's health checks keep the
+      // gateway (and so the services) checking all the time: the first answers may still hold a
+      // check made before the server went. Every answer comes within 8 s (never a hang), and
+      // within 10 s the server is named as down.
+      const answers: { status: number; check?: string; ms: number }[] = [];
+      const deadline = Date.now() + 10_000;
+      do {
+        const t0 = Date.now();
+        const res = await fetch(`${p.serviceUrl('records')}/health`, { signal: AbortSignal.timeout(15_000) });
+        const body = (await res.json()) as { status: string; checks: Record<string, string> };
+        answers.push({ status: res.status, check: body.checks?.[check], ms: Date.now() - t0 });
+        if (res.status === 503) break;
+        await sleep(500);
+      } while (Date.now() < deadline);
+      expect(answers.filter((a) => a.ms >= 8_000)).toEqual([]);
+      const last = answers[answers.length - 1];
+      expect(last.status).toBe(503);
+      expect(last.check).toMatch(/down|timeout/);
       const gw = await fetch(`${p.gatewayUrl}/health`, { signal: AbortSignal.timeout(15_000) });
       expect(gw.status).toBe(503);
     } finally {
