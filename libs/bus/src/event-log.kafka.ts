@@ -109,7 +109,13 @@ export class KafkaEventLog implements EventLog {
     if (!options.fromBeginning) await this.pinNewGroupAtEnd(kafkaGroupId, kafkaTopic);
     const timing = options.tenant === undefined ? this.timing : this.sliceTiming;
     const member = new KafkaGroupMember({ kafka: this.kafka, kafkaTopic, kafkaGroupId, options, timing, logger: this.options.logger });
-    await member.start();
+    try {
+      await member.start();
+    } catch (err) {
+      // A member that could not start (the broker went away) leaves no consumer behind retrying on its own.
+      await member.stop().catch(() => {});
+      throw err;
+    }
     return this.track(() => member.stop());
   }
 

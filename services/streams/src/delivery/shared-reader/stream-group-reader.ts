@@ -20,6 +20,10 @@ import type { StreamLag } from '../stream-lag';
 import { splitPartitions } from './partition-split';
 
 const COMMIT_EVERY_MS = 100;
+/** Pauses between attempts to join while the broker is away, growing to the cap (bounded so a stop is not held long). */
+const JOIN_RETRY_MS = 1_000;
+const JOIN_RETRY_MAX_MS = 5_000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface StreamClient {
   readonly sink: EventSink;
@@ -78,26 +82,30 @@ export class StreamGroupReader {
   }
 
   private async join(): Promise<void> {
-    if (this.clients.size === 0 || this.subscription) return;
-    try {
-      this.subscription = await this.deps.eventLog.consume({
-        topic: customerEventsTopic.spec.name,
-        tenant: this.filter.customerId,
-        groupId: this.group,
-        fromBeginning: false,
-        // One commit per 100 ms for all its partitions: a reader serves a whole stream, and a
-        // commit per message would cap it at the broker's round trips. A crash redelivers at most
-        // those 100 ms (at least once, as the contract allows).
-        commitEveryMs: COMMIT_EVERY_MS,
-        handle: this.handle,
-        onAssignment: (partitions) => {
-          this.assigned = partitions;
-          this.resplit();
-        },
-      });
-    } catch (err) {
-      this.deps.logger.error('joining a stream group failed', { group: this.group, error: err });
-      for (const c of [...this.clients]) c.sink.close('could not join the stream');
+    for (let attempt = 1; this.clients.size > 0 && !this.subscription; attempt++) {
+      try {
+        this.subscription = await this.deps.eventLog.consume({
+          topic: customerEventsTopic.spec.name,
+          tenant: this.filter.customerId,
+          groupId: this.group,
+          fromBeginning: false,
+          // One commit per 100 ms for all its partitions: a reader serves a whole stream, and a
+          // commit per message would cap it at the broker's round trips. A crash redelivers at most
+          // those 100 ms (at least once, as the contract allows).
+          commitEveryMs: COMMIT_EVERY_MS,
+          handle: this.handle,
+          onAssignment: (partitions) => {
+            this.assigned = partitions;
+            this.resplit();
+          },
+        });
+      } catch (err) {
+        // The broker is away (a restart): the clients stay connected and poked, and the reader
+        // tries again. Closing them would only send every client through a reconnect; nothing was
+        // read, so nothing waits.
+        this.deps.logger.warn('joining a stream group failed; trying again', { group: this.group, attempt, error: err });
+        await sleep(Math.min(JOIN_RETRY_MS * attempt, JOIN_RETRY_MAX_MS));
+      }
     }
     // Everyone left while joining: leave again rather than hold partitions nobody reads.
     if (this.clients.size === 0) await this.leave();

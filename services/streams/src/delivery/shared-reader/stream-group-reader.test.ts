@@ -1,0 +1,66 @@
+import type { ConsumeOptions, EventLog } from '@wellstream/bus';
+import type { EventSink } from '../event-sink';
+import { StreamLag } from '../stream-lag';
+import { StreamGroupReader } from './stream-group-reader';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+
+function sink(): EventSink & { closedWith?: string } {
+  const s: EventSink & { closedWith?: string } = {
+    lastWriteAt: Date.now(),
+    closed: false,
+    send: async () => {},
+    heartbeat() {},
+    comment() {},
+    onClose() {},
+    close(reason) {
+      (s as { closed: boolean }).closed = true;
+      s.closedWith = reason;
+    },
+  };
+  return s;
+}
+
+describe('a stream reader whose group cannot be joined (the broker is away)', () => {
+  it('keeps its clients connected and tries again until it joins; leaves once they are gone', async () => {
+    const calls: ConsumeOptions[] = [];
+    let stopped = 0;
+    const eventLog = {
+      async consume(options: ConsumeOptions) {
+        calls.push(options);
+        if (calls.length < 3) throw new Error('There is no leader for this topic-partition');
+        options.onAssignment?.([0, 1]);
+        return { stop: async () => void stopped++ };
+      },
+    } as unknown as EventLog;
+    let idle = false;
+    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet }, () => (idle = true));
+    const client = { sink: sink() };
+    reader.add(client);
+    await reader.settled();
+    expect(calls.length).toBe(3); // two failures, then joined (after 1 s and 2 s)
+    expect(calls.every((c) => c.groupId === 'grp' && c.tenant === 'cus_1')).toBe(true);
+    expect(client.sink.closed).toBe(false);
+    reader.remove(client);
+    await reader.settled();
+    expect(stopped).toBe(1);
+    expect(idle).toBe(true);
+  }, 10_000);
+
+  it('stops trying once its last client has gone', async () => {
+    let calls = 0;
+    const eventLog = {
+      async consume() {
+        calls++;
+        throw new Error('broker unreachable');
+      },
+    } as unknown as EventLog;
+    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet }, () => {});
+    const client = { sink: sink() };
+    reader.add(client);
+    await new Promise((r) => setTimeout(r, 50));
+    reader.remove(client);
+    await reader.settled();
+    expect(calls).toBe(1);
+  }, 10_000);
+});
