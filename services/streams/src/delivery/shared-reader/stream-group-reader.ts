@@ -44,6 +44,12 @@ export class StreamGroupReader {
   private readonly clients = new Set<StreamClient>();
   private assigned: number[] = [];
   private owners = new Map<number, StreamClient>();
+  /**
+   * Per client, the last offset written to it in each partition. Positions are committed every
+   * 100 ms, so a rebalance hands back up to that much again; what this connection already has is
+   * not written to it twice, and a connection never goes back in a user's events.
+   */
+  private readonly written = new WeakMap<StreamClient, Map<number, number>>();
   private subscription?: Subscription;
   /** Joins and leaves run one after the other, so a client arriving while the last one leaves rejoins cleanly. */
   private membership: Promise<void> = Promise.resolve();
@@ -126,6 +132,12 @@ export class StreamGroupReader {
     this.owners = splitPartitions(this.assigned, this.clients, this.owners);
   }
 
+  private writtenTo(client: StreamClient): Map<number, number> {
+    let written = this.written.get(client);
+    if (!written) this.written.set(client, (written = new Map()));
+    return written;
+  }
+
   private readonly handle = async (m: LogMessage): Promise<void> => {
     const event = parseCustomerEvent(m.value);
     const wanted = event !== undefined && matchesFilter(this.filter, event) && !this.deps.erased?.has(event.user_id);
@@ -144,8 +156,11 @@ export class StreamGroupReader {
         continue;
       }
       if (alreadySeen(client.resumeAfter, m)) return;
+      const written = this.writtenTo(client);
+      if ((written.get(m.partition) ?? -1) >= m.offset) return;
       try {
         await client.sink.send(event!.event_type, JSON.stringify(event!.payload), encodePosition(m));
+        written.set(m.partition, m.offset);
         this.deps.lag.delivered(this.group, m.timestamp);
         return;
       } catch (err) {
