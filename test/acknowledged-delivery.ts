@@ -1,10 +1,12 @@
 /**
- * The end-of-run check of the fault and container tests: every record the writer saw acknowledged
- * reached REST, replay, the stream client and the push target. Each place gets its own bounded wait
- * (the push target may be retrying a batch; the stream client may be reconnecting).
+ * The steady load of the fault and container tests, and its end-of-run check: a customer with a
+ * push target, a user whose phone posts records, and a stream client; at the end, every record the
+ * writer saw acknowledged reached REST, replay, the stream client and the push target. Each place
+ * gets its own bounded wait (the push target may be retrying a batch; the stream client may be
+ * reconnecting).
  */
-import { connectSse, eventually, Tenant } from '@wellstream/testing';
-import type { PushReceiver } from '../services/notifications/test/push-receiver';
+import { connectSse, createTenant, eventually, Tenant } from '@wellstream/testing';
+import { startPushReceiver, PushReceiver } from '../services/notifications/test/push-receiver';
 import { DAY, Ingestion, ReconnectingStream } from './steady-load';
 
 export interface DeliveryCheck {
@@ -21,6 +23,29 @@ export interface DeliveryCheck {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type SteadyLoad = Omit<DeliveryCheck, 'catchUpMs' | 'label'>;
+
+/** Sets the load up on a running platform (`name` tells its user, stream and secret apart) and starts it. */
+export async function startSteadyLoad(baseUrl: string, name: string): Promise<SteadyLoad> {
+  const tenant = await createTenant(baseUrl, { rateLimitPerHour: 100_000 });
+  const receiver = await startPushReceiver();
+  expect((await tenant.api.put(`/organizations/${tenant.organizationId}/notification_target`, { url: receiver.url, secret: `${name}-test-secret-0123456789` })).status).toBe(200);
+  const uid = `${name}-${Date.now().toString(36)}`;
+  expect((await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid })).status).toBe(201);
+  const user = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`);
+  const created = await tenant.api.post('/streams', { name });
+  expect(created.status).toBe(201);
+  const stream = new ReconnectingStream(`${baseUrl}/streams/${created.body.id}/connect?token=${tenant.token}`);
+  stream.start();
+  const ingestion = new Ingestion(baseUrl, user.body.mobile.token);
+  // The new user's token works at once (read-your-writes), also on a freshly started platform.
+  const first = await ingestion.post(1);
+  expect([first.status, first.error]).toEqual([200, undefined]);
+  ingestion.start();
+  await sleep(2_000);
+  return { baseUrl, tenant, uid, ingestion, stream, receiver };
+}
 
 /** Stops the writer, then expects every acknowledged record everywhere. */
 export async function expectEveryAcknowledgedRecordDelivered(c: DeliveryCheck): Promise<void> {

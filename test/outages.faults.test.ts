@@ -11,9 +11,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTenant, eventually, ProcessPlatform, startProcessPlatform, Tenant, uniqueTestName } from '@wellstream/testing';
-import { startPushReceiver, PushReceiver } from '../services/notifications/test/push-receiver';
-import { expectEveryAcknowledgedRecordDelivered } from './acknowledged-delivery';
+import { eventually, ProcessPlatform, startProcessPlatform, Tenant, uniqueTestName } from '@wellstream/testing';
+import type { PushReceiver } from '../services/notifications/test/push-receiver';
+import { expectEveryAcknowledgedRecordDelivered, startSteadyLoad } from './acknowledged-delivery';
 import { Attempt, DAY, Ingestion, ReconnectingStream } from './steady-load';
 
 jest.setTimeout(600_000);
@@ -70,22 +70,7 @@ describe('faults: kill -9 and restart of Kafka, the MongoDB API, Redis and a ser
       WELLSTREAM_OUTBOX_DRAIN_MS: '500',
       WELLSTREAM_OUTBOX_STALE_MS: '5000',
     });
-    tenant = await createTenant(platform.baseUrl, { rateLimitPerHour: 100_000 });
-    receiver = await startPushReceiver();
-    expect((await tenant.api.put(`/organizations/${tenant.organizationId}/notification_target`, { url: receiver.url, secret: 'fault-test-secret-0123456789' })).status).toBe(200);
-    uid = `faults-${Date.now().toString(36)}`;
-    expect((await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid })).status).toBe(201);
-    const user = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`);
-    const created = await tenant.api.post('/streams', { name: 'faults' });
-    expect(created.status).toBe(201);
-    stream = new ReconnectingStream(`${platform.baseUrl}/streams/${created.body.id}/connect?token=${tenant.token}`);
-    stream.start();
-    ingestion = new Ingestion(platform.baseUrl, user.body.mobile.token);
-    // The new user's token works at once (read-your-writes), also on this freshly started platform.
-    const first = await ingestion.post(1);
-    expect([first.status, first.error]).toEqual([200, undefined]);
-    ingestion.start();
-    await sleep(2_000);
+    ({ tenant, uid, receiver, stream, ingestion } = await startSteadyLoad(platform.baseUrl, 'faults'));
   }, 400_000);
 
   afterAll(async () => {

@@ -9,11 +9,11 @@
  * naming it.
  * One platform serves the whole file; every loop is bounded in count and time.
  */
-import { createTenant, eventually, Tenant } from '@wellstream/testing';
-import { startPushReceiver, PushReceiver } from '../../services/notifications/test/push-receiver';
+import { eventually, Tenant } from '@wellstream/testing';
+import type { PushReceiver } from '../../services/notifications/test/push-receiver';
 import { ACCEPTANCE_ENV, acceptanceSuite } from '../acceptance.suite';
 import { badInputSuite } from '../bad-input.suite';
-import { expectEveryAcknowledgedRecordDelivered } from '../acknowledged-delivery';
+import { expectEveryAcknowledgedRecordDelivered, startSteadyLoad } from '../acknowledged-delivery';
 import { Ingestion, ReconnectingStream } from '../steady-load';
 import { AppContainer, ContainerPlatform, startContainerPlatform } from './container-platform';
 import { podman } from './podman';
@@ -48,20 +48,7 @@ describe('rolling replacement of each container under load: nothing acknowledged
 
   beforeAll(async () => {
     p = await platform();
-    tenant = await createTenant(p.baseUrl, { rateLimitPerHour: 100_000 });
-    receiver = await startPushReceiver();
-    expect((await tenant.api.put(`/organizations/${tenant.organizationId}/notification_target`, { url: receiver.url, secret: 'rolling-test-secret-0123456789' })).status).toBe(200);
-    uid = `rolling-${Date.now().toString(36)}`;
-    expect((await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid })).status).toBe(201);
-    const user = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`);
-    const created = await tenant.api.post('/streams', { name: 'rolling' });
-    expect(created.status).toBe(201);
-    stream = new ReconnectingStream(`${p.baseUrl}/streams/${created.body.id}/connect?token=${tenant.token}`);
-    stream.start();
-    ingestion = new Ingestion(p.baseUrl, user.body.mobile.token);
-    expect((await ingestion.post(1)).status).toBe(200);
-    ingestion.start();
-    await sleep(2_000);
+    ({ tenant, uid, receiver, stream, ingestion } = await startSteadyLoad(p.baseUrl, 'rolling'));
   });
 
   afterAll(async () => {
