@@ -12,12 +12,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const artifacts = path.join(root, 'test-artifacts');
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Every temporary file of the run (test platforms' data dirs, browsers' profiles, fixtures) goes
+// under one directory that is removed when the run ends: tests that keep a data dir for a restart
+// cannot remove it themselves, and a thousand runs had left gigabytes in /tmp.
+const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-run-'));
+process.env.TMPDIR = runTmp;
+process.on('exit', () => fs.rmSync(runTmp, { recursive: true, force: true }));
 
 const summary = () => {
   const { passed, failed, skipped } = totals;
@@ -36,6 +43,20 @@ const mustPass = (label, cmd, args) => {
     process.exit(status);
   }
 };
+/**
+ * Repeats each failure, briefly, after the run: in a long log jest's own account of a failure sits
+ * far from the end, among the suites' console output, where a reader of the last lines misses it.
+ */
+const recapFailures = (report) => {
+  const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
+  const brief = (text) => plain(text).split('\n').filter((l) => l.trim() && !/node_modules|node:internal|<anonymous>/.test(l)).slice(0, 12).join('\n      ');
+  for (const suite of report.testResults) {
+    const file = path.relative(root, suite.name);
+    const failed = suite.assertionResults.filter((a) => a.status === 'failed');
+    for (const a of failed) console.error(`[test] FAILED ${file} › ${a.fullName}\n      ${brief(a.failureMessages.join('\n'))}`);
+    if (!failed.length && suite.status === 'failed') console.error(`[test] FAILED ${file}\n      ${brief(suite.message ?? '')}`);
+  }
+};
 /** Runs jest with a JSON report beside the usual output and adds its counts to the totals. */
 const jestStep = (label, args) => {
   fs.mkdirSync(artifacts, { recursive: true });
@@ -47,6 +68,7 @@ const jestStep = (label, args) => {
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    recapFailures(r);
   } else if (status !== 0) {
     totals.failed += 1; // jest died before it could report: count the run itself as a failure
   }

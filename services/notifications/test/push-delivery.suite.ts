@@ -25,8 +25,11 @@ export function pushDeliverySuite(mode: 'embedded' | 'distributed'): void {
     const notifications = (query = '') => tenant.api.get(`${orgPath(tenant.organizationId)}/notifications${query}`);
 
     beforeAll(async () => {
-      // Retries 200,400 ms (3 tries) come from the test platform; a short timeout keeps the timeout case quick.
-      platform = await startTestPlatform({ mode, label: 'pushdelivery', env: { WELLSTREAM_PUSH_TIMEOUT_MS: '400' } });
+      // Retries 200,400 ms (3 tries) come from the test platform. The timeout is short enough to
+      // keep the timeout case quick but far above a loaded machine's answer time: the receiver
+      // shares this process's event loop with the platform, and a 400 ms timeout could turn an
+      // ordinary 200 into a "timeout" attempt while CI ran other suites beside this one.
+      platform = await startTestPlatform({ mode, label: 'pushdelivery', env: { WELLSTREAM_PUSH_TIMEOUT_MS: '3000' } });
     });
     afterAll(async () => {
       for (const r of receivers) await r.close();
