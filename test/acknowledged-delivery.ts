@@ -76,5 +76,7 @@ export async function expectEveryAcknowledgedRecordDelivered(c: DeliveryCheck): 
   } finally {
     replay.close();
   }
-  process.stdout.write(`${c.label} ${acked.length} acknowledged records delivered everywhere; stream reconnects: ${c.stream.reconnects}${c.stream.reconnectReasons.length ? ` (${c.stream.reconnectReasons.join('; ')})` : ''}\n`);
+  process.stdout.write(
+    `${c.label} ${acked.length} acknowledged records delivered everywhere; stream reconnects the platform caused: ${c.stream.reconnects}${c.stream.reconnectReasons.length ? ` (${c.stream.reconnectReasons.join('; ')})` : ''}; dropped by the test: ${c.stream.drops}\n`,
+  );
 }

@@ -99,9 +99,13 @@ export class Ingestion {
 /** A stream client that reconnects with Last-Event-ID whenever its connection ends. */
 export class ReconnectingStream {
   readonly ids = new Set<string>();
+  /** Reconnects the platform caused (it ended the stream or refused a connect); `drop()` is not one. */
   reconnects = 0;
-  /** Why each reconnect happened (a refused connect's status, or how long the stream had lasted), for the logs. */
+  /** Why each of those happened (a refused connect's status, or how long the stream had lasted). */
   readonly reconnectReasons: string[] = [];
+  /** Connections the test itself ended with `drop()`. */
+  drops = 0;
+  private dropping = false;
   private lastId?: string;
   private current?: SseConnection;
   private running = true;
@@ -141,17 +145,20 @@ export class ReconnectingStream {
           conn.close();
           reason = `the stream ended after ${Date.now() - connectedAt} ms (at ${new Date().toISOString()})`;
         } else conn?.close();
-        if (this.running) {
+        if (this.running && this.dropping) this.drops++;
+        else if (this.running) {
           this.reconnects++;
           this.reconnectReasons.push(reason);
-          await sleep(500);
         }
+        this.dropping = false;
+        if (this.running) await sleep(500);
       }
     })();
   }
 
   /** Ends the current connection from the client side; the loop reconnects with Last-Event-ID. */
   drop(): void {
+    this.dropping = true;
     this.current?.close();
   }
 
