@@ -191,7 +191,23 @@ export function startServers() {
   );
   return {
     env: { WELLSTREAM_KAFKA_BROKERS: env.WELLSTREAM_TEST_KAFKA_BROKERS, WELLSTREAM_MONGO_URL: env.WELLSTREAM_TEST_MONGO_URL, WELLSTREAM_REDIS_URL: env.WELLSTREAM_TEST_REDIS_URL },
-    stop: () => spawnSync('bash', [script, 'stop', stateDir], { timeout: 60_000 }),
+    /** `servers.sh kill|restart <state> kafka|redis|mongo`, without blocking this process (its clients keep reading). */
+    run: (...cmd) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('bash', [script, cmd[0], stateDir, ...cmd.slice(1)], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-2000)));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          if (code === 0) resolve();
+          else reject(new Error(`servers.sh ${cmd.join(' ')} failed (${code}): ${stderr}`));
+        });
+      }),
+    stop: () => {
+      spawnSync('bash', [script, 'stop', stateDir], { timeout: 60_000 });
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    },
   };
 }
 

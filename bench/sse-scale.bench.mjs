@@ -19,6 +19,10 @@
  *         clients reconnect to the second at once with Last-Event-ID, honouring 503 Retry-After.
  *         Reports how long until all are served again, that every user's events arrived in order
  *         with no gap, and the longest delivery gap the other customers' clients saw.
+ * broker restart: (distributed, after fan-out, `--skip-broker-restart` to leave out) with the N
+ *         clients still connected, Kafka is killed and restarted while records are published:
+ *         how many clients the platform closed (none should be) and whether every acknowledged
+ *         record reached its clients.
  *
  * Clients talk to the streams process directly with the gateway's signature (one gateway process
  * cannot hold 2 × 15,000 sockets within this machine's 20,000 open files). Loopback only; every
@@ -265,6 +269,7 @@ async function idleAndFanOut(runtime, platform, reference) {
   const latencies = [];
   const receipts = [];
   const onData = (mark, _id, at) => {
+    if (mark?.startsWith('br-')) return brokerMarks.received(mark, at);
     const m = /^lat-(\d+)-/.exec(mark ?? '');
     if (!m) return;
     latencies.push(at - Number(m[1]));
@@ -302,6 +307,7 @@ async function idleAndFanOut(runtime, platform, reference) {
   canary.stop();
   // Distributed: receipt after the broker's acknowledgement (negative: the client had it before the publisher heard back).
   const afterAck = receipts.filter(([t]) => ackedAt.has(t)).map(([t, at]) => at - ackedAt.get(t));
+  const brokerRestart = platform.servers && !args['skip-broker-restart'] ? await restartBrokerUnder(platform, customers, clients) : undefined;
   for (const c of clients) c.socket?.destroy();
   return {
     runtime,
@@ -334,6 +340,85 @@ async function idleAndFanOut(runtime, platform, reference) {
       bench_event_loop_p99_ms: Number((benchLoop.percentile(99) / 1e6).toFixed(1)),
       host: canaryLine(host),
     },
+    ...(brokerRestart ? { broker_restart: brokerRestart } : {}),
+  };
+}
+
+/** The broker-restart phase's records: the receipts of each (one client of each of its customer's two streams). */
+const brokerMarks = {
+  receipts: new Map(),
+  received(mark, at) {
+    const r = this.receipts.get(mark);
+    if (r) r.push(at);
+  },
+};
+
+/**
+ * Distributed: with every client still connected, the broker is killed (SIGKILL) and restarted on
+ * the same port and data while records keep being published. No client may be closed (the
+ * readers rejoin their groups by themselves), and every publish the broker acknowledged reaches
+ * one client of each of its customer's two streams.
+ */
+async function restartBrokerUnder(platform, customers, clients) {
+  let closedByServer = 0;
+  const open = clients.filter((c) => c.socket);
+  for (const c of open) c.socket.once('close', () => closedByServer++);
+  const perTick = 5;
+  let running = true;
+  let tick = 0;
+  const acked = [];
+  let failed = 0;
+  const publishing = (async () => {
+    const sends = [];
+    while (running) {
+      const c = customers[tick % customers.length];
+      const marks = Array.from({ length: perTick }, (_, k) => `br-${tick}-${k}`);
+      for (const m of marks) brokerMarks.receipts.set(m, []);
+      const t = tick++;
+      const sentAt = Date.now();
+      sends.push(
+        publishRecords(platform.log, c, perTick, { users: 2, batch: perTick, record: (k) => record(marks[k]) }).then(
+          () => acked.push(...marks.map((m) => ({ mark: m, at: Date.now(), sentAt, tick: t }))),
+          () => (failed += perTick),
+        ),
+      );
+      await sleep(100);
+    }
+    await Promise.all(sends);
+  })();
+  await sleep(2000);
+  const killedAt = Date.now();
+  await platform.servers.run('kill', 'kafka');
+  await sleep(5000);
+  const restartFrom = Date.now();
+  await platform.servers.run('restart', 'kafka');
+  const restartedAt = Date.now();
+  await sleep(10_000);
+  running = false;
+  await publishing;
+  const expected = () => acked.filter((a) => brokerMarks.receipts.get(a.mark).length < 2);
+  const waitFrom = Date.now();
+  while (expected().length && Date.now() - waitFrom < 120_000) await sleep(500);
+  const firstReceipt = (a) => Math.min(...brokerMarks.receipts.get(a.mark));
+  const delivered = acked.filter((a) => brokerMarks.receipts.get(a.mark).length);
+  const afterRestart = delivered.map((a) => firstReceipt(a) - restartedAt);
+  // The records sent while the broker was away: when the last of them reached a client.
+  const heldBack = delivered.filter((a) => a.sentAt >= killedAt && a.sentAt < restartedAt).map((a) => firstReceipt(a) - restartedAt);
+  return {
+    clients: open.length,
+    clients_closed_by_the_platform: closedByServer,
+    broker_down_ms: restartedAt - killedAt,
+    broker_start_ms: restartedAt - restartFrom,
+    published: tick * perTick,
+    acknowledged: acked.length,
+    not_acknowledged: failed,
+    acknowledged_not_delivered_to_both_streams: expected().length,
+    // Each such batch: its publish tick, when it was acknowledged (from the kill), and its receipts.
+    missing_batches: [...new Map(expected().map((a) => [a.tick, { tick: a.tick, customer: customers[a.tick % customers.length].customerId, sent_ms_after_kill: a.sentAt - killedAt, acked_ms_after_kill: a.at - killedAt, receipts: brokerMarks.receipts.get(a.mark).length }])).values()].slice(0, 10),
+    first_delivery_after_restart_ms: afterRestart.some((x) => x >= 0) ? Math.min(...afterRestart.filter((x) => x >= 0)) : null,
+    sent_while_down: heldBack.length,
+    // When the last record sent while the broker was away reached a client, from the broker's restart.
+    sent_while_down_all_delivered_after_restart_ms: heldBack.length ? Math.max(...heldBack) : null,
   };
 }
 
@@ -520,7 +605,7 @@ console.log(JSON.stringify({ bare_node_http: { clients: N, kib_per_client: refer
 if (RUNTIME !== 'embedded') {
   const servers = startServers();
   try {
-    const platform = await startDistributedPlatform(servers);
+    const platform = Object.assign(await startDistributedPlatform(servers), { servers });
     if (args.debug) process.on('exit', () => console.error(platform.tails()));
     try {
       console.log(JSON.stringify(await idleAndFanOut('distributed', platform, reference), null, 2));
