@@ -96,8 +96,10 @@ function spawnService(script, env, label) {
   // As in production: warnings and errors logged; MALLOC_ARENA_MAX passes through (glibc's arenas are part of what a process holds).
   const passed = process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {};
   // BENCH_STREAMS_NODE_ARGS (e.g. "--trace-gc --cpu-prof --cpu-prof-dir=/tmp/prof"): node flags for
-  // the streams process only, its stdout to /tmp/bench-<label>.out, to see where its time goes.
-  const extra = label.startsWith('streams') && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
+  // the streams processes (BENCH_NODE_ARGS_FOR=rules,notifications: for those instead), their
+  // stdout to /tmp/bench-<label>.out, to see where their time goes.
+  const profiled = (process.env.BENCH_NODE_ARGS_FOR ?? 'streams').split(',').some((name) => label.startsWith(name));
+  const extra = profiled && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
   const stdout = extra.length ? fs.openSync(`/tmp/bench-${label}.out`, 'w') : 'ignore';
   const child = spawn(process.execPath, [...extra, path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', stdout, 'pipe'] });
   let tail = '';
@@ -165,6 +167,55 @@ async function heapOf(metricsUrl) {
   const text = await (await fetch(metricsUrl)).text().catch(() => '');
   const sum = (name) => [...text.matchAll(new RegExp(`^${name}(?:{[^}]*})?\\s+([\\d.e+]+)`, 'gm'))].reduce((a, m) => a + Number(m[1]), 0);
   return { used: Number((sum('nodejs_heap_size_used_bytes') / 1048576).toFixed(1)), total: Number((sum('nodejs_heap_size_total_bytes') / 1048576).toFixed(1)) };
+}
+
+/**
+ * CPU of every process on the machine over a window, grouped (this bench, each platform process by
+ * its label, the broker, FerretDB, Redis, the rest), in % of one core, beside the machine's total:
+ * on two cores the platform's latency is often a wait for a core, and this says who held them.
+ */
+function cpuByProcess(platformPid) {
+  const labels = new Map([...spawned].map((c) => [c.pid, c.label]));
+  if (!labels.has(platformPid)) labels.set(platformPid, 'platform');
+  const group = (pid) => {
+    if (pid === process.pid) return 'bench';
+    if (labels.has(pid)) return labels.get(pid);
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmd.includes('kafka.Kafka')) return 'kafka';
+    if (/ferretdb/i.test(cmd)) return 'ferretdb';
+    if (cmd.includes('redis-server')) return 'redis';
+    return 'other';
+  };
+  const sample = () => {
+    const out = new Map();
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const pid = Number(name);
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const key = group(pid);
+        out.set(key, (out.get(key) ?? 0) + Number(f[11]) + Number(f[12]));
+      } catch {
+        /* the process ended meanwhile */
+      }
+    }
+    return out;
+  };
+  const t0 = performance.now();
+  const before = sample();
+  return () => {
+    const after = sample();
+    const seconds = (performance.now() - t0) / 1000;
+    const pct = {};
+    let total = 0;
+    for (const [k, v] of after) {
+      const used = ((v - (before.get(k) ?? 0)) / 100 / seconds) * 100;
+      if (used >= 0.5) pct[k] = Number(used.toFixed(1));
+      total += Math.max(0, used);
+    }
+    return { ...Object.fromEntries(Object.entries(pct).sort((a, b) => b[1] - a[1])), all: Number(total.toFixed(1)) };
+  };
 }
 
 /** Broker connections of a process: its TCP sockets whose remote port is the broker's. */
@@ -297,11 +348,13 @@ async function idleAndFanOut(runtime, platform, reference) {
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
   benchLoop.enable();
   await eventLoopP99(platform.metricsUrl).catch(() => null);
+  const cpuWindow = cpuByProcess(pid);
   const sent = args['skip-fanout'] ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, SECONDS) : await flow(platform.base, customers.flatMap((c) => c.users), RATE, SECONDS, 'lat');
   // Every record reaches one client of each of its customer's two streams: wait for all (bounded).
   const waitFrom = Date.now();
   while (sent && latencies.length < sent * 2 && Date.now() - waitFrom < 30_000) await sleep(250);
   benchLoop.disable();
+  const cpuDuringFanOut = cpuWindow();
   const streamsLoopP99 = await eventLoopP99(platform.metricsUrl).catch(() => null);
   const host = await canary.report();
   canary.stop();
@@ -339,6 +392,7 @@ async function idleAndFanOut(runtime, platform, reference) {
       streams_event_loop_p99_ms: streamsLoopP99,
       bench_event_loop_p99_ms: Number((benchLoop.percentile(99) / 1e6).toFixed(1)),
       host: canaryLine(host),
+      cpu_percent_of_a_core: cpuDuringFanOut,
     },
     ...(brokerRestart ? { broker_restart: brokerRestart } : {}),
   };

@@ -5,11 +5,12 @@
  * them, then leaves the group (the others rebalance). A consumer that kafkajs gives up on is
  * recreated here, so a broker outage longer than its retries does not end consumption.
  */
-import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
 import type { ConsumeOptions } from './event-log.port';
 import { handleInContext } from './handle-in-context';
 import { sleep, toLogMessage } from './kafka-message';
+import { ReadBatch, SharedLookups } from './read-batch';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
 import { GROUP_MEMBER_LIGHT_UNITS, TimeSlice } from './time-slice';
 
@@ -85,8 +86,11 @@ export class KafkaGroupMember {
     await consumer.subscribe({ topic: kafkaTopic, fromBeginning: options.fromBeginning ?? false });
     await consumer.run({
       autoCommit: false,
+      // Offsets are resolved message by message below: a batch left early (a stop, a failed
+      // handler) must not count its unhandled messages as read.
+      eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: timing.partitionsConsumedConcurrently,
-      eachMessage: (payload) => this.track(this.onMessage(consumer, payload)),
+      eachBatch: (payload) => this.track(this.onBatch(consumer, payload)),
     });
   }
 
@@ -117,20 +121,40 @@ export class KafkaGroupMember {
     return work.finally(() => this.inFlight.delete(work));
   }
 
-  private async onMessage(consumer: Consumer, { topic, partition, message, pause }: EachMessagePayload): Promise<void> {
+  /**
+   * A fetched batch of one partition, message by message in order, as kafkajs's eachMessage would
+   * (stop at a stop, a seek or a pause; resolve and heartbeat after each), with one set of shared
+   * lookups for the batch: every message in it was appended before it was fetched (read-batch.ts).
+   * Handlers that look something up per message (the push target, the user's rules) then ask the
+   * store once per batch, as on the embedded log; message by message they asked it for every event.
+   */
+  private async onBatch(consumer: Consumer, { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload): Promise<void> {
+    const lookups = new SharedLookups();
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) return;
+      const held = await this.onMessage(consumer, batch.topic, batch.partition, message, pause, lookups);
+      if (held) return;
+      resolveOffset(message.offset);
+      await heartbeat();
+    }
+  }
+
+  /** Handles one message; true when it was held back (seek and pause: the batch stops there). */
+  private async onMessage(consumer: Consumer, topic: string, partition: number, message: KafkaMessage, pause: () => () => void, lookups: ReadBatch): Promise<boolean> {
     const offset = message.offset;
     // Leave the message uncommitted and stop reading this partition: the next owner gets it.
     const holdBack = (resumeAfterMs?: number) => {
       consumer.seek({ topic, partition, offset });
       const resume = pause();
       if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs).unref();
+      return true;
     };
     this.slice.live = Date.now() - Number(message.timestamp) < LIVE_WITHIN_MS;
     await this.slice.pause();
     if (this.stopping) return holdBack();
     const logMessage = toLogMessage(this.p.options.topic, partition, message);
     try {
-      await handleInContext(this.p.options.handle, logMessage);
+      await handleInContext(this.p.options.handle, logMessage, lookups);
     } catch (err) {
       if (this.stopping) return holdBack();
       this.p.logger.warn('event handler failed; retrying', { topic: this.p.options.topic, group: this.p.options.groupId, partition, offset, error: err });
@@ -139,9 +163,13 @@ export class KafkaGroupMember {
     // If the group rebalanced meanwhile this commit fails; the message is then delivered again
     // to the partition's new owner (at least once, never lost).
     const next = String(Number(offset) + 1);
-    if (!this.p.options.commitEveryMs) return consumer.commitOffsets([{ topic, partition, offset: next }]);
+    if (!this.p.options.commitEveryMs) {
+      await consumer.commitOffsets([{ topic, partition, offset: next }]);
+      return false;
+    }
     this.pending.set(partition, next);
     this.commitTimer ??= setTimeout(() => void this.commitPending(consumer, topic), this.p.options.commitEveryMs);
+    return false;
   }
 
   /** Commits what was handled since the last commit, in one request. */
