@@ -31,6 +31,9 @@ const shared = {
 
 module.exports = {
   testTimeout: 30000,
+  // One temporary directory per run, removed at its end (libs/testing/src/jest-tmpdir.js).
+  globalSetup: `${__dirname}/libs/testing/src/jest-tmpdir-setup.js`,
+  globalTeardown: `${__dirname}/libs/testing/src/jest-tmpdir-teardown.js`,
   projects: [
     {
       ...shared,

@@ -12,19 +12,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const artifacts = path.join(root, 'test-artifacts');
 const totals = { passed: 0, failed: 0, skipped: 0 };
-// Every temporary file of the run (test platforms' data dirs, browsers' profiles, fixtures) goes
-// under one directory that is removed when the run ends: tests that keep a data dir for a restart
-// cannot remove it themselves, and a thousand runs had left gigabytes in /tmp.
-const runTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-run-'));
-process.env.TMPDIR = runTmp;
-process.on('exit', () => fs.rmSync(runTmp, { recursive: true, force: true }));
 
 const summary = () => {
   const { passed, failed, skipped } = totals;

@@ -9,15 +9,6 @@ import { startPlatform, RunningPlatform } from '@wellstream/platform';
 import type { SharedInfra } from '@wellstream/runtime';
 import { distributedEnv } from './real-servers';
 
-/**
- * Data dirs this process made. A stop keeps its dir (a restart reuses it), so they are removed
- * when the process (a jest worker) exits instead.
- */
-const createdDirs = new Set<string>();
-process.on('exit', () => {
-  for (const dir of createdDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export interface TestPlatform extends RunningPlatform {
@@ -40,11 +31,9 @@ export async function startTestPlatform(
     clock?: SharedInfra['clock'];
   } = {},
 ): Promise<TestPlatform> {
-  let dataDir = options.dataDir;
-  if (!dataDir) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-test-'));
-    createdDirs.add(dataDir);
-  }
+  // Under the jest run's temporary directory, removed when the run ends (jest-tmpdir.js): a stop
+  // keeps the dir so that a restart can reuse it.
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-test-'));
   const env: NodeJS.ProcessEnv = {
     WELLSTREAM_PORT: '0',
     WELLSTREAM_HOST: '127.0.0.1',
