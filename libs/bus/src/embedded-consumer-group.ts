@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions } from './event-log.port';
+import { ConsumeOptions, MAX_REWIND } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
 import { handleInContext } from './handle-in-context';
 import { SharedLookups } from './read-batch';
@@ -45,6 +45,8 @@ export function waitFor(emitter: EventEmitter, event: string, ms: number): { pro
 class PartitionWorker {
   private stopped = false;
   private wake = () => {};
+  /** Asked for by rewind(); applied between messages. */
+  private rewindTo?: number;
   readonly done: Promise<void>;
 
   constructor(
@@ -64,6 +66,12 @@ class PartitionWorker {
     return this.done;
   }
 
+  /** Reads again from `offset` (GroupSubscription.rewind), at the next message boundary. */
+  rewind(offset: number): void {
+    this.rewindTo = offset;
+    this.wake();
+  }
+
   private startOffset(): number {
     const { topic } = this.options;
     const committed = this.storage.committed(this.groupId, topic, this.partition);
@@ -80,6 +88,11 @@ class PartitionWorker {
     // Light members never rest (time-slice.ts), as on Kafka (kafka-consumer.ts).
     const slice = new TimeSlice({ lightUnitsPerSecond: GROUP_MEMBER_LIGHT_UNITS });
     while (!this.stopped) {
+      if (this.rewindTo !== undefined) {
+        // Only back, and not too far: a rewind never skips anything.
+        if (this.rewindTo < offset && offset - this.rewindTo <= MAX_REWIND) offset = this.rewindTo;
+        this.rewindTo = undefined;
+      }
       const changes = this.storage.changes;
       const batch = await this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
       // A stop during the read found nothing to wake: it must not find this worker asleep after.
@@ -106,6 +119,7 @@ class PartitionWorker {
         for (const m of batch) {
           await slice.pause();
           if (this.stopped) return;
+          if (this.rewindTo !== undefined) break;
           for (;;) {
             try {
               await handleInContext(this.options.handle, m, lookups);
@@ -135,6 +149,11 @@ export class EmbeddedMember {
     readonly id: number,
     readonly options: ConsumeOptions,
   ) {}
+
+  /** GroupSubscription.rewind: only a partition this member holds. */
+  rewind(partition: number, offset: number): void {
+    this.workers.get(partition)?.rewind(offset);
+  }
 }
 
 export class EmbeddedConsumerGroup {

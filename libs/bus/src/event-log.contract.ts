@@ -191,6 +191,26 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       expect(second.seen.map((m) => m.key)).toEqual(['m2', 'm3']);
     });
 
+    it('rewinds a partition it holds to an earlier offset (handled again from there), never forward, never a partition it does not hold', async () => {
+      const topic = `rewind-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const c = collector();
+      const sub = await consume(log, topic, `g-${rnd()}`, c);
+      await log.publish(topic, [1, 2, 3, 4, 5].map((n) => msg(`r-${n}`, { n }, 'u-rewind')));
+      await until('5 messages', h.waitMs, () => c.seen.length >= 5);
+      const partition = c.seen[0].partition;
+      const third = c.seen[2].offset;
+      // Forward (past what was read) and a partition nobody here reads change nothing.
+      sub.rewind(partition, c.seen[4].offset + 100);
+      sub.rewind(1 - partition, 0);
+      sub.rewind(partition, third);
+      await until('3 to 5 again', h.waitMs, () => c.seen.length >= 8);
+      await log.publish(topic, [msg('r-6', { n: 6 }, 'u-rewind')]);
+      await until('the next one', h.waitMs, () => c.seen.length >= 9);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(c.seen.map((m) => JSON.parse(m.value).n)).toEqual([1, 2, 3, 4, 5, 3, 4, 5, 6]);
+    });
+
     it('resumes a group from its committed position after a restart', async () => {
       const topic = `resume-${rnd()}`;
       const groupId = `g-${rnd()}`;

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
 import { currentRequestId } from '@wellstream/logging';
-import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, GroupSubscription, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { backgroundZlib } from './background-zlib';
 import { handleInContext } from './handle-in-context';
@@ -80,7 +80,7 @@ export class EmbeddedEventLog implements EventLog {
     for (const t of tenants) this.notifier.emit(topicWakeEvent(topic, t));
   }
 
-  async consume(options: ConsumeOptions): Promise<Subscription> {
+  async consume(options: ConsumeOptions): Promise<GroupSubscription> {
     this.checkSlice(options.topic, options.tenant);
     const key = EmbeddedConsumerGroup.key(options.groupId, options.topic, options.tenant);
     let group = this.groups.get(key);
@@ -92,7 +92,8 @@ export class EmbeddedEventLog implements EventLog {
     await group.join(member);
     const g = group;
     let stopping: Promise<void> | undefined;
-    const sub: Subscription = {
+    const sub: GroupSubscription = {
+      rewind: (partition, offset) => member.rewind(partition, offset),
       stop: () => {
         stopping ??= g.leave(member).then(() => {
           this.subscriptions.delete(sub);

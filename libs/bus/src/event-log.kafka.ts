@@ -5,7 +5,7 @@
  */
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
+import type { ConsumeOptions, EraseSelector, EventLog, GroupPosition, GroupSubscription, OutgoingMessage, Subscription, TailOptions, TopicSpec } from './event-log.port';
 import { KafkaAdmin, topicConfig } from './kafka-admin';
 import { KafkaGroupMember } from './kafka-consumer';
 import { KafkaPublisher, TopicBatch } from './kafka-producer';
@@ -103,7 +103,7 @@ export class KafkaEventLog implements EventLog {
     return this.topicName(this.tenants.sliceName(topic, tenant));
   }
 
-  async consume(options: ConsumeOptions): Promise<Subscription> {
+  async consume(options: ConsumeOptions): Promise<GroupSubscription> {
     const kafkaTopic = await this.readTopic(options.topic, options.tenant);
     const kafkaGroupId = this.groupName(options.groupId);
     if (!options.fromBeginning) await this.pinNewGroupAtEnd(kafkaGroupId, kafkaTopic);
@@ -116,7 +116,7 @@ export class KafkaEventLog implements EventLog {
       await member.stop().catch(() => {});
       throw err;
     }
-    return this.track(() => member.stop());
+    return Object.assign(this.track(() => member.stop()), { rewind: (partition: number, offset: number) => member.rewind(partition, offset) });
   }
 
   /**

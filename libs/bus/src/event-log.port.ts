@@ -105,6 +105,21 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** Events read again by a group member at most this far back (a rewind further back is ignored). */
+export const MAX_REWIND = 10_000;
+
+/** A consumer group member's subscription. */
+export interface GroupSubscription extends Subscription {
+  /**
+   * Reads `partition` again from `offset` if this member holds it and has read past it (by at most
+   * MAX_REWIND): what follows is handled again, at least once. Never moves forward: an offset at or
+   * after the member's position changes nothing. For a reader whose last hop can lose what it
+   * already handed on (an SSE client cut off, a proxy replaced), so that the client's own account
+   * of where it got to wins.
+   */
+  rewind(partition: number, offset: number): void;
+}
+
 /** Which messages an erasure removes: those of one partition key whose value matches. */
 export interface EraseSelector {
   /** The partition key they were published with (e.g. the user id): only its partition is read. */
@@ -124,7 +139,7 @@ export interface EventLog {
   ensureTopic(spec: TopicSpec): Promise<void>;
   /** Resolves once the messages are durable; order is kept per partition. */
   publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
-  consume(options: ConsumeOptions): Promise<Subscription>;
+  consume(options: ConsumeOptions): Promise<GroupSubscription>;
   /** Reads without a group and without committing (replay): every reader sees everything. */
   tail(options: TailOptions): Promise<Subscription>;
   /** Sets a group with no members to start at the end of the topic (or of a tenant's slice) now. */

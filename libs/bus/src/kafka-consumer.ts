@@ -7,7 +7,7 @@
  */
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import type { ConsumeOptions } from './event-log.port';
+import { ConsumeOptions, MAX_REWIND } from './event-log.port';
 import { handleInContext } from './handle-in-context';
 import { sleep, toLogMessage } from './kafka-message';
 import { ReadBatch, SharedLookups } from './read-batch';
@@ -45,6 +45,10 @@ export class KafkaGroupMember {
   /** Handled positions not committed yet (commitEveryMs), per partition of the current consumer. */
   private pending = new Map<number, string>();
   private commitTimer?: NodeJS.Timeout;
+  /** Per partition held, the offset after the last message handled (where reading goes on). */
+  private readonly position = new Map<number, number>();
+  /** Rewinds asked for before this member had handled anything of the partition. */
+  private readonly rewinds = new Map<number, number>();
 
   constructor(private readonly p: GroupMemberParams) {}
 
@@ -74,6 +78,9 @@ export class KafkaGroupMember {
     this.consumer = consumer;
     consumer.on(consumer.events.GROUP_JOIN, (e) => {
       const mine = e.payload.memberAssignment[kafkaTopic] ?? [];
+      // Positions and rewinds are of the partitions held before: they may be someone else's now.
+      this.position.clear();
+      this.rewinds.clear();
       this.joined = true;
       options.onAssignment?.([...mine].sort((a, b) => a - b));
       this.onJoined();
@@ -116,6 +123,26 @@ export class KafkaGroupMember {
     }
   }
 
+  /**
+   * GroupSubscription.rewind. With a position known (something of the partition handled), seeks
+   * back at once; otherwise the first message of the partition decides (rewinds are only ever
+   * backwards, and at most MAX_REWIND).
+   */
+  rewind(partition: number, offset: number): void {
+    const at = this.position.get(partition);
+    if (at === undefined) {
+      this.rewinds.set(partition, offset);
+      return;
+    }
+    if (offset >= at || at - offset > MAX_REWIND || !this.consumer) return;
+    try {
+      this.consumer.seek({ topic: this.p.kafkaTopic, partition, offset: String(offset) });
+      this.position.set(partition, offset);
+    } catch (err) {
+      this.p.logger.warn('rewinding a partition failed', { group: this.p.kafkaGroupId, partition, error: err });
+    }
+  }
+
   private track(work: Promise<void>): Promise<void> {
     this.inFlight.add(work);
     return work.finally(() => this.inFlight.delete(work));
@@ -149,6 +176,15 @@ export class KafkaGroupMember {
       if (resumeAfterMs !== undefined) setTimeout(resume, resumeAfterMs).unref();
       return true;
     };
+    const rewindTo = this.rewinds.get(partition);
+    if (rewindTo !== undefined) {
+      this.rewinds.delete(partition);
+      if (rewindTo < Number(offset) && Number(offset) - rewindTo <= MAX_REWIND) {
+        // Read from there instead: the batch stops here (the seek makes it stale).
+        consumer.seek({ topic, partition, offset: String(rewindTo) });
+        return true;
+      }
+    }
     this.slice.live = Date.now() - Number(message.timestamp) < LIVE_WITHIN_MS;
     await this.slice.pause();
     if (this.stopping) return holdBack();
@@ -163,6 +199,7 @@ export class KafkaGroupMember {
     // If the group rebalanced meanwhile this commit fails; the message is then delivered again
     // to the partition's new owner (at least once, never lost).
     const next = String(Number(offset) + 1);
+    this.position.set(partition, Number(next));
     if (!this.p.options.commitEveryMs) {
       await consumer.commitOffsets([{ topic, partition, offset: next }]);
       return false;

@@ -10,7 +10,7 @@
  * (it disconnected, or was dropped as a slow reader), the message goes to the partition's next
  * local owner at once, in the same turn, so a user's events keep their order.
  */
-import type { EventLog, LogMessage, Subscription } from '@wellstream/bus';
+import type { EventLog, GroupSubscription, LogMessage } from '@wellstream/bus';
 import { customerEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
@@ -50,7 +50,9 @@ export class StreamGroupReader {
    * not written to it twice, and a connection never goes back in a user's events.
    */
   private readonly written = new WeakMap<StreamClient, Map<number, number>>();
-  private subscription?: Subscription;
+  private subscription?: GroupSubscription;
+  /** Resume positions of clients that arrived while the reader was joining (see rewindFor). */
+  private pendingRewinds: LogPosition[] = [];
   /** Joins and leaves run one after the other, so a client arriving while the last one leaves rejoins cleanly. */
   private membership: Promise<void> = Promise.resolve();
 
@@ -74,7 +76,20 @@ export class StreamGroupReader {
   add(client: StreamClient): void {
     this.clients.add(client);
     this.resplit();
+    if (client.resumeAfter) this.rewindFor(client.resumeAfter);
     if (this.clients.size === 1) this.changeMembership(() => this.join());
+  }
+
+  /**
+   * A client resuming with Last-Event-ID may have lost what came after it on the way (a proxy or a
+   * network cut while frames were in flight), though the group committed it once it was in this
+   * side's socket. The partition is read again from just after the client's position, if this
+   * process holds it; connections that already have those events skip them (`written`), so only
+   * what nobody here wrote again is sent (at least once, as ever).
+   */
+  private rewindFor(resume: LogPosition): void {
+    if (this.subscription) this.subscription.rewind(resume.partition, resume.offset + 1);
+    else this.pendingRewinds.push(resume);
   }
 
   remove(client: StreamClient): void {
@@ -105,6 +120,7 @@ export class StreamGroupReader {
             this.resplit();
           },
         });
+        for (const resume of this.pendingRewinds.splice(0)) this.subscription.rewind(resume.partition, resume.offset + 1);
       } catch (err) {
         // The broker is away (a restart): the clients stay connected and poked, and the reader
         // tries again. Closing them would only send every client through a reconnect; nothing was
@@ -121,6 +137,7 @@ export class StreamGroupReader {
     if (this.clients.size > 0) return;
     const subscription = this.subscription;
     this.subscription = undefined;
+    this.pendingRewinds = [];
     this.assigned = [];
     this.owners = new Map();
     // Leaving finishes (and commits) in-flight writes, then hands the partitions to the other processes.
