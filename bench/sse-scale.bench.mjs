@@ -7,13 +7,17 @@
  *
  *   node bench/sse-scale.bench.mjs [--n 15000] [--streams 60] [--rate 500] [--seconds 20]
  *                                  [--runtime both|distributed|embedded] [--storm 5000] [--skip-storm] [--skip-fanout]
+ *                                  [--warmup 5] [--idle-after-warmup 0]
  *
  * idle:   N clients over `streams` streams (N/streams clients each, so a few streams with many
  *         clients), held open; the streams process's RSS growth per client against the bare
  *         server's, its CPU while they idle, and its TCP connections to the broker.
  * fan-out: with the N clients connected, `rate` records/s POSTed through the mobile endpoint
  *         (the real ingest path: records, its outbox, the customer's topic, the stream reader)
- *         for `seconds`; latency from the POST to each client's receipt, p50/p99.
+ *         for `seconds`; latency from the POST to each client's receipt, p50/p99. Measured after
+ *         `warmup` seconds of the same flow (reported apart as warm_up: the first records after the
+ *         processes started run cold code in the broker and every consumer); `--idle-after-warmup S`
+ *         idles the platform S seconds in between, to show the warm-up is paid once, not per idle.
  * storm:  (distributed) two streams replicas; `storm` clients on the first, a few other customers'
  *         clients on the second, records flowing to both. The first is killed (SIGKILL): its
  *         clients reconnect to the second at once with Last-Event-ID, honouring 503 Retry-After.
@@ -42,6 +46,7 @@ const N = Number(args.n ?? 15_000);
 const STREAMS = Number(args.streams ?? 60);
 const RATE = Number(args.rate ?? 500);
 const SECONDS = Number(args.seconds ?? 20);
+const WARMUP = Number(args.warmup ?? 5);
 const STORM = Number(args.storm ?? 5000);
 const RUNTIME = args.runtime ?? 'both';
 const GATEWAY_KEY = randomUUID() + randomUUID();
@@ -259,7 +264,7 @@ async function tenantsAndStreams(platform, streams) {
  * publish them (distributed: the records service on FerretDB is not what this bench measures, and
  * on this machine it takes far fewer than 500 records/s), round-robin over customers.
  */
-async function publishFlow(log, customers, rate, seconds) {
+async function publishFlow(log, customers, rate, seconds, tag = 'lat') {
   const perTick = Math.max(1, Math.round(rate / 10));
   const t0 = Date.now();
   let n = 0;
@@ -267,7 +272,7 @@ async function publishFlow(log, customers, rate, seconds) {
   for (let tick = 0; tick < seconds * 10; tick++) {
     const c = customers[tick % customers.length];
     const t = Date.now();
-    sends.push(publishRecords(log, c, perTick, { users: 2, batch: perTick, record: record(`lat-${t}-${tick}`) }).then(() => {
+    sends.push(publishRecords(log, c, perTick, { users: 2, batch: perTick, record: record(`${tag}-${t}-${tick}`) }).then(() => {
       postTimes.push(Date.now() - t);
       ackedAt.set(String(t), Date.now());
     }));
@@ -319,12 +324,14 @@ async function idleAndFanOut(runtime, platform, reference) {
   const streams = customers.flatMap((c) => c.streams.map((id) => ({ id, c })));
   const latencies = [];
   const receipts = [];
+  const warmLatencies = [];
   const onData = (mark, _id, at) => {
     if (mark?.startsWith('br-')) return brokerMarks.received(mark, at);
-    const m = /^lat-(\d+)-/.exec(mark ?? '');
+    const m = /^(lat|warm)-(\d+)-/.exec(mark ?? '');
     if (!m) return;
-    latencies.push(at - Number(m[1]));
-    receipts.push([m[1], at]);
+    if (m[1] === 'warm') return warmLatencies.push(at - Number(m[2]));
+    latencies.push(at - Number(m[2]));
+    receipts.push([m[2], at]);
   };
   await sleep(2000);
   const pid = platform.streamsPid();
@@ -343,7 +350,15 @@ async function idleAndFanOut(runtime, platform, reference) {
   const cpu = await cpuPercent(pid, 10_000);
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
   const perClient = (open - before) / N;
+  // Warm-up: the first records after the platform idled find cold code paths (JIT) in the broker
+  // and every consumer; reported on their own, not mixed into the steady state's figures.
+  const warmSent = args['skip-fanout'] || !WARMUP ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, WARMUP, 'warm') : await flow(platform.base, customers.flatMap((c) => c.users), RATE, WARMUP, 'warm');
+  for (const waitFrom = Date.now(); warmSent && warmLatencies.length < warmSent * 2 && Date.now() - waitFrom < 30_000; ) await sleep(250);
+  const warmUp = warmSent ? { seconds: WARMUP, records: warmSent, deliveries: warmLatencies.length, p50_ms: pct(warmLatencies, 50), p99_ms: pct(warmLatencies, 99), p99_ingest_request_ms: pct(postTimes, 99) } : undefined;
+  // --idle-after-warmup S: let the platform idle again first (does the warm-up have to be paid again?).
+  if (warmSent && args['idle-after-warmup']) await sleep(Number(args['idle-after-warmup']) * 1000);
   postTimes.length = 0;
+  ackedAt.clear();
   const canary = await startCanary();
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
   benchLoop.enable();
@@ -360,6 +375,12 @@ async function idleAndFanOut(runtime, platform, reference) {
   canary.stop();
   // Distributed: receipt after the broker's acknowledgement (negative: the client had it before the publisher heard back).
   const afterAck = receipts.filter(([t]) => ackedAt.has(t)).map(([t, at]) => at - ackedAt.get(t));
+  // BENCH_TICKS=<file>: each publish tick's send time, acknowledgement and receipts, to see what the slowest ticks have in common.
+  if (process.env.BENCH_TICKS) {
+    const ticks = new Map();
+    for (const [t, at] of receipts) (ticks.get(t) ?? ticks.set(t, []).get(t)).push(at - Number(t));
+    fs.writeFileSync(process.env.BENCH_TICKS, JSON.stringify([...ticks].map(([t, l]) => ({ t: Number(t), ack: ackedAt.has(t) ? ackedAt.get(t) - Number(t) : null, min: Math.min(...l), max: Math.max(...l), n: l.length }))));
+  }
   const brokerRestart = platform.servers && !args['skip-broker-restart'] ? await restartBrokerUnder(platform, customers, clients) : undefined;
   for (const c of clients) c.socket?.destroy();
   return {
@@ -376,6 +397,7 @@ async function idleAndFanOut(runtime, platform, reference) {
     idle_cpu_percent_per_client: Number((cpu / N).toFixed(5)),
     bare_idle_cpu_percent_per_client: Number(reference.cpuPercentPerClient.toFixed(5)),
     broker_connections: broker,
+    ...(warmUp ? { warm_up: warmUp } : {}),
     fan_out: {
       records_per_second: RATE,
       seconds: SECONDS,
