@@ -211,6 +211,25 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       expect(c.seen.map((m) => JSON.parse(m.value).n)).toEqual([1, 2, 3, 4, 5, 3, 4, 5, 6]);
     });
 
+    it('rewinds a partition it holds but has not read yet (a new member) at once, without waiting for its next message', async () => {
+      const topic = `rewind-new-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const first = collector();
+      const s1 = await consume(log, topic, groupId, first);
+      await log.publish(topic, [1, 2, 3, 4].map((n) => msg(`q-${n}`, { n }, 'u-quiet')));
+      await until('4 messages', h.waitMs, () => first.seen.length >= 4);
+      await s1.stop();
+      // The next member of the group starts after q-4 and the partition stays quiet: a rewind to
+      // q-3 must not wait for a fifth message.
+      const next = collector();
+      const s2 = await consume(log, topic, groupId, next);
+      s2.rewind(first.seen[0].partition, first.seen[2].offset);
+      await until('q-3 and q-4 again', h.waitMs, () => next.seen.length >= 2);
+      await sleep(300);
+      expect(next.seen.map((m) => m.key)).toEqual(['q-3', 'q-4']);
+    });
+
     it('resumes a group from its committed position after a restart', async () => {
       const topic = `resume-${rnd()}`;
       const groupId = `g-${rnd()}`;

@@ -108,7 +108,8 @@ export class KafkaEventLog implements EventLog {
     const kafkaGroupId = this.groupName(options.groupId);
     if (!options.fromBeginning) await this.pinNewGroupAtEnd(kafkaGroupId, kafkaTopic);
     const timing = options.tenant === undefined ? this.timing : this.sliceTiming;
-    const member = new KafkaGroupMember({ kafka: this.kafka, kafkaTopic, kafkaGroupId, options, timing, logger: this.options.logger });
+    const committedOffsets = () => this.admin.committedOffsets(kafkaGroupId, kafkaTopic);
+    const member = new KafkaGroupMember({ kafka: this.kafka, kafkaTopic, kafkaGroupId, options, timing, logger: this.options.logger, committedOffsets });
     try {
       await member.start();
     } catch (err) {

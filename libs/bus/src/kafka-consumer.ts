@@ -12,6 +12,7 @@ import { handleInContext } from './handle-in-context';
 import { sleep, toLogMessage } from './kafka-message';
 import { ReadBatch, SharedLookups } from './read-batch';
 import { CLIENT_RETRY, KafkaConsumerTiming } from './kafka-settings';
+import type { PartitionOffset } from './kafka-admin';
 import { GROUP_MEMBER_LIGHT_UNITS, TimeSlice } from './time-slice';
 
 const JOIN_WAIT_MS = 30_000;
@@ -31,6 +32,8 @@ export interface GroupMemberParams {
   options: ConsumeOptions;
   timing: KafkaConsumerTiming;
   logger: Logger;
+  /** The group's committed positions on the topic (-1 where none): where a member that has read nothing of a partition starts. */
+  committedOffsets?: () => Promise<PartitionOffset[]>;
 }
 
 export class KafkaGroupMember {
@@ -49,6 +52,10 @@ export class KafkaGroupMember {
   private readonly position = new Map<number, number>();
   /** Rewinds asked for before this member had handled anything of the partition. */
   private readonly rewinds = new Map<number, number>();
+  /** Partitions of the current assignment, and which assignment it is (a rewind resolved late must not act on a later one). */
+  private held = new Set<number>();
+  private generation = 0;
+  private resolvingRewinds = false;
 
   constructor(private readonly p: GroupMemberParams) {}
 
@@ -81,6 +88,8 @@ export class KafkaGroupMember {
       // Positions and rewinds are of the partitions held before: they may be someone else's now.
       this.position.clear();
       this.rewinds.clear();
+      this.held = new Set(mine);
+      this.generation++;
       this.joined = true;
       options.onAssignment?.([...mine].sort((a, b) => a - b));
       this.onJoined();
@@ -125,15 +134,46 @@ export class KafkaGroupMember {
 
   /**
    * GroupSubscription.rewind. With a position known (something of the partition handled), seeks
-   * back at once; otherwise the first message of the partition decides (rewinds are only ever
-   * backwards, and at most MAX_REWIND).
+   * back at once. Otherwise the member starts where the group committed: that is asked of the
+   * broker (one request for all rewinds waiting), so a quiet partition is read again now rather
+   * than at its next message; should the answer not come, the first message of the partition
+   * decides. Rewinds are only ever backwards, and at most MAX_REWIND.
    */
   rewind(partition: number, offset: number): void {
     const at = this.position.get(partition);
     if (at === undefined) {
-      this.rewinds.set(partition, offset);
+      if (!this.held.has(partition)) return;
+      this.rewinds.set(partition, Math.min(offset, this.rewinds.get(partition) ?? Infinity));
+      void this.resolveRewinds();
       return;
     }
+    this.seekBack(partition, at, offset);
+  }
+
+  /** Applies waiting rewinds against the group's committed positions (where this member starts). */
+  private async resolveRewinds(): Promise<void> {
+    if (this.resolvingRewinds || !this.p.committedOffsets) return;
+    this.resolvingRewinds = true;
+    const generation = this.generation;
+    try {
+      const committed = await this.p.committedOffsets();
+      if (generation !== this.generation || this.stopping) return;
+      for (const { partition, offset: start } of committed) {
+        const to = this.rewinds.get(partition);
+        if (to === undefined || start < 0) continue;
+        this.rewinds.delete(partition);
+        this.seekBack(partition, this.position.get(partition) ?? start, to);
+      }
+    } catch (err) {
+      this.p.logger.warn('reading committed positions for a rewind failed; it waits for the partition\'s next message', { group: this.p.kafkaGroupId, error: err });
+    } finally {
+      this.resolvingRewinds = false;
+    }
+    // Rewinds asked for while the answer was on its way (or for a newer assignment) get their own.
+    if (this.rewinds.size > 0 && generation !== this.generation) void this.resolveRewinds();
+  }
+
+  private seekBack(partition: number, at: number, offset: number): void {
     if (offset >= at || at - offset > MAX_REWIND || !this.consumer) return;
     try {
       this.consumer.seek({ topic: this.p.kafkaTopic, partition, offset: String(offset) });
