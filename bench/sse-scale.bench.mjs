@@ -329,7 +329,7 @@ async function idleAndFanOut(runtime, platform, reference) {
     if (mark?.startsWith('br-')) return brokerMarks.received(mark, at);
     const m = /^(lat|warm)-(\d+)-/.exec(mark ?? '');
     if (!m) return;
-    if (m[1] === 'warm') return warmLatencies.push(at - Number(m[2]));
+    if (m[1] === 'warm') return warmLatencies.push([Number(m[2]), at - Number(m[2])]);
     latencies.push(at - Number(m[2]));
     receipts.push([m[2], at]);
   };
@@ -354,7 +354,7 @@ async function idleAndFanOut(runtime, platform, reference) {
   // and every consumer; reported on their own, not mixed into the steady state's figures.
   const warmSent = args['skip-fanout'] || !WARMUP ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, WARMUP, 'warm') : await flow(platform.base, customers.flatMap((c) => c.users), RATE, WARMUP, 'warm');
   for (const waitFrom = Date.now(); warmSent && warmLatencies.length < warmSent * 2 && Date.now() - waitFrom < 30_000; ) await sleep(250);
-  const warmUp = warmSent ? { seconds: WARMUP, records: warmSent, deliveries: warmLatencies.length, p50_ms: pct(warmLatencies, 50), p99_ms: pct(warmLatencies, 99), p99_ingest_request_ms: pct(postTimes, 99) } : undefined;
+  const warmUp = warmSent ? warmUpReport(warmLatencies, warmSent) : undefined;
   // --idle-after-warmup S: let the platform idle again first (does the warm-up have to be paid again?).
   if (warmSent && args['idle-after-warmup']) await sleep(Number(args['idle-after-warmup']) * 1000);
   postTimes.length = 0;
@@ -418,6 +418,14 @@ async function idleAndFanOut(runtime, platform, reference) {
     },
     ...(brokerRestart ? { broker_restart: brokerRestart } : {}),
   };
+}
+
+/** The warm-up's figures, with the p99 of each second's records (how fast the cold start fades). */
+function warmUpReport(sentAndLatency, sent) {
+  const from = Math.min(...sentAndLatency.map(([t]) => t));
+  const bySecond = Array.from({ length: WARMUP }, (_, k) => pct(sentAndLatency.filter(([t]) => Math.floor((t - from) / 1000) === k).map(([, l]) => l), 99));
+  const all = sentAndLatency.map(([, l]) => l);
+  return { seconds: WARMUP, records: sent, deliveries: all.length, p50_ms: pct(all, 50), p99_ms: pct(all, 99), p99_ms_by_second: bySecond, ingest_request_p99_ms: pct(postTimes, 99) };
 }
 
 /** The broker-restart phase's records: the receipts of each (one client of each of its customer's two streams). */
