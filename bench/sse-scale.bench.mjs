@@ -7,7 +7,7 @@
  *
  *   node bench/sse-scale.bench.mjs [--n 15000] [--streams 60] [--rate 500] [--seconds 20]
  *                                  [--runtime both|distributed|embedded] [--storm 5000] [--skip-storm] [--skip-fanout]
- *                                  [--warmup 5] [--idle-after-warmup 0]
+ *                                  [--warmup 5] [--idle-after-warmup 0] [--root DIR: another built checkout]
  *
  * idle:   N clients over `streams` streams (N/streams clients each, so a few streams with many
  *         clients), held open; the streams process's RSS growth per client against the bare
@@ -38,8 +38,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ADMIN, args, api, canaryLine, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startCanary, startServers, eventLoopP99, until } from './harness.mjs';
-import { freePort, root } from './processes.mjs';
+import { ADMIN, ROOT, args, api, canaryLine, cpuPercent, createTenant, createUser, lib, pct, procSample, publishRecords, quietLogger, sleep, startBareSseServer, startEmbedded, startCanary, startServers, eventLoopP99, until } from './harness.mjs';
+import { freePort } from './processes.mjs';
 import { openSseClient, record } from './sse-client.mjs';
 
 const N = Number(args.n ?? 15_000);
@@ -106,7 +106,7 @@ function spawnService(script, env, label) {
   const profiled = (process.env.BENCH_NODE_ARGS_FOR ?? 'streams').split(',').some((name) => label.startsWith(name));
   const extra = profiled && process.env.BENCH_STREAMS_NODE_ARGS ? process.env.BENCH_STREAMS_NODE_ARGS.split(' ') : [];
   const stdout = extra.length ? fs.openSync(`/tmp/bench-${label}.out`, 'w') : 'ignore';
-  const child = spawn(process.execPath, [...extra, path.join(root, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawn(process.execPath, [...extra, path.join(ROOT, script)], { env: { PATH: process.env.PATH, WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...passed, ...env }, stdio: ['ignore', stdout, 'pipe'] });
   let tail = '';
   child.stderr.on('data', (d) => (tail = (tail + d).slice(-4000)));
   spawned.add(child);
@@ -130,7 +130,7 @@ async function startDistributedPlatform(servers) {
   await healthy(gatewayUrl, 'the distributed platform').catch((err) => {
     throw new Error(`${err}\n${[...children.values()].map((c) => `--- ${c.label}: ${c.tail()}`).join('\n')}`);
   });
-  const { KafkaEventLog } = await import(path.join(root, 'libs/bus/dist/adapters.js'));
+  const { KafkaEventLog } = await import(path.join(ROOT, 'libs/bus/dist/adapters.js'));
   const log = new KafkaEventLog({ brokers: servers.env.WELLSTREAM_KAFKA_BROKERS.split(','), clientId: 'bench', prefix: `${prefix}.`, logger: quietLogger });
   // The log learns from the spec that the topic is tenant-scoped (each event also goes to its customer's topic).
   await log.ensureTopic(lib('contracts').customerEventsTopic.spec);

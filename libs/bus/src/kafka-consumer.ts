@@ -169,7 +169,7 @@ export class KafkaGroupMember {
     } finally {
       this.resolvingRewinds = false;
     }
-    // Rewinds asked for while the answer was on its way (or for a newer assignment) get their own.
+    // Those asked while the answer was on its way were applied above; a newer assignment's get their own request.
     if (this.rewinds.size > 0 && generation !== this.generation) void this.resolveRewinds();
   }
 
