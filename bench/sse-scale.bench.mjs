@@ -350,8 +350,9 @@ async function idleAndFanOut(runtime, platform, reference) {
   const cpu = await cpuPercent(pid, 10_000);
   const broker = platform.kafkaPort ? brokerConnections(pid, platform.kafkaPort) : null;
   const perClient = (open - before) / N;
-  // Warm-up: the first records after the platform idled find cold code paths (JIT) in the broker
-  // and every consumer; reported on their own, not mixed into the steady state's figures.
+  // Warm-up: the first records after the processes started find cold code (not yet compiled by the
+  // JVM's and V8's JITs) in the broker and every consumer; reported on their own, not mixed into
+  // the steady state's figures.
   const warmSent = args['skip-fanout'] || !WARMUP ? 0 : platform.log ? await publishFlow(platform.log, customers, RATE, WARMUP, 'warm') : await flow(platform.base, customers.flatMap((c) => c.users), RATE, WARMUP, 'warm');
   for (const waitFrom = Date.now(); warmSent && warmLatencies.length < warmSent * 2 && Date.now() - waitFrom < 30_000; ) await sleep(250);
   const warmUp = warmSent ? warmUpReport(warmLatencies, warmSent) : undefined;
