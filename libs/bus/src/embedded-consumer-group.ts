@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '@wellstream/logging';
-import { ConsumeOptions, MAX_REWIND } from './event-log.port';
+import { ConsumeOptions, rewindApplies } from './event-log.port';
 import type { EmbeddedLogStorage } from './embedded-log-storage';
 import { handleInContext } from './handle-in-context';
 import { SharedLookups } from './read-batch';
@@ -90,7 +90,7 @@ class PartitionWorker {
     while (!this.stopped) {
       if (this.rewindTo !== undefined) {
         // Only back, and not too far: a rewind never skips anything.
-        if (this.rewindTo < offset && offset - this.rewindTo <= MAX_REWIND) offset = this.rewindTo;
+        if (rewindApplies(offset, this.rewindTo)) offset = this.rewindTo;
         this.rewindTo = undefined;
       }
       const changes = this.storage.changes;

@@ -108,6 +108,9 @@ export interface Subscription {
 /** Events read again by a group member at most this far back (a rewind further back is ignored). */
 export const MAX_REWIND = 10_000;
 
+/** Whether a rewind from `position` to `offset` applies: only backwards, and at most MAX_REWIND. */
+export const rewindApplies = (position: number, offset: number): boolean => offset < position && position - offset <= MAX_REWIND;
+
 /** A consumer group member's subscription. */
 export interface GroupSubscription extends Subscription {
   /**

@@ -7,7 +7,7 @@
  */
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@wellstream/logging';
-import { ConsumeOptions, MAX_REWIND } from './event-log.port';
+import { ConsumeOptions, rewindApplies } from './event-log.port';
 import { handleInContext } from './handle-in-context';
 import { sleep, toLogMessage } from './kafka-message';
 import { ReadBatch, SharedLookups } from './read-batch';
@@ -137,7 +137,7 @@ export class KafkaGroupMember {
    * back at once. Otherwise the member starts where the group committed: that is asked of the
    * broker (one request for all rewinds waiting), so a quiet partition is read again now rather
    * than at its next message; should the answer not come, the first message of the partition
-   * decides. Rewinds are only ever backwards, and at most MAX_REWIND.
+   * decides. Rewinds are only ever backwards, and at most MAX_REWIND (rewindApplies).
    */
   rewind(partition: number, offset: number): void {
     const at = this.position.get(partition);
@@ -173,13 +173,16 @@ export class KafkaGroupMember {
     if (this.rewinds.size > 0 && generation !== this.generation) void this.resolveRewinds();
   }
 
-  private seekBack(partition: number, at: number, offset: number): void {
-    if (offset >= at || at - offset > MAX_REWIND || !this.consumer) return;
+  /** Seeks `partition` back from `at` to `offset` when the rewind applies; true when it did. */
+  private seekBack(partition: number, at: number, offset: number): boolean {
+    if (!rewindApplies(at, offset) || !this.consumer) return false;
     try {
       this.consumer.seek({ topic: this.p.kafkaTopic, partition, offset: String(offset) });
       this.position.set(partition, offset);
+      return true;
     } catch (err) {
       this.p.logger.warn('rewinding a partition failed', { group: this.p.kafkaGroupId, partition, error: err });
+      return false;
     }
   }
 
@@ -219,11 +222,8 @@ export class KafkaGroupMember {
     const rewindTo = this.rewinds.get(partition);
     if (rewindTo !== undefined) {
       this.rewinds.delete(partition);
-      if (rewindTo < Number(offset) && Number(offset) - rewindTo <= MAX_REWIND) {
-        // Read from there instead: the batch stops here (the seek makes it stale).
-        consumer.seek({ topic, partition, offset: String(rewindTo) });
-        return true;
-      }
+      // Read from there instead: the batch stops here (the seek makes it stale).
+      if (this.seekBack(partition, Number(offset), rewindTo)) return true;
     }
     this.slice.live = Date.now() - Number(message.timestamp) < LIVE_WITHIN_MS;
     await this.slice.pause();
