@@ -3,7 +3,7 @@
  * values, repeated/nested query parameters, huge and non-JSON bodies, odd uids, impossible dates.
  * Each must get a clear 4xx in one of the documented body shapes, never a 500 or a stack trace.
  */
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, clearOfTheHourTurn, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
 
 interface Probe {
   name: string;
@@ -225,6 +225,7 @@ export function badInputSuite(mode: 'embedded' | 'distributed' | 'containers', s
     });
 
     it('past the hourly limit: 429 {"message"} with Retry-After and the X-RateLimit headers', async () => {
+      await clearOfTheHourTurn(15_000);
       const t = await createTenant(platform.baseUrl, { rateLimitPerHour: 3 });
       const answers = [];
       for (let i = 0; i < 4; i++) answers.push(await t.api.get('/streams'));

@@ -2,13 +2,15 @@
  * The per-token hourly limit through the gateway: exact under concurrency, headers on every
  * answer, 429 {"message"} with Retry-After past the limit, and per-token independence.
  */
-import { ApiClient, createTenant, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { ApiClient, clearOfTheHourTurn, createTenant, startTestPlatform, TestPlatform } from '@wellstream/testing';
 
 let platform: TestPlatform;
 beforeAll(async () => {
   platform = await startTestPlatform();
 });
 afterAll(() => platform.stop());
+// Each test counts its requests within one clock hour (the limit's window).
+beforeEach(() => clearOfTheHourTurn(20_000), 30_000);
 
 it('lets exactly 10 of 20 parallel requests through on a token limited to 10', async () => {
   const t = await createTenant(platform.baseUrl, { rateLimitPerHour: 10 });

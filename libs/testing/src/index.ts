@@ -9,3 +9,4 @@ export * from './record-fixtures';
 export * from './fast-path-agreement';
 export * from './ingest-validation';
 export * from './event-recorder';
+export * from './rate-limit-window';

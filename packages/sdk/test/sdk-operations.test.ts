@@ -3,7 +3,7 @@
  * typed method (the operations the SDK sent are compared with the document's), typed errors with
  * the documented bodies, rate-limit headers on every answer, and 429 handling.
  */
-import { startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { clearOfTheHourTurn, startTestPlatform, TestPlatform } from '@wellstream/testing';
 import { AuthenticationError, NotFoundError, OPERATIONS, ParameterError, RateLimitError, ValidationError, Wellstream } from '../src';
 import { postMeasurements, sdkTenant } from './sdk-fixtures';
 
@@ -149,14 +149,20 @@ describe('answers and errors', () => {
   });
 
   it('throws RateLimitError past the hourly limit (Retry-After longer than it may wait), with or without retries', async () => {
+    // The limit's window is the clock hour: its Retry-After (at least 25 s here) is longer than the
+    // 10 s this client may wait, so it throws instead of waiting for the next hour.
+    await clearOfTheHourTurn(25_000);
     const t = await sdkTenant(platform.baseUrl, { rateLimitPerHour: 2 });
-    await t.client.streams.list();
-    await t.client.streams.list();
+    const client = new Wellstream({ baseUrl: platform.baseUrl, token: t.token, retry: { maxDelayMs: 10_000 } });
+    await client.streams.list();
+    await client.streams.list();
     const started = Date.now();
-    const limited = await t.client.streams.list().catch((e) => e);
+    const limited = await client.streams.list().catch((e) => e);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect(limited).toMatchObject({ status: 429, body: { message: expect.any(String) } });
-    expect(limited.retryAfterSeconds).toBeGreaterThan(60);
+    expect(limited.retryAfterSeconds).toBeGreaterThan(10);
+    const withoutRetries = await new Wellstream({ baseUrl: platform.baseUrl, token: t.token, retry: { enabled: false } }).streams.list().catch((e) => e);
+    expect(withoutRetries).toBeInstanceOf(RateLimitError);
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
