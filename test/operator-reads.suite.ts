@@ -6,7 +6,7 @@
  * operator-reads.test.ts and on Kafka/MongoDB API/Redis by operator-reads.int.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, clearOfTheHourTurn, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
@@ -96,6 +96,7 @@ export function operatorReadsSuite(mode: 'embedded' | 'distributed'): void {
     });
 
     it('counts records ingested per organization per day: created, updated and deleted versions', async () => {
+      await clearOfTheHourTurn(15_000); // ingest and read on the same UTC day (midnight is an hour's turn)
       const t = await createTenant(platform.baseUrl);
       expect((await t.api.post(`/organizations/${t.organizationId}/users`, { uid: 'ingest-1' })).status).toBe(201);
       const mobile = new ApiClient(platform.baseUrl, (await t.api.get(`/organizations/${t.organizationId}/users/ingest-1`)).body.mobile.token);

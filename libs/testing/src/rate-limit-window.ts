@@ -2,7 +2,8 @@
  * The gateway's rate limit counts a fixed clock hour, so a test that counts requests against it
  * fails if the hour turns between its requests (the count starts again) or reads a Retry-After that
  * the last seconds of the hour make short. Such a test first waits, if it is that close to the turn,
- * until the next hour has begun. CI runs at any minute of the hour; this is what keeps them stable.
+ * until the next hour has begun. Midnight UTC is such a turn too, so a test that reads "today" uses
+ * it as well. CI runs at any minute of the hour.
  */
 const HOUR_MS = 3_600_000;
 
