@@ -47,6 +47,8 @@ class PartitionWorker {
   private wake = () => {};
   /** Asked for by rewind(); applied between messages. */
   private rewindTo?: number;
+  /** Where reading goes on: after the last message handled, or where a rewind moved it. */
+  private offset = 0;
   readonly done: Promise<void>;
 
   constructor(
@@ -66,10 +68,12 @@ class PartitionWorker {
     return this.done;
   }
 
-  /** Reads again from `offset` (GroupSubscription.rewind), at the next message boundary. */
-  rewind(offset: number): void {
-    this.rewindTo = offset;
+  /** Reads again from `offset` (GroupSubscription.rewind), at the next message boundary; false when that does not apply. */
+  rewind(offset: number): boolean {
+    if (!rewindApplies(this.offset, offset)) return false;
+    this.rewindTo = Math.min(offset, this.rewindTo ?? Infinity);
     this.wake();
+    return true;
   }
 
   private startOffset(): number {
@@ -82,19 +86,35 @@ class PartitionWorker {
     return start;
   }
 
+  /**
+   * Applies a rewind asked for: only back, and not too far (a rewind never skips anything). The
+   * position is committed at once, so it holds should this member stop before reading there.
+   */
+  private applyRewind(): void {
+    const to = this.rewindTo;
+    this.rewindTo = undefined;
+    if (to === undefined || !rewindApplies(this.offset, to)) return;
+    this.storage.commit(this.groupId, this.options.topic, this.partition, (this.offset = to));
+  }
+
   private async run(): Promise<void> {
+    this.offset = this.startOffset();
+    try {
+      await this.read();
+    } finally {
+      // A rewind asked for just before a stop still counts for the next owner.
+      this.applyRewind();
+    }
+  }
+
+  private async read(): Promise<void> {
     const { topic, tenant } = this.options;
-    let offset = this.startOffset();
     // Light members never rest (time-slice.ts), as on Kafka (kafka-consumer.ts).
     const slice = new TimeSlice({ lightUnitsPerSecond: GROUP_MEMBER_LIGHT_UNITS });
     while (!this.stopped) {
-      if (this.rewindTo !== undefined) {
-        // Only back, and not too far: a rewind never skips anything.
-        if (rewindApplies(offset, this.rewindTo)) offset = this.rewindTo;
-        this.rewindTo = undefined;
-      }
+      this.applyRewind();
       const changes = this.storage.changes;
-      const batch = await this.storage.readPartition(topic, this.partition, offset, BATCH, tenant);
+      const batch = await this.storage.readPartition(topic, this.partition, this.offset, BATCH, tenant);
       // A stop during the read found nothing to wake: it must not find this worker asleep after.
       if (this.stopped) return;
       // A short read reached the end of the partition: what follows is live traffic.
@@ -110,9 +130,9 @@ class PartitionWorker {
       // The position is committed once per batch (and before stopping or waiting on a failure),
       // not per message: one write instead of up to BATCH. A crash re-delivers at most the batch's
       // handled part, which at-least-once consumers take in their stride.
-      let committed = offset;
+      let committed = this.offset;
       const commit = () => {
-        if (offset !== committed) this.storage.commit(this.groupId, topic, this.partition, (committed = offset));
+        if (this.offset !== committed) this.storage.commit(this.groupId, topic, this.partition, (committed = this.offset));
       };
       const lookups = new SharedLookups();
       try {
@@ -134,7 +154,7 @@ class PartitionWorker {
               if (this.stopped) return;
             }
           }
-          offset = m.offset + 1;
+          this.offset = m.offset + 1;
         }
       } finally {
         commit();
@@ -151,8 +171,8 @@ export class EmbeddedMember {
   ) {}
 
   /** GroupSubscription.rewind: only a partition this member holds. */
-  rewind(partition: number, offset: number): void {
-    this.workers.get(partition)?.rewind(offset);
+  rewind(partition: number, offset: number): boolean {
+    return this.workers.get(partition)?.rewind(offset) ?? false;
   }
 }
 

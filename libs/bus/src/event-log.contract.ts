@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { currentRequestId, runWithRequestContext } from '@wellstream/logging';
-import type { EventLog, LogMessage, OutgoingMessage, Subscription } from './event-log.port';
+import type { EventLog, GroupSubscription, LogMessage, OutgoingMessage, Subscription } from './event-log.port';
 import { REQUEST_ID_HEADER } from './event-log.port';
 import { partitionFor } from './partitioner';
 
@@ -201,9 +201,9 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       const partition = c.seen[0].partition;
       const third = c.seen[2].offset;
       // Forward (past what was read) and a partition nobody here reads change nothing.
-      sub.rewind(partition, c.seen[4].offset + 100);
-      sub.rewind(1 - partition, 0);
-      sub.rewind(partition, third);
+      expect(sub.rewind(partition, c.seen[4].offset + 100)).toBe(false);
+      expect(sub.rewind(1 - partition, 0)).toBe(false);
+      expect(sub.rewind(partition, third)).toBe(true);
       await until('3 to 5 again', h.waitMs, () => c.seen.length >= 8);
       await log.publish(topic, [msg('r-6', { n: 6 }, 'u-rewind')]);
       await until('the next one', h.waitMs, () => c.seen.length >= 9);
@@ -228,6 +228,55 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
       await until('q-3 and q-4 again', h.waitMs, () => next.seen.length >= 2);
       await sleep(300);
       expect(next.seen.map((m) => m.key)).toEqual(['q-3', 'q-4']);
+    });
+
+    it('lets a handler rewind its own partition: the message in hand is read again with the rest, in order', async () => {
+      const topic = `rewind-own-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      let sub: GroupSubscription | undefined;
+      let rewound = false;
+      const c = collector();
+      const s = await log.consume({
+        topic,
+        groupId: `g-${rnd()}`,
+        fromBeginning: true,
+        // Commits in rounds, as stream readers do: the rewound position must win over the message in hand.
+        commitEveryMs: 100,
+        onAssignment: c.onAssignment,
+        handle: async (m) => {
+          const n = JSON.parse(m.value).n;
+          if (n === 4 && !rewound) {
+            rewound = true;
+            expect(sub!.rewind(m.partition, c.seen[1].offset)).toBe(true);
+            return; // not handled: the rewind reads it again
+          }
+          await c.handle(m);
+        },
+      });
+      sub = s;
+      subs.push(s);
+      await log.publish(topic, [1, 2, 3, 4, 5].map((n) => msg(`o-${n}`, { n }, 'u-own')));
+      await until('2 to 5 after 1 to 3', h.waitMs, () => c.seen.length >= 7);
+      await sleep(300);
+      expect(c.seen.map((m) => JSON.parse(m.value).n)).toEqual([1, 2, 3, 2, 3, 4, 5]);
+    });
+
+    it('commits a rewind at once: a member that leaves before reading again leaves the group there', async () => {
+      const topic = `rewind-leave-${rnd()}`;
+      const groupId = `g-${rnd()}`;
+      await log.ensureTopic({ name: topic, partitions: 2 });
+      const first = collector();
+      const s1 = await consume(log, topic, groupId, first);
+      await log.publish(topic, [1, 2, 3, 4].map((n) => msg(`l-${n}`, { n }, 'u-leave')));
+      await until('4 messages', h.waitMs, () => first.seen.length >= 4);
+      await sleep(300); // their positions committed
+      s1.rewind(first.seen[0].partition, first.seen[1].offset);
+      await s1.stop();
+      const next = collector();
+      await consume(log, topic, groupId, next);
+      await until('l-2 to l-4 again', h.waitMs, () => next.seen.length >= 3);
+      await sleep(300);
+      expect(next.seen.map((m) => m.key)).toEqual(['l-2', 'l-3', 'l-4']);
     });
 
     it('resumes a group from its committed position after a restart', async () => {

@@ -118,9 +118,13 @@ export interface GroupSubscription extends Subscription {
    * MAX_REWIND): what follows is handled again, at least once. Never moves forward: an offset at or
    * after the member's position changes nothing. For a reader whose last hop can lose what it
    * already handed on (an SSE client cut off, a proxy replaced), so that the client's own account
-   * of where it got to wins.
+   * of where it got to wins. The position is committed too, so it holds should this member leave
+   * before reading there; a handler may rewind its own partition (the message in hand is then
+   * read again with the rest). True when the partition is read again from `offset`; false when it
+   * is not (not held, not that far back, or for a partition this member has read nothing of yet
+   * on Kafka, not known yet: it is applied once the group's position is).
    */
-  rewind(partition: number, offset: number): void;
+  rewind(partition: number, offset: number): boolean;
 }
 
 /** Which messages an erasure removes: those of one partition key whose value matches. */

@@ -52,6 +52,8 @@ export class KafkaGroupMember {
   private readonly position = new Map<number, number>();
   /** Rewinds asked for before this member had handled anything of the partition. */
   private readonly rewinds = new Map<number, number>();
+  /** Per partition, how many times it was sought back (a handler may rewind its own partition). */
+  private readonly seeks = new Map<number, number>();
   /** Partitions of the current assignment, and which assignment it is (a rewind resolved late must not act on a later one). */
   private held = new Set<number>();
   private generation = 0;
@@ -139,15 +141,15 @@ export class KafkaGroupMember {
    * than at its next message; should the answer not come, the first message of the partition
    * decides. Rewinds are only ever backwards, and at most MAX_REWIND (rewindApplies).
    */
-  rewind(partition: number, offset: number): void {
+  rewind(partition: number, offset: number): boolean {
     const at = this.position.get(partition);
     if (at === undefined) {
-      if (!this.held.has(partition)) return;
+      if (!this.held.has(partition)) return false;
       this.rewinds.set(partition, Math.min(offset, this.rewinds.get(partition) ?? Infinity));
       void this.resolveRewinds();
-      return;
+      return false;
     }
-    this.seekBack(partition, at, offset);
+    return this.seekBack(partition, at, offset);
   }
 
   /** Applies waiting rewinds against the group's committed positions (where this member starts). */
@@ -173,12 +175,17 @@ export class KafkaGroupMember {
     if (this.rewinds.size > 0 && generation !== this.generation) void this.resolveRewinds();
   }
 
-  /** Seeks `partition` back from `at` to `offset` when the rewind applies; true when it did. */
+  /**
+   * Seeks `partition` back from `at` to `offset` when the rewind applies; true when it did. The
+   * position is committed too (backwards), so it holds should this member leave before reading there.
+   */
   private seekBack(partition: number, at: number, offset: number): boolean {
     if (!rewindApplies(at, offset) || !this.consumer) return false;
     try {
       this.consumer.seek({ topic: this.p.kafkaTopic, partition, offset: String(offset) });
       this.position.set(partition, offset);
+      this.seeks.set(partition, (this.seeks.get(partition) ?? 0) + 1);
+      this.commitLater(this.consumer, partition, String(offset));
       return true;
     } catch (err) {
       this.p.logger.warn('rewinding a partition failed', { group: this.p.kafkaGroupId, partition, error: err });
@@ -229,6 +236,7 @@ export class KafkaGroupMember {
     await this.slice.pause();
     if (this.stopping) return holdBack();
     const logMessage = toLogMessage(this.p.options.topic, partition, message);
+    const seeks = this.seeks.get(partition);
     try {
       await handleInContext(this.p.options.handle, logMessage, lookups);
     } catch (err) {
@@ -236,6 +244,9 @@ export class KafkaGroupMember {
       this.p.logger.warn('event handler failed; retrying', { topic: this.p.options.topic, group: this.p.options.groupId, partition, offset, error: err });
       return holdBack(this.p.timing.retryDelayMs);
     }
+    // The handler had the partition read again from further back (this message included): the
+    // seek stands, and the batch stops here.
+    if (this.seeks.get(partition) !== seeks) return true;
     // If the group rebalanced meanwhile this commit fails; the message is then delivered again
     // to the partition's new owner (at least once, never lost).
     const next = String(Number(offset) + 1);
@@ -244,9 +255,14 @@ export class KafkaGroupMember {
       await consumer.commitOffsets([{ topic, partition, offset: next }]);
       return false;
     }
-    this.pending.set(partition, next);
-    this.commitTimer ??= setTimeout(() => void this.commitPending(consumer, topic), this.p.options.commitEveryMs);
+    this.commitLater(consumer, partition, next);
     return false;
+  }
+
+  /** Commits `offset` of `partition` with the next round (commitEveryMs), or at once without one. */
+  private commitLater(consumer: Consumer, partition: number, offset: string): void {
+    this.pending.set(partition, offset);
+    this.commitTimer ??= setTimeout(() => void this.commitPending(consumer, this.p.kafkaTopic), this.p.options.commitEveryMs ?? 0);
   }
 
   /** Commits what was handled since the last commit, in one request. */
