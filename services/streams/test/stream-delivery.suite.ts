@@ -200,7 +200,7 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       expect(marksOf(third.clients[2]).length).toBeGreaterThan(0);
     });
 
-    it('keeps its position when every client is gone: the next client gets everything since', async () => {
+    it('keeps its position when every client is gone: the next client gets everything since, in order', async () => {
       const stream = await createStream();
       const us = users(6);
       // Events before the first client connects are kept for the stream (its group starts at creation).
@@ -211,9 +211,17 @@ export function streamDeliverySuite(mode: 'embedded' | 'distributed') {
       await waitMembers(stream.id, 0);
       await publishRounds(us, [2, 3]);
       const b = await connect(stream.id);
-      await eventually(async () => marksOf(b).length >= 12);
+      await eventually(async () => marksOf(b).filter((m) => !m.endsWith('/1')).length >= 12);
       await sleep(POKE_MS);
-      expect(marksOf(b).sort()).toEqual(us.flatMap((u) => [`${u}/2`, `${u}/3`]).sort());
+      // Round 1 may come again: `a` was written it in its last seconds, and the server cannot tell
+      // whether it read it (at least once; stream-group-reader.ts). Nothing else comes twice.
+      const got = marksOf(b);
+      expect(got.filter((m) => !m.endsWith('/1')).sort()).toEqual(us.flatMap((u) => [`${u}/2`, `${u}/3`]).sort());
+      expect(new Set(got).size).toBe(got.length);
+      for (const u of us) {
+        const rounds = got.filter((m) => m.startsWith(`${u}/`)).map((m) => Number(m.split('/')[1]));
+        expect(rounds).toEqual([...rounds].sort((x, y) => x - y));
+      }
     });
 
     it('resumes after Last-Event-ID (header or query) within its partition; 400 for a malformed id', async () => {

@@ -153,10 +153,12 @@ export function tenantIsolationSuite(
       await options.positions.passDays(platform, 8);
       await publish(platform.eventLog, t, [{ userId: user, mark: `away:${user}:1` }]);
       const back = track(await connectStream(platform.baseUrl, t, stream.id));
-      const got = await back.waitFor((e) => e.event === 'data', 30_000);
-      expect(markOf(got)).toBe(`away:${user}:1`);
+      await back.waitFor((e) => e.event === 'data' && markOf(e) === `away:${user}:1`, 30_000);
       await sleep(500);
-      expect(back.events.filter((e) => e.event === 'data').map((e) => markOf(e))).toEqual([`away:${user}:1`]);
+      // `:0` may come again first: the last client was written it in its last seconds, and the
+      // server cannot tell whether it read it (at least once). Nothing older, nothing twice.
+      const marks = back.events.filter((e) => e.event === 'data').map((e) => markOf(e));
+      expect([[`away:${user}:1`], [`away:${user}:0`, `away:${user}:1`]]).toContainEqual(marks);
     });
 
     it("deletes a customer: its tokens stop working and its slice of the events topic is removed", async () => {

@@ -13,6 +13,8 @@ export interface EventSink {
   /** When the last frame was written (ms); the poke timer uses it. */
   readonly lastWriteAt: number;
   readonly closed: boolean;
+  /** True once the server dropped the client for not reading: what was written to it may all be unread. */
+  readonly droppedForNotReading: boolean;
   onClose(listener: () => void): void;
   /** Ends the connection (shutdown, or the server decided to drop the client). */
   close(reason?: string): void;

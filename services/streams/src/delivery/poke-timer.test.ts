@@ -7,6 +7,7 @@ function fakeSink() {
     pokes,
     lastWriteAt: Date.now(),
     closed: false,
+    droppedForNotReading: false,
     send: async () => {},
     heartbeat() {
       pokes.push(Date.now());

@@ -43,6 +43,7 @@ function releaseRequestState(req: IncomingMessage): void {
 class SseResponse implements EventSink {
   lastWriteAt = Date.now();
   closed = false;
+  droppedForNotReading = false;
   private readonly listeners: (() => void)[] = [];
   private drain?: Promise<void>;
   private rejectDrain?: (err: Error) => void;
@@ -118,7 +119,9 @@ class SseResponse implements EventSink {
     return this.drain;
   }
 
+  /** The client is not reading (write timeout, buffer cap): cut it off, queued frames and all. */
   private destroy(reason: string): void {
+    if (!this.closed) this.droppedForNotReading = true;
     this.finish(new ClientGoneError(reason));
     this.res.destroy();
   }

@@ -21,6 +21,7 @@ class CountingSink implements EventSink {
   sent = 0;
   lastWriteAt = Date.now();
   closed = false;
+  droppedForNotReading = false;
   private readonly listeners: (() => void)[] = [];
   constructor(private readonly closeAfter: number) {}
   async send(): Promise<void> {

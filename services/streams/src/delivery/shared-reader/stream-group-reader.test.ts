@@ -11,6 +11,7 @@ function sink(): EventSink & { closedWith?: string; ids: string[] } {
     ids: [],
     lastWriteAt: Date.now(),
     closed: false,
+    droppedForNotReading: false,
     send: async (_event, _data, id) => void s.ids.push(String(id)),
     heartbeat() {},
     comment() {},

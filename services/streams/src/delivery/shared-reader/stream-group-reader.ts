@@ -7,16 +7,19 @@
  *
  * Delivery keeps the one-member rules: a message is committed only once its frame is in its
  * client's socket, or when the stream's filters leave it out. When the owner of a partition is gone
- * (it disconnected, or was dropped as a slow reader), the message goes to the partition's next
- * local owner at once, in the same turn, so a user's events keep their order.
+ * (it disconnected, or was dropped as a slow reader), what it may not have received of the
+ * partition is read again for the partition's next local owner (connection-writes.ts), before the
+ * message in hand, so a user's events keep their order; with nothing to read again the message goes
+ * to the next owner at once, in the same turn.
  */
-import type { EventLog, GroupSubscription, LogMessage } from '@wellstream/bus';
+import { EventLog, GroupSubscription, LogMessage, MAX_REWIND } from '@wellstream/bus';
 import { customerEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
 import { alreadySeen, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
 import type { StreamLag } from '../stream-lag';
+import { ConnectionWrites } from './connection-writes';
 import { splitPartitions } from './partition-split';
 
 const COMMIT_EVERY_MS = 100;
@@ -45,11 +48,13 @@ export class StreamGroupReader {
   private assigned: number[] = [];
   private owners = new Map<number, StreamClient>();
   /**
-   * Per client, the last offset written to it in each partition. Positions are committed every
-   * 100 ms, so a rebalance hands back up to that much again; what this connection already has is
-   * not written to it twice, and a connection never goes back in a user's events.
+   * Per client, what was written to it in each partition. Positions are committed every 100 ms, so
+   * a rebalance hands back up to that much again; what this connection already has is not written
+   * to it twice, and a connection never goes back in a user's events.
    */
-  private readonly written = new WeakMap<StreamClient, Map<number, number>>();
+  private readonly written = new WeakMap<StreamClient, ConnectionWrites>();
+  /** Per client gone, the partitions read again for their next owners. */
+  private readonly reread = new WeakMap<StreamClient, Set<number>>();
   private subscription?: GroupSubscription;
   /** Resume positions of clients that arrived while the reader was joining (see rewindFor). */
   private pendingRewinds: LogPosition[] = [];
@@ -94,6 +99,7 @@ export class StreamGroupReader {
 
   remove(client: StreamClient): void {
     if (!this.clients.delete(client)) return;
+    this.readAgainFor(client);
     this.resplit();
     if (this.clients.size === 0) this.changeMembership(() => this.leave());
   }
@@ -149,10 +155,33 @@ export class StreamGroupReader {
     this.owners = splitPartitions(this.assigned, this.clients, this.owners);
   }
 
-  private writtenTo(client: StreamClient): Map<number, number> {
+  private writtenTo(client: StreamClient): ConnectionWrites {
     let written = this.written.get(client);
-    if (!written) this.written.set(client, (written = new Map()));
+    if (!written) this.written.set(client, (written = new ConnectionWrites()));
     return written;
+  }
+
+  /**
+   * A client is gone: the partitions it was written lately are read again from its first write it
+   * may not have received (connection-writes.ts), for their next owners. The log commits that
+   * position too, so it holds should this reader leave the group before reading it again.
+   */
+  private readAgainFor(client: StreamClient): void {
+    const written = this.written.get(client);
+    if (!written || !this.subscription) return;
+    const reread = new Set<number>();
+    for (const [partition, offset] of written.unconfirmed(client.sink.droppedForNotReading, MAX_REWIND)) {
+      if (this.subscription.rewind(partition, offset)) reread.add(partition);
+    }
+    this.reread.set(client, reread);
+  }
+
+  /**
+   * Whether `m`, in hand for `gone` when it went, is read again with its partition for the next
+   * owner (a rewind goes back from the position of the message in hand, so it includes it).
+   */
+  private readAgain(gone: StreamClient, m: LogMessage): boolean {
+    return this.reread.get(gone)?.has(m.partition) ?? false;
   }
 
   private readonly handle = async (m: LogMessage): Promise<void> => {
@@ -170,20 +199,26 @@ export class StreamGroupReader {
       if (!wanted) return;
       if (client.sink.closed) {
         this.remove(client);
+        // Its successor gets the partition from further back, this message included, in order.
+        if (this.readAgain(client, m)) return;
         continue;
       }
       if (alreadySeen(client.resumeAfter, m)) return;
       const written = this.writtenTo(client);
-      if ((written.get(m.partition) ?? -1) >= m.offset) return;
+      if (written.has(m.partition, m.offset)) return;
       try {
-        await client.sink.send(event!.event_type, JSON.stringify(event!.payload), encodePosition(m));
-        written.set(m.partition, m.offset);
+        const data = JSON.stringify(event!.payload);
+        await client.sink.send(event!.event_type, data, encodePosition(m));
+        written.wrote(m.partition, m.offset, data.length);
         this.deps.lag.delivered(this.group, m.timestamp);
         return;
       } catch (err) {
         if (!(err instanceof ClientGoneError)) throw err;
-        // The owner went away mid-write: the partition's next local owner gets this message now.
+        // The owner went away mid-write (here, or by another partition's write): its successor
+        // reads the partition again from further back, or, with nothing to read again, gets this
+        // message now.
         this.remove(client);
+        if (this.readAgain(client, m)) return;
       }
     }
   };
