@@ -5,6 +5,11 @@
  * the last event it handed out, waiting Retry-After or an exponential backoff with full jitter.
  * Errors a retry cannot fix (401, 404, 400, the member limit's 422) end the iteration with an
  * ApiError. An AbortSignal, `close()` or leaving a `for await` loop stops it.
+ *
+ * Delivery is at least once: after a reconnect the server sends again what the old connection may
+ * not have read. Ids are `<partition>-<offset>` and each partition's offsets only grow, so an event
+ * at or before the last one handed out of its partition is one this stream had: it is skipped
+ * (`keepDuplicates` to see them).
  */
 import { createParser, EventSourceMessage } from 'eventsource-parser';
 import { apiErrorFor, WellstreamError } from '../errors';
@@ -29,6 +34,8 @@ export interface EventStreamOptions {
   onReconnect?: (info: { attempt: number; delayMs: number; lastEventId: string | undefined; reason: string }) => void;
   /** SSE comments, e.g. `replay caught up` at the end of a replay's history. */
   onComment?: (comment: string) => void;
+  /** Hand out events sent again after a reconnect too (by default skipped: see above). Default false. */
+  keepDuplicates?: boolean;
 }
 
 export interface EventSource {
@@ -39,6 +46,8 @@ export interface EventSource {
 
 export class EventStream implements AsyncIterable<WellstreamEvent> {
   private lastId: string | undefined;
+  /** Per partition, the offset of the last event handed out (duplicates are skipped against it). */
+  private readonly handedOut = new Map<string, number>();
   private readonly stop = new AbortController();
 
   constructor(
@@ -46,6 +55,7 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     private readonly options: EventStreamOptions = {},
   ) {
     this.lastId = options.lastEventId;
+    if (options.lastEventId) this.isRepeat(options.lastEventId);
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
   }
 
@@ -79,6 +89,7 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
             opened = true;
             failures = 0;
             for await (const event of this.read(res.body, attempt)) {
+              if (event.id && this.isRepeat(event.id) && !this.options.keepDuplicates) continue;
               if (event.id) this.lastId = event.id;
               yield event;
             }
@@ -110,6 +121,17 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     } finally {
       this.stop.abort();
     }
+  }
+
+  /** Whether `id` is at or before the last id handed out of its partition; records it otherwise. */
+  private isRepeat(id: string): boolean {
+    const at = id.lastIndexOf('-');
+    const offset = Number(id.slice(at + 1));
+    if (at <= 0 || !Number.isSafeInteger(offset)) return false;
+    const partition = id.slice(0, at);
+    if ((this.handedOut.get(partition) ?? -1) >= offset) return true;
+    this.handedOut.set(partition, offset);
+    return false;
   }
 
   /** Parses one response body with eventsource-parser; aborts `attempt` when the server falls silent. */
