@@ -233,10 +233,9 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
     it('lets a handler rewind its own partition: the message in hand is read again with the rest, in order', async () => {
       const topic = `rewind-own-${rnd()}`;
       await log.ensureTopic({ name: topic, partitions: 2 });
-      let sub: GroupSubscription | undefined;
       let rewound = false;
       const c = collector();
-      const s = await log.consume({
+      const sub: GroupSubscription = await log.consume({
         topic,
         groupId: `g-${rnd()}`,
         fromBeginning: true,
@@ -247,14 +246,13 @@ export function eventLogContract(label: string, makeHarness: () => Promise<Event
           const n = JSON.parse(m.value).n;
           if (n === 4 && !rewound) {
             rewound = true;
-            expect(sub!.rewind(m.partition, c.seen[1].offset)).toBe(true);
+            expect(sub.rewind(m.partition, c.seen[1].offset)).toBe(true);
             return; // not handled: the rewind reads it again
           }
           await c.handle(m);
         },
       });
-      sub = s;
-      subs.push(s);
+      subs.push(sub);
       await log.publish(topic, [1, 2, 3, 4, 5].map((n) => msg(`o-${n}`, { n }, 'u-own')));
       await until('2 to 5 after 1 to 3', h.waitMs, () => c.seen.length >= 7);
       await sleep(300);

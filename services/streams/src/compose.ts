@@ -55,7 +55,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         },
       });
       // Stops after HTTP has closed every client: waits for the readers to leave their groups.
-      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, erased }));
+      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, erased, resendWindowMs: config.WELLSTREAM_STREAM_RESEND_WINDOW_MS }));
       const connectable = new ConnectableStreams(repo);
       const admission = new ConnectAdmission({ maxInProgress: config.WELLSTREAM_STREAM_MAX_CONNECTING, retryAfterSeconds: { min: 1, max: 5 } });
       metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);

@@ -13,6 +13,8 @@ export interface StreamsConfig extends ServiceSettings {
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: number;
   /** A client with more than this many bytes queued in its socket is disconnected. */
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: number;
+  /** When a client goes, what it was written this long before is written again to the next owner of its users. */
+  WELLSTREAM_STREAM_RESEND_WINDOW_MS: number;
   /** Replay connections one customer may hold open at once (per streams-service process). */
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: number;
   /** Events per second one replay connection may send. */
@@ -29,6 +31,8 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
   WELLSTREAM_POKE_INTERVAL_MS: Joi.number().integer().min(50).max(600_000).default(5000),
   WELLSTREAM_STREAM_WRITE_TIMEOUT_MS: Joi.number().integer().min(100).max(600_000).default(30_000),
   WELLSTREAM_STREAM_MAX_BUFFER_BYTES: Joi.number().integer().min(16 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
+  // What a reading client can have on its way when its connection ends (connection-writes.ts).
+  WELLSTREAM_STREAM_RESEND_WINDOW_MS: Joi.number().integer().min(0).max(600_000).default(5000),
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3),
   // 100,000 events (a large customer's month) in 20 s, while 3 replays of one customer stay
   // within what the broker, the gateway and this process serve beside everyone's live delivery.

@@ -17,7 +17,7 @@ describe('what a gone connection may not have received', () => {
 
   it('after a close: per partition, the first offset written in the last seconds, not before', () => {
     const c = clock();
-    const w = new ConnectionWrites(c.now);
+    const w = new ConnectionWrites(IN_FLIGHT_MS, c.now);
     w.wrote(1, 5, 100); // long ago
     c.t += 3 * IN_FLIGHT_MS;
     w.wrote(1, 9, 100);
@@ -31,7 +31,7 @@ describe('what a gone connection may not have received', () => {
 
   it('after a drop for not reading: everything of the last UNREAD_BYTES, however old', () => {
     const c = clock();
-    const w = new ConnectionWrites(c.now);
+    const w = new ConnectionWrites(IN_FLIGHT_MS, c.now);
     w.wrote(1, 5, 1_000);
     c.t += 60 * IN_FLIGHT_MS;
     w.wrote(2, 7, 1_000);

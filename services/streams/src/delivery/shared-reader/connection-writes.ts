@@ -7,18 +7,16 @@
  * either end, or in a proxy's, when the connection ends. The group commits it all the same (a
  * commit per frame the client confirmed is not something SSE offers). So when a connection ends,
  * the partitions it held are read again from its first write of:
- * - the last IN_FLIGHT_MS, when the peer closed or was cut off, or the server shut down: what a
- *   reading client can have had on its way;
+ * - the last IN_FLIGHT_MS (WELLSTREAM_STREAM_RESEND_WINDOW_MS), when the peer closed or was cut
+ *   off, or the server shut down: what a reading client can have had on its way;
  * - the last UNREAD_BYTES, when the server dropped it for not reading: everything buffers can
  *   hold, however long it took to fill them.
  * Writes are kept as first offsets per partition, in a few buckets (not a list of every frame), so
  * a busy connection costs a handful of small maps, and an idle one none.
  */
-export const IN_FLIGHT_MS = 5_000;
+export const IN_FLIGHT_MS = 5_000; // the default of WELLSTREAM_STREAM_RESEND_WINDOW_MS
 /** Loopback's largest send and receive buffers (Linux: 4 and 6 MiB), a proxy's on top, rounded up. */
 export const UNREAD_BYTES = 16 * 1024 * 1024;
-/** The in-flight window is told apart in quarters. */
-const RECENT_SPAN_MS = IN_FLIGHT_MS / 4;
 
 /** Per partition, the first offset written in a span of writes. */
 type FirstOffsets = Map<number, number>;
@@ -32,14 +30,22 @@ interface Recent {
 
 export class ConnectionWrites {
   private readonly last = new Map<number, number>();
-  /** Spans of RECENT_SPAN_MS, the newest last; none older than the in-flight window. */
+  /** Spans of a quarter of the in-flight window, the newest last; none older than the window. */
   private recent: Recent[] = [];
   /** By volume: the writes of the current UNREAD_BYTES, and of the ones before. */
   private current: FirstOffsets = new Map();
   private previous: ReadonlyMap<number, number> = NONE;
   private currentBytes = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** The in-flight window is told apart in quarters. */
+  private readonly spanMs: number;
+
+  constructor(
+    private readonly inFlightMs: number = IN_FLIGHT_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.spanMs = inFlightMs / 4;
+  }
 
   /** Whether `offset` of `partition` was written here already (or something after it). */
   has(partition: number, offset: number): boolean {
@@ -50,8 +56,8 @@ export class ConnectionWrites {
     this.last.set(partition, offset);
     const at = this.now();
     let span = this.recent[this.recent.length - 1];
-    if (!span || at - span.startedAt >= RECENT_SPAN_MS) {
-      this.recent = this.recent.filter((r) => r.lastAt >= at - IN_FLIGHT_MS);
+    if (!span || at - span.startedAt >= this.spanMs) {
+      this.recent = this.recent.filter((r) => r.lastAt >= at - this.inFlightMs);
       this.recent.push((span = { startedAt: at, lastAt: at, first: new Map() }));
     }
     span.lastAt = at;
@@ -71,7 +77,7 @@ export class ConnectionWrites {
    * reading; at most `maxBack` before its last write there (a log reads no further back: MAX_REWIND).
    */
   unconfirmed(droppedForNotReading: boolean, maxBack: number): Map<number, number> {
-    const since = this.now() - IN_FLIGHT_MS;
+    const since = this.now() - this.inFlightMs;
     const spans = droppedForNotReading ? [this.previous, this.current] : this.recent.filter((r) => r.lastAt >= since).map((r) => r.first);
     const from = new Map<number, number>();
     // Oldest first: a partition's first offset found is its earliest.

@@ -40,6 +40,8 @@ export interface GroupReaderDeps {
   logger: Logger;
   /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
   erased?: { has(userId: string): boolean };
+  /** When a client goes, what it was written this long before is read again for its successors (default IN_FLIGHT_MS). */
+  resendWindowMs?: number;
 }
 
 export class StreamGroupReader {
@@ -157,7 +159,7 @@ export class StreamGroupReader {
 
   private writtenTo(client: StreamClient): ConnectionWrites {
     let written = this.written.get(client);
-    if (!written) this.written.set(client, (written = new ConnectionWrites()));
+    if (!written) this.written.set(client, (written = new ConnectionWrites(this.deps.resendWindowMs)));
     return written;
   }
 
