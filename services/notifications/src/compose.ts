@@ -16,7 +16,8 @@ import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
 import { notificationsOpenApi } from './docs/notifications.openapi';
 import { systemClock } from '@wellstream/clock';
-import { answerUserDataRequests } from '@wellstream/runtime';
+import { answerUserDataRequests, ErasedUsers } from '@wellstream/runtime';
+import { whileNotForming } from './batches/form-batches/form-batches.usecase';
 import { notificationsDataHolder } from './lifecycle/notifications-data-holder';
 
 export function composeNotifications(config: NotificationsConfig, shared: SharedInfra = {}): Promise<RunningService> {
@@ -35,11 +36,14 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
         PendingItemRepository.open(store),
         PushOrganizationRepository.open(store),
       ]);
+      // Users erased: the collector and batch formation leave their events out from then on.
+      const erased = await ErasedUsers.open(store);
       const scheduler = new PushScheduler({
         targets,
         batches,
         pendingItems,
         organizations,
+        erased,
         sender: countingSender(new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }), metrics),
         settings,
         logger,
@@ -48,14 +52,20 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       const organizationOwners = await followOrganizationOwners(ctx);
       lifecycle.started(
         'record collection',
-        await startCollectingRecords(eventLog, { targets, pendingItems, logger, clock: systemClock, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
+        await startCollectingRecords(eventLog, { targets, pendingItems, erased, logger, clock: systemClock, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
       );
       scheduler.start();
       lifecycle.started('push scheduler', scheduler);
       // Exports and erasures of one user's push items (issue 32); its audit entries leave through an outbox.
       const outbox = await ctx.openOutbox();
       await outbox.start();
-      await answerUserDataRequests(ctx, outbox, notificationsDataHolder(batches, pendingItems), shared.clock ?? systemClock);
+      const dataHolder = notificationsDataHolder({
+        batches,
+        pending: pendingItems,
+        erased,
+        whileNotForming: (organizationId, work) => whileNotForming({ organizations, clock: systemClock }, organizationId, work),
+      });
+      await answerUserDataRequests(ctx, outbox, dataHolder, shared.clock ?? systemClock);
       const routes = notificationsRoutes({
         targets,
         batches,

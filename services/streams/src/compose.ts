@@ -4,7 +4,7 @@
  * reads the log for them (delivery/shared-reader).
  */
 import { customerEventsTopic, userDataRequestsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { createStandardServiceApp, ErasedUsers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { streamsRoutes } from './app';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
@@ -21,7 +21,6 @@ import { StreamLag } from './delivery/stream-lag';
 import { streamsOpenApi } from './docs/streams.openapi';
 import { StreamRepository } from './streams/stream.repository';
 import { systemClock } from '@wellstream/clock';
-import { ErasedUsers } from './erasure/erased-users';
 
 export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({

@@ -4,6 +4,11 @@
  * be batched. Batches belong to an organization, not a user, so this reads the organization's
  * batches a page at a time (the push queue keeps them only for its retention period), and an
  * erasure rewrites each batch without the user's records (a batch left empty goes).
+ *
+ * An erasure first marks the user erased (the collector then queues none of the user's events
+ * still on the log, and batch formation drops any queued just before), then rewrites the queue and
+ * the batches while no batch of the organization is being formed: a pass that had read the user's
+ * items would otherwise store them in a batch after the rewrite had looked.
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
 import type { UserDataHolder } from '@wellstream/runtime';
@@ -13,7 +18,15 @@ import type { PendingItemRepository } from '../batches/pending-item.repository';
 
 const ofUser = (userId: string) => (record: Record<string, unknown>) => (record.user as { user_id?: string } | undefined)?.user_id === userId;
 
-export function notificationsDataHolder(batches: BatchRepository, pending: PendingItemRepository): UserDataHolder {
+export interface NotificationsDataDeps {
+  batches: BatchRepository;
+  pending: PendingItemRepository;
+  erased: { add(userId: string, at: string): Promise<void> };
+  /** Runs its work while no batch of the organization is being formed (whileNotForming). */
+  whileNotForming<T>(organizationId: string, work: () => Promise<T>): Promise<T>;
+}
+
+export function notificationsDataHolder({ batches, pending, erased, whileNotForming }: NotificationsDataDeps): UserDataHolder {
   return {
     service: 'notifications',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
@@ -28,21 +41,24 @@ export function notificationsDataHolder(batches: BatchRepository, pending: Pendi
       }
     },
     async erase(request: UserDataRequest): Promise<Record<string, number>> {
+      await erased.add(request.user_id, request.requested_at);
       const mine = ofUser(request.user_id);
-      let items = 0;
-      let batchesRemoved = 0;
-      for await (const page of batches.pagesOfOrganization(request.organization_id)) {
-        for (const b of page) {
-          const left = b.items.filter((r) => !mine(r));
-          if (left.length === b.items.length) continue;
-          items += b.items.length - left.length;
-          if ((await batches.keepItems(b, left)) === 'removed') batchesRemoved++;
+      return whileNotForming(request.organization_id, async () => {
+        let items = 0;
+        let batchesRemoved = 0;
+        for await (const page of batches.pagesOfOrganization(request.organization_id)) {
+          for (const b of page) {
+            const left = b.items.filter((r) => !mine(r));
+            if (left.length === b.items.length) continue;
+            items += b.items.length - left.length;
+            if ((await batches.keepItems(b, left)) === 'removed') batchesRemoved++;
+          }
+          await yieldToOthers();
         }
-        await yieldToOthers();
-      }
-      const waiting: string[] = [];
-      for await (const page of pending.pagesOfOrganization(request.organization_id)) waiting.push(...page.filter((p) => mine(p.record)).map((p) => p._id));
-      return { push_items: items, batches_removed: batchesRemoved, pending_items: await pending.remove(waiting) };
+        const waiting: string[] = [];
+        for await (const page of pending.pagesOfOrganization(request.organization_id)) waiting.push(...page.filter((p) => mine(p.record)).map((p) => p._id));
+        return { push_items: items, batches_removed: batchesRemoved, pending_items: await pending.remove(waiting) };
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import { TargetRepository } from '../../targets/target.repository';
 import { BatchRepository } from '../batch.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
 import { PushOrganizationRepository } from '../push-organization.repository';
-import { formDueBatches, FormBatchesDeps } from './form-batches.usecase';
+import { formDueBatches, FormBatchesDeps, whileNotForming } from './form-batches.usecase';
 
 // Exported so the integration project runs the same cases on MongoDB (form-batches.int.test.ts).
 export function formBatchesSuite(label: string, makeStore: () => TestableDocumentStore): void {
@@ -89,6 +89,35 @@ describe(`formDueBatches (${label})`, () => {
     expect(await formDueBatches(deps)).toBe(0);
     await deps.organizations.releaseFormation(ORG);
     expect(await formDueBatches(deps)).toBe(1);
+  });
+
+  it('drops, rather than batches, the queued items of a user erased since (issue 32)', async () => {
+    const erased = new Set(['u-gone']);
+    const d = { ...deps, erased };
+    await Promise.all(
+      ['u-gone', 'u-kept', 'u-gone', 'u-kept'].map((user, i) =>
+        deps.pendingItems.add({ _id: `evt-e-${i}`, organization_id: ORG, enqueued_ms: now, order: nextArrivalOrder(now), record: { id: `r${i}`, user: { user_id: user } } }),
+      ),
+    );
+    now += 5000;
+    // Batches of 3 read r0–r2 (r1 kept), then r3.
+    expect(await formDueBatches(d)).toBe(2);
+    const { batches } = await all();
+    expect(batches.map((b) => b.items.map((r) => (r as { id: string }).id)).sort()).toEqual([['r1'], ['r3']]);
+    expect(await deps.pendingItems.oldest(10)).toEqual([]);
+  });
+
+  it('runs an erasure rewrite only while no pass forms the organization batches', async () => {
+    expect(await deps.organizations.leaseFormation(ORG, now, 30_000)).toBe(true);
+    const steps: string[] = [];
+    const erasure = whileNotForming(deps, ORG, async () => void steps.push('rewrite'));
+    await new Promise((r) => setTimeout(r, 250));
+    steps.push('pass ends');
+    await deps.organizations.releaseFormation(ORG);
+    await erasure;
+    expect(steps).toEqual(['pass ends', 'rewrite']);
+    // And the erasure held the lease meanwhile: released again after.
+    expect(await deps.organizations.leaseFormation(ORG, now, 30_000)).toBe(true);
   });
 });
 }

@@ -26,9 +26,15 @@ export interface FormBatchesDeps {
   settings: { flushMs: number; batchSize: number };
   logger: Logger;
   clock: Clock;
+  /** Erased users: items of theirs queued just before the erasure are dropped, not batched. */
+  erased?: { has(userId: string): boolean };
 }
 
 const FORMATION_LEASE_MS = 30_000;
+/** How often an erasure asks again for an organization's formation lease while a pass holds it. */
+const LEASE_RETRY_MS = 100;
+
+const userOf = (item: PendingItem) => (item.record.user as { user_id?: string } | undefined)?.user_id;
 /** Bounds one pass; the next pass continues (keeps a pass short when an organization floods). */
 const MAX_BATCHES_PER_ORGANIZATION_PASS = 20;
 const SCAN_LIMIT = 2000;
@@ -63,8 +69,10 @@ async function formForOrganization(deps: FormBatchesDeps, organizationId: string
   let formed = 0;
   try {
     for (let i = 0; i < MAX_BATCHES_PER_ORGANIZATION_PASS; i++) {
-      const items = await deps.pendingItems.forOrganization(organizationId, deps.settings.batchSize);
-      if (items.length === 0) break;
+      const read = await deps.pendingItems.forOrganization(organizationId, deps.settings.batchSize);
+      if (read.length === 0) break;
+      const items = await withoutErased(deps, read);
+      if (items.length === 0) continue;
       const full = items.length >= deps.settings.batchSize;
       if (!full && items[0].enqueued_ms > now - deps.settings.flushMs) break;
       const target = await deps.targets.get(organizationId);
@@ -79,6 +87,33 @@ async function formForOrganization(deps: FormBatchesDeps, organizationId: string
     await deps.organizations.releaseFormation(organizationId);
   }
   return formed;
+}
+
+/** Drops (from the queue too) the items of users erased since they were queued. */
+async function withoutErased(deps: FormBatchesDeps, items: PendingItem[]): Promise<PendingItem[]> {
+  const gone = deps.erased ? items.filter((i) => deps.erased!.has(userOf(i) ?? '')) : [];
+  if (gone.length === 0) return items;
+  await deps.pendingItems.remove(gone.map((i) => i._id));
+  return items.filter((i) => !gone.includes(i));
+}
+
+/**
+ * Runs `work` while no batch of the organization is being formed (it holds the formation lease,
+ * asking again while a pass has it). An erasure rewriting the organization's queue and batches
+ * must not run beside a pass that has read items it has not stored as a batch yet.
+ */
+export async function whileNotForming<T>(deps: Pick<FormBatchesDeps, 'organizations' | 'clock'>, organizationId: string, work: () => Promise<T>): Promise<T> {
+  // A pass ends within its lease: past twice that, the lease is not coming back (a stuck store).
+  const deadline = deps.clock.now().getTime() + 2 * FORMATION_LEASE_MS;
+  while (!(await deps.organizations.leaseFormation(organizationId, deps.clock.now().getTime(), FORMATION_LEASE_MS))) {
+    if (deps.clock.now().getTime() > deadline) throw new Error(`the push queue of organization ${organizationId} stayed busy; the request is tried again`);
+    await new Promise((resolve) => setTimeout(resolve, LEASE_RETRY_MS));
+  }
+  try {
+    return await work();
+  } finally {
+    await deps.organizations.releaseFormation(organizationId);
+  }
 }
 
 async function storeBatch(deps: FormBatchesDeps, organizationId: string, items: PendingItem[], now: number): Promise<boolean> {

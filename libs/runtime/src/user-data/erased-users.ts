@@ -1,8 +1,10 @@
 /**
- * Users erased (issue 32), so streams and replays skip their events at once: on Kafka an erasure
+ * Users erased (issue 32), so a service skips their events from then on: on Kafka an erasure
  * leaves tombstones that the cleaner applies only at the topic's next compaction, and until then
- * the user's messages are still in the customer's topic. Kept in the service's own store (from the
- * `user-data-requests` topic) and in memory; the list grows with erasures only, never with data.
+ * the user's messages are still in the customer's topic (streams and replays read them; a
+ * consumer behind the erasure, like the push collector, still has them to read). Kept in the
+ * service's own store (from the `user-data-requests` topic) and in memory; the list grows with
+ * erasures only, never with data.
  */
 import type { Collection, DocumentStore } from '@wellstream/store';
 
