@@ -228,7 +228,7 @@ export async function startDistributed(serverEnv, env = {}) {
   const rel = (p) => path.relative(ownRoot, path.join(ROOT, p));
   const streams = await startProcess(rel('services/streams/dist/main.js'), { ...common, WELLSTREAM_SERVICE_PORT: String(streamsPort) }, `${streamsUrl}/health`, [200], [], 120_000);
   const base = `http://127.0.0.1:${gwPort}/v2`;
-  const urls = Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES'].map((s) => [`WELLSTREAM_${s}_URL`, streamsUrl]));
+  const urls = Object.fromEntries(['USERS', 'RECORDS', 'STREAMS', 'NOTIFICATIONS', 'RULES', 'SOURCES'].map((s) => [`WELLSTREAM_${s}_URL`, streamsUrl]));
   const gateway = await startProcess(rel('gateway/dist/main.js'), { ...common, ...urls, WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: ADMIN }, `${base}/streams`, [401], [], 120_000);
   // Checkouts from before the adapters left the package's main entry export them from index.js.
   const busAdapters = path.join(ROOT, 'libs', 'bus', 'dist', 'adapters.js');
