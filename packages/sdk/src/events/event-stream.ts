@@ -55,7 +55,7 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     private readonly options: EventStreamOptions = {},
   ) {
     this.lastId = options.lastEventId;
-    if (options.lastEventId) this.isRepeat(options.lastEventId);
+    if (options.lastEventId) this.handOut(options.lastEventId);
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
   }
 
@@ -89,7 +89,7 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
             opened = true;
             failures = 0;
             for await (const event of this.read(res.body, attempt)) {
-              if (event.id && this.isRepeat(event.id) && !this.options.keepDuplicates) continue;
+              if (event.id && !this.handOut(event.id) && !this.options.keepDuplicates) continue;
               if (event.id) this.lastId = event.id;
               yield event;
             }
@@ -123,15 +123,18 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     }
   }
 
-  /** Whether `id` is at or before the last id handed out of its partition; records it otherwise. */
-  private isRepeat(id: string): boolean {
+  /**
+   * Records `id` as handed out; false when it already was (at or before the last id handed out of
+   * its partition). An id not of the `<partition>-<offset>` form is always new.
+   */
+  private handOut(id: string): boolean {
     const at = id.lastIndexOf('-');
     const offset = Number(id.slice(at + 1));
-    if (at <= 0 || !Number.isSafeInteger(offset)) return false;
+    if (at <= 0 || !Number.isSafeInteger(offset)) return true;
     const partition = id.slice(0, at);
-    if ((this.handedOut.get(partition) ?? -1) >= offset) return true;
+    if ((this.handedOut.get(partition) ?? -1) >= offset) return false;
     this.handedOut.set(partition, offset);
-    return false;
+    return true;
   }
 
   /** Parses one response body with eventsource-parser; aborts `attempt` when the server falls silent. */

@@ -91,10 +91,10 @@ async function formForOrganization(deps: FormBatchesDeps, organizationId: string
 
 /** Drops (from the queue too) the items of users erased since they were queued. */
 async function withoutErased(deps: FormBatchesDeps, items: PendingItem[]): Promise<PendingItem[]> {
-  const gone = deps.erased ? items.filter((i) => deps.erased!.has(userOf(i) ?? '')) : [];
-  if (gone.length === 0) return items;
-  await deps.pendingItems.remove(gone.map((i) => i._id));
-  return items.filter((i) => !gone.includes(i));
+  const erased = deps.erased;
+  if (!erased || !items.some((i) => erased.has(userOf(i) ?? ''))) return items;
+  await deps.pendingItems.remove(items.filter((i) => erased.has(userOf(i) ?? '')).map((i) => i._id));
+  return items.filter((i) => !erased.has(userOf(i) ?? ''));
 }
 
 /**
