@@ -67,21 +67,11 @@ with_install_lock() {
 need_cmd() { command -v "$1" >/dev/null 2>&1 || die "$1 is required ($2) but was not found on PATH"; }
 
 install_redis() {
+  # redis-server and redis-cli come from deploy/tools/tools.tsv (group servers), installed there.
   if command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; then
     return 0
   fi
-  log "redis: redis-server not found, installing the Debian package"
-  local sudo=()
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null 2>&1 || die "redis: need root or sudo to apt-get install redis-server"
-    sudo=(sudo -n)
-  fi
-  need_cmd apt-get "to install redis-server"
-  "${sudo[@]}" apt-get update -qq || die "redis: apt-get update failed"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server \
-    || die "redis: apt-get install redis-server failed"
-  command -v redis-server >/dev/null 2>&1 || die "redis: redis-server still missing after apt-get install"
-  command -v redis-cli >/dev/null 2>&1 || die "redis: redis-cli missing (package redis-tools)"
+  bash "$SCRIPT_DIR/../tools/ensure-tools.sh" servers || die "redis: deploy/tools/ensure-tools.sh servers failed (above)"
   # The package may try to start its own service on 6379; tests never use it.
 }
 
