@@ -8,6 +8,7 @@
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
 import { COLLECTIONS, fetchBodyMeasurement, fetchCollection, fetchRecoveries } from './whoop-fetch';
+import { fetchObject } from './whoop-objects';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './whoop-oauth';
 import { parseNotification } from './whoop-webhooks';
 
@@ -32,6 +33,9 @@ export const whoopAdapter: ProviderAdapter = {
     if (resource === 'body_measurement') return fetchBodyMeasurement(ctx, window);
     throw unknownResource('WHOOP', resource);
   },
+
+  // A webhook names its object: read it by id, whatever its age (whoop-objects.ts).
+  fetchObject: (http, settings, accessToken, resource, objectId) => fetchObject({ http, settings, accessToken }, resource, objectId),
 
   parseNotification,
 };
