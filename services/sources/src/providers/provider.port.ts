@@ -138,6 +138,12 @@ export interface ResourceSpec {
   recordTypes: IngestRecord['type'][];
   /** The longest window one fetch may ask for (the provider's documented limit, or a safe size). */
   maxWindowDays: number;
+  /**
+   * Polls need to read this resource at most this often (ms), where that is rarer than the
+   * provider's poll: the provider notifies its every change (a poll only catches a notification
+   * lost for good), or it changes about daily. Absent: every poll reads it.
+   */
+  pollAtMostEveryMs?: number;
 }
 
 export interface FetchWindow {

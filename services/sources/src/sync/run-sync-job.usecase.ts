@@ -14,6 +14,7 @@ import { isProviderError, IngestRecord, ProviderError } from '../providers/provi
 import type { Provider } from '../providers/provider-registry';
 import type { ProjectedUser } from '../users/user-projection';
 import { fetchObjects, fetchResource } from './fetch-resource';
+import { pollDue } from './poll-due';
 import { recordMessages } from './publish-records';
 import type { SyncJob } from './sync-job';
 import type { TokenKeeper } from './token-keeper';
@@ -47,6 +48,7 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
     if (job.kind === 'poll') {
       for (const r of provider.adapter.resources) {
         const p = c.resources[r.name];
+        if (!pollDue(r, p?.synced_until, now)) continue;
         const from = p ? Date.parse(p.synced_until ?? p.backfill_end) - POLL_OVERLAP_MS : now.getTime() - POLL_OVERLAP_MS;
         await syncWindow(deps, provider, (await deps.connections.byId(c._id)) ?? c, user, r.name, new Date(from), now, 'poll');
       }
