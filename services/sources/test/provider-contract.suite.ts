@@ -9,6 +9,7 @@
  */
 import { ApiClient, createTenant, eventually, recordTopic, startTestPlatform, Tenant, TestPlatform, EventRecorder } from '@wellstream/testing';
 import type { ProviderSimulator, SimulatedUser } from './simulators/provider-simulator';
+import { notificationCases } from './provider-contract-notifications';
 
 export interface ContractOptions {
   mode: 'embedded' | 'distributed';
@@ -233,76 +234,21 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
     expect(again.status).toBe(404);
   }, 150_000);
 
-  /** Connects a user with `days` of data and waits for the backfill. */
-  async function connected(label: string, days: number, now = new Date()) {
-    const user = await newUser(label);
-    const who = sim.createUser({ days, now });
-    await connect(user.marketplace.url, who);
-    await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
-    return { user, who, now };
-  }
-
-  /** log_id → checksum of every record the user has from this source in [from, to). */
-  async function stored(user: { id: string; uid: string }, recordTypes: string[], from: Date, to: Date): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const t of recordTypes) for (const r of await records(user, t, from, to)) out.set(r.log_id, r.checksum);
-    return out;
-  }
-
-  if (o.oldObjects) {
-    it('fetches the object a notification names, whatever its age: logged 8 days late, edited 10 days later', async () => {
-      const spec = o.oldObjects!;
-      const { user, who, now } = await connected('old-objects', BACKFILL_DAYS + 2);
-      const webhook = `${platform.baseUrl}/sources/${type()}/webhook`;
-      const from = new Date(now.getTime() - (BACKFILL_DAYS + 3) * DAY);
-      const to = new Date(now.getTime() + DAY);
-      const recordTypes = Object.keys(sim.expectedCounts(who, from, to));
-      const before = await stored(user, recordTypes, from, to);
-      // Both far outside what a poll re-reads (a day before the last sync) and a live window around now.
-      const late = sim.addData(who, spec.late, new Date(now.getTime() - 8 * DAY));
-      expect(await sim.notify!(webhook, who, spec.late)).toBeLessThan(300);
-      const edited = sim.editData!(who, spec.edited[0], new Date(now.getTime() - 10 * DAY));
-      for (const resource of spec.edited) expect(await sim.notify!(webhook, who, resource)).toBeLessThan(300);
-      expect(edited.length).toBe(spec.edited.length);
-      const t0 = Date.now();
-      await eventually(async () => {
-        const after = await stored(user, recordTypes, from, to);
-        const missing = [...late, ...edited].filter((id) => !after.has(id) || after.get(id) === before.get(id));
-        if (missing.length > 0) throw new Error(`not fetched: ${missing.join(', ')}`);
-        return true;
-      }, 30_000, 300);
-      console.log(`[contract ${type()} ${o.mode}] old objects on REST ${Date.now() - t0} ms after their notifications`);
-    }, 150_000);
-  }
-
-  if (o.signedRetries) {
-    it('accepts a signed retry ten minutes late, refuses one past two hours, and drops a repeated delivery', async () => {
-      const { user, who } = await connected('retries', 2);
-      const webhook = `${platform.baseUrl}/sources/${type()}/webhook`;
-      const r = o.liveResource;
-      const have = async (id: string) => (await records(user, r.path, new Date(Date.now() - 2 * DAY), new Date(Date.now() + DAY))).some((x) => x.log_id === id);
-      // The first attempt met an outage; the provider's retry, signed ten minutes ago, must count.
-      const [retried] = sim.addData(who, r.name, new Date(Date.now() - 3 * 3_600_000));
-      expect(await sim.notifyRetry!(webhook, who, r.name, 10 * 60_000)).toBe(200);
-      await eventually(() => have(retried), 30_000, 300);
-      // Past the retries' hour and its margin, a signed delivery is a replay: 401.
-      sim.addData(who, r.name, new Date(Date.now() - 5 * 3_600_000));
-      expect(await sim.notifyRetry!(webhook, who, r.name, 2 * 3_600_000 + 5 * 60_000)).toBe(401);
-      // The same delivery twice (its event id, timestamp and signature): answered, fetched once.
-      const [first] = sim.addData(who, r.name, new Date(Date.now() - 2 * 3_600_000));
-      expect(await sim.notify!(webhook, who, r.name)).toBe(200);
-      await eventually(() => have(first), 30_000, 300);
-      // Read by its id (a poll reads pages, never one object): the notification's fetch.
-      await eventually(async () => sim.objectFetches!(who, first) > 0, 10_000, 100);
-      const fetched = sim.objectFetches!(who, first);
-      expect(await sim.redeliver!()).toBe(200);
-      // A later notification's object arrives only after whatever the repeat had queued ran.
-      const [second] = sim.addData(who, r.name, new Date(Date.now() - 3_600_000));
-      expect(await sim.notify!(webhook, who, r.name)).toBe(200);
-      await eventually(() => have(second), 30_000, 300);
-      expect(sim.objectFetches!(who, first)).toBe(fetched);
-    }, 150_000);
-  }
+  // Notifications naming old objects, signed retries and repeats (provider-contract-notifications.ts).
+  notificationCases(o, {
+    sim: () => sim,
+    webhookUrl: () => `${platform.baseUrl}/sources/${type()}/webhook`,
+    records,
+    backfillDays: BACKFILL_DAYS,
+    async connected(label, days) {
+      const user = await newUser(label);
+      const now = new Date();
+      const who = sim.createUser({ days, now });
+      await connect(user.marketplace.url, who);
+      await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
+      return { user, who, now };
+    },
+  });
 
   it('finishes a backfill that a restart interrupted', async () => {
     const user = await newUser('restart');

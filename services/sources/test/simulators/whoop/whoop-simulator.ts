@@ -1,7 +1,8 @@
 /**
  * A simulated WHOOP (developer API v2) on a loopback port, written from WHOOP's public
  * documentation: OAuth 2.0 consent and token URL with rotating refresh tokens, the v2 data routes
- * with `nextToken` pages, `DELETE /v2/user/access`, signed webhooks (and forged or stale ones),
+ * with `nextToken` pages and the objects by id, `DELETE /v2/user/access`, signed webhooks (forged,
+ * retried late and repeated ones too),
  * and the failures WHOOP documents (401, 429 with X-RateLimit-* headers, 5xx). Webhooks are set in
  * WHOOP's dashboard, so the simulator holds no subscriptions. See whoop-sim-*.ts for each part.
  */
@@ -12,7 +13,7 @@ import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { dataRoute, failure, scopeFor, SimReply } from './whoop-sim-api';
 import { WhoopAuthServer } from './whoop-sim-auth';
-import { countRecords, Obj, recoveryObj, rng, seedAccount, sleepObj, WhoopAccount, workoutObj } from './whoop-sim-data';
+import { countRecords, editSleep, Obj, recoveryObj, rng, seedAccount, sleepObj, WhoopAccount, workoutObj } from './whoop-sim-data';
 import { deliver, Delivery, event, post, signedDelivery } from './whoop-sim-webhooks';
 
 /** Resources with webhooks (WHOOP has none for cycles or body measurements). */
@@ -161,25 +162,7 @@ export class WhoopSimulator implements ProviderSimulator {
     const a = this.account(user);
     if (resource === 'workout') return this.addData(user, resource, at);
     if (resource !== 'sleep' && resource !== 'recovery') throw new Error(`WHOOP simulator cannot edit ${resource}`);
-    const nights = a.sleeps.filter((s) => s.nap === false);
-    const sleep = nights.sort((x, y) => Math.abs(Date.parse(String(x.start)) - at.getTime()) - Math.abs(Date.parse(String(y.start)) - at.getTime()))[0];
-    if (!sleep) throw new Error('WHOOP simulator: no sleep to edit');
-    const r = rng(at.getTime() % 100_000);
-    const cycleId = sleep.cycle_id as number;
-    const now = new Date().toISOString();
-    const edited = { ...sleepObj(a, cycleId, Date.parse(String(sleep.start)), Date.parse(String(sleep.end)) + 20 * 60_000, false, r), id: sleep.id, created_at: sleep.created_at, updated_at: now };
-    a.sleeps[a.sleeps.indexOf(sleep)] = edited;
-    const i = a.recoveries.findIndex((x) => x.sleep_id === sleep.id);
-    if (i >= 0) {
-      // Scored again: a resting heart rate one beat lower, so the recovery's record surely changes.
-      const old = a.recoveries[i];
-      const score = old.score as Record<string, number>;
-      a.recoveries[i] = { ...old, updated_at: now, score: { ...score, resting_heart_rate: score.resting_heart_rate - 1, recovery_score: Math.min(99, score.recovery_score + 3) } };
-    }
-    const id = String(sleep.id);
-    a.last.set('sleep', id);
-    a.last.set('recovery', id);
-    return i >= 0 ? [id, `recovery:${id}`] : [id];
+    return editSleep(a, at);
   }
 
   private async send(d: Delivery): Promise<number> {
