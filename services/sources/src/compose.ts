@@ -26,6 +26,7 @@ import { embeddedTokenKey } from './vault/embedded-token-key';
 import { TokenVault } from './vault/token-vault';
 import { AppSubscriptionKeeper } from './webhooks/app-subscription-keeper';
 import { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
+import { NotificationReceipts } from './webhooks/notification-receipts.repository';
 
 const STATE_SWEEP_MS = 60_000;
 
@@ -50,6 +51,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
         registry,
         vault,
         subscriptionSecrets: await AppSubscriptionSecrets.open(store, vault),
+        receipts: await NotificationReceipts.open(store),
         outbox,
         clock,
         logger,
@@ -69,7 +71,10 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       lifecycle.started('sync scheduler', scheduler);
       keeper.start();
       lifecycle.started('webhook subscriptions', keeper);
-      const sweep = setInterval(() => void deps.states.sweepExpired(clock.now()).catch((err) => logger.warn('state sweep failed', { error: err })), STATE_SWEEP_MS);
+      const sweep = setInterval(() => {
+        void deps.states.sweepExpired(clock.now()).catch((err) => logger.warn('state sweep failed', { error: err }));
+        void deps.receipts.sweepExpired(clock.now()).catch((err) => logger.warn('notification receipt sweep failed', { error: err }));
+      }, STATE_SWEEP_MS);
       sweep.unref();
       lifecycle.onStop('state sweep', async () => clearInterval(sweep));
       ctx.metrics.gauge('sources_sync_jobs_running', 'Sync jobs running in this process', () => [{ value: scheduler.running() }]);

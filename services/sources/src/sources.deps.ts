@@ -12,6 +12,7 @@ import type { SyncJobRepository } from './sync/sync-job.repository';
 import type { UserProjectionRepository } from './users/user-projection.repository';
 import type { TokenVault } from './vault/token-vault';
 import type { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
+import type { NotificationReceipts } from './webhooks/notification-receipts.repository';
 
 export interface SourcesSettings {
   publicUrl: string;
@@ -28,6 +29,8 @@ export interface SourcesDeps {
   registry: ProviderRegistry;
   vault: TokenVault;
   subscriptionSecrets: AppSubscriptionSecrets;
+  /** Provider deliveries already acted on (their repeats are dropped), across replicas. */
+  receipts: NotificationReceipts;
   outbox: Outbox;
   clock: Clock;
   logger: Logger;

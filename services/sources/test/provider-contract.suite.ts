@@ -9,6 +9,7 @@
  */
 import { ApiClient, createTenant, eventually, recordTopic, startTestPlatform, Tenant, TestPlatform, EventRecorder } from '@wellstream/testing';
 import type { ProviderSimulator, SimulatedUser } from './simulators/provider-simulator';
+import { notificationCases } from './provider-contract-notifications';
 
 export interface ContractOptions {
   mode: 'embedded' | 'distributed';
@@ -20,6 +21,13 @@ export interface ContractOptions {
   live: 'notify' | 'poll';
   /** A resource to add data to for the live test, and the record type its records have. */
   liveResource: { name: string; path: string };
+  /**
+   * Notifications name objects (the simulator has editData): `late`, a resource logged days after
+   * it happened, and `edited`, resources an edit of an old object announces (one notification each).
+   */
+  oldObjects?: { late: string; edited: string[] };
+  /** Signed notifications (the simulator has notifyRetry, redeliver and objectFetches): retries and repeats of liveResource. */
+  signedRetries?: boolean;
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -225,6 +233,22 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
     const again = await fetch(`${user.marketplace.url}/sources/${type()}/disconnect`, { method: 'POST', headers: { accept: 'application/json' } });
     expect(again.status).toBe(404);
   }, 150_000);
+
+  // Notifications naming old objects, signed retries and repeats (provider-contract-notifications.ts).
+  notificationCases(o, {
+    sim: () => sim,
+    webhookUrl: () => `${platform.baseUrl}/sources/${type()}/webhook`,
+    records,
+    backfillDays: BACKFILL_DAYS,
+    async connected(label, days) {
+      const user = await newUser(label);
+      const now = new Date();
+      const who = sim.createUser({ days, now });
+      await connect(user.marketplace.url, who);
+      await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
+      return { user, who, now };
+    },
+  });
 
   it('finishes a backfill that a restart interrupted', async () => {
     const user = await newUser('restart');

@@ -138,6 +138,12 @@ export interface ResourceSpec {
   recordTypes: IngestRecord['type'][];
   /** The longest window one fetch may ask for (the provider's documented limit, or a safe size). */
   maxWindowDays: number;
+  /**
+   * Polls need to read this resource at most this often (ms), where that is rarer than the
+   * provider's poll: the provider notifies its every change (a poll only catches a notification
+   * lost for good), or it changes about daily. Absent: every poll reads it.
+   */
+  pollAtMostEveryMs?: number;
 }
 
 export interface FetchWindow {
@@ -195,6 +201,12 @@ export interface ProviderNotification {
    */
   deauthorized?: boolean;
   reason?: string;
+  /**
+   * The provider's identity of this delivery, the same on each of its retries and repeats, and the
+   * time after which the adapter refuses it anyway (its signature is too old): until then the
+   * service acts on the first delivery with this id only, across replicas.
+   */
+  delivery?: { id: string; expiresAt: Date };
 }
 
 /** What the service hands parseNotification besides the request. */
@@ -241,6 +253,13 @@ export interface ProviderAdapter {
   revoke?(http: ProviderHttp, settings: ProviderSettings, tokens: TokenSet): Promise<void>;
   /** The provider's user id, when the token answer did not carry it (e.g. Oura's personal_info). */
   fetchProviderUserId?(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<string>;
+
+  /**
+   * The records one object a notification named becomes, read by its id whatever its age (a
+   * workout logged a week late, a sleep edited days later). [] when the provider no longer has it.
+   * Where absent, a notification's object is looked for in a window around now. Throws ProviderError.
+   */
+  fetchObject?(http: ProviderHttp, settings: ProviderSettings, accessToken: string, resource: string, objectId: string, ctx: FetchContext): Promise<IngestRecord[]>;
 
   /** One page of one resource over one window, mapped to records. Throws ProviderError. */
   fetchWindow(http: ProviderHttp, settings: ProviderSettings, accessToken: string, resource: string, window: FetchWindow, ctx: FetchContext): Promise<FetchResult>;

@@ -1,6 +1,7 @@
 /**
- * Fetches one resource of one connection over one window, every page, with a fresh token: a 401
- * refreshes once and retries the page (a second 401 means the grant is gone).
+ * Fetches one resource of one connection over one window, every page, or the objects notifications
+ * named, with a fresh token: a 401 refreshes once and retries the call (a second 401 means the
+ * grant is gone).
  */
 import type { Connection } from '../connections/connection';
 import { IngestRecord, isProviderError, ProviderError } from '../providers/provider.port';
@@ -35,4 +36,27 @@ export async function fetchResource(keeper: TokenKeeper, provider: Provider, c: 
     }
   }
   throw new ProviderError('bad_response', `more than ${MAX_PAGES} pages for one window of ${resource}`);
+}
+
+/** The records of objects the provider's notifications named, read one by one by their ids. */
+export async function fetchObjects(keeper: TokenKeeper, provider: Provider, c: Connection, user: ProjectedUser, resource: string, ids: string[]): Promise<IngestRecord[]> {
+  const fetchObject = provider.adapter.fetchObject;
+  if (!fetchObject) throw new Error(`${provider.type} reads no objects by id`);
+  let tokens = await keeper.fresh(provider, c);
+  let refreshed = false;
+  const records: IngestRecord[] = [];
+  const http = provider.http.for(c._id);
+  const ctx = { userTimezone: user.timezone, ...(c.provider_user_id ? { providerUserId: c.provider_user_id } : {}) };
+  for (let i = 0; i < ids.length; i++) {
+    try {
+      records.push(...(await fetchObject(http, provider.settings, tokens.accessToken, resource, ids[i], ctx)));
+    } catch (err) {
+      if (!isProviderError(err) || err.kind !== 'auth_invalid') throw err;
+      if (refreshed) throw new ProviderError('auth_revoked', 'the provider refused a freshly refreshed token', err.details);
+      tokens = await keeper.refresh(provider, c);
+      refreshed = true;
+      i--;
+    }
+  }
+  return records;
 }

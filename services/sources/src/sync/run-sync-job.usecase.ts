@@ -13,7 +13,8 @@ import { connectionMessage, Extra } from '../connections/connection-events';
 import { isProviderError, IngestRecord, ProviderError } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
 import type { ProjectedUser } from '../users/user-projection';
-import { fetchResource } from './fetch-resource';
+import { fetchObjects, fetchResource } from './fetch-resource';
+import { pollDue } from './poll-due';
 import { recordMessages } from './publish-records';
 import type { SyncJob } from './sync-job';
 import type { TokenKeeper } from './token-keeper';
@@ -41,11 +42,13 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
   try {
     if (job.kind === 'live') {
       for (const [resource, w] of Object.entries(job.windows ?? {})) await syncWindow(deps, provider, c, user, resource, new Date(w.start), new Date(w.end), 'live');
+      for (const [resource, ids] of Object.entries(job.objects ?? {})) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
       return await deps.jobs.finish(job);
     }
     if (job.kind === 'poll') {
       for (const r of provider.adapter.resources) {
         const p = c.resources[r.name];
+        if (!pollDue(r, p?.synced_until, now)) continue;
         const from = p ? Date.parse(p.synced_until ?? p.backfill_end) - POLL_OVERLAP_MS : now.getTime() - POLL_OVERLAP_MS;
         await syncWindow(deps, provider, (await deps.connections.byId(c._id)) ?? c, user, r.name, new Date(from), now, 'poll');
       }

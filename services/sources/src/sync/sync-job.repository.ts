@@ -23,14 +23,14 @@ export class SyncJobRepository {
     return this.jobs.findOneAndUpdate({ _id: job._id, rev: job.rev, lease_until: { $lt: now.toISOString() } }, { $set: { lease_until: new Date(now.getTime() + holdMs).toISOString() } });
   }
 
-  /** Puts a job in the queue, or moves an existing one earlier; live windows are merged. */
-  async schedule(connectionId: string, kind: SyncKind, dueAt: Date, windows?: SyncJob['windows']): Promise<void> {
+  /** Puts a job in the queue, or moves an existing one earlier; live windows and objects are merged. */
+  async schedule(connectionId: string, kind: SyncKind, dueAt: Date, windows?: SyncJob['windows'], objects?: SyncJob['objects']): Promise<void> {
     const id = jobId(connectionId, kind);
     for (let attempt = 0; attempt < 10; attempt++) {
       const existing = await this.jobs.findOne({ _id: id });
       if (!existing) {
         try {
-          await this.jobs.insertOne({ _id: id, connection_id: connectionId, kind, priority: PRIORITY[kind], due_at: dueAt.toISOString(), lease_until: EPOCH, rev: 0, attempts: 0, ...(windows ? { windows } : {}) });
+          await this.jobs.insertOne({ _id: id, connection_id: connectionId, kind, priority: PRIORITY[kind], due_at: dueAt.toISOString(), lease_until: EPOCH, rev: 0, attempts: 0, ...(windows ? { windows } : {}), ...(objects ? { objects } : {}) });
           return;
         } catch {
           continue; // inserted meanwhile: merge into it
@@ -38,7 +38,9 @@ export class SyncJobRepository {
       }
       const due = existing.due_at < dueAt.toISOString() && existing.attempts === 0 ? existing.due_at : dueAt.toISOString();
       const merged = windows ? mergeWindows(existing.windows ?? {}, windows) : existing.windows;
-      const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}) }, $inc: { rev: 1 } });
+      const named = objects ? mergeObjects(existing.objects ?? {}, objects) : existing.objects;
+      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(named ? { objects: named } : {}) };
+      const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: set, $inc: { rev: 1 } });
       if (updated) return;
     }
     throw new Error(`could not schedule ${id}: too much contention`);
@@ -65,5 +67,11 @@ function mergeWindows(a: NonNullable<SyncJob['windows']>, b: NonNullable<SyncJob
     const cur = out[resource];
     out[resource] = cur ? { start: cur.start < w.start ? cur.start : w.start, end: cur.end > w.end ? cur.end : w.end } : w;
   }
+  return out;
+}
+
+function mergeObjects(a: NonNullable<SyncJob['objects']>, b: NonNullable<SyncJob['objects']>): NonNullable<SyncJob['objects']> {
+  const out = { ...a };
+  for (const [resource, ids] of Object.entries(b)) out[resource] = [...new Set([...(out[resource] ?? []), ...ids])];
   return out;
 }

@@ -19,6 +19,8 @@ export interface SyncJob {
   attempts: number;
   /** live: what to fetch, resource → window. */
   windows?: Record<string, { start: string; end: string }>;
+  /** live: objects notifications named, resource → the provider's ids (read one by one, whatever their age). */
+  objects?: Record<string, string[]>;
 }
 
 export const jobId = (connectionId: string, kind: SyncKind) => `${connectionId}:${kind}`;

@@ -1,19 +1,22 @@
 /**
  * A provider's notification: verified and parsed by the provider's adapter, then each change
- * becomes a queued live fetch for the connection it names. Nothing is fetched while the provider
- * waits for our answer: the caller answers 2xx as soon as the work is queued. A notification for
- * a provider user we do not know is answered 2xx too (the provider would only retry it) and logged.
+ * becomes a queued live fetch for the connection it names: of the object it names, by its id,
+ * where the adapter reads objects (whatever the object's age), else of a window. Nothing is
+ * fetched while the provider waits for our answer: the caller answers 2xx as soon as the work is
+ * queued. A notification for a provider user we do not know is answered 2xx too (the provider
+ * would only retry it) and logged. A delivery the provider identifies (WHOOP's trace_id) is acted
+ * on once: its repeats are answered 2xx and dropped, whichever replica they reach.
  */
 import type { SourcesDeps } from '../sources.deps';
 import { sourceNotOffered } from '../connections/source.errors';
-import type { InboundRequest, IngestRecord } from '../providers/provider.port';
+import type { InboundRequest, IngestRecord, ProviderNotification } from '../providers/provider.port';
 import { recordMessages } from '../sync/publish-records';
 import { endConnection } from '../connections/disconnect.usecase';
 
 /** When a notification gives no range: re-read the last two days of that resource. */
 const DEFAULT_WINDOW_MS = 2 * 24 * 3600 * 1000;
 
-export async function receiveNotification(deps: SourcesDeps, type: string, req: InboundRequest): Promise<{ queued: number; unknown: number }> {
+export async function receiveNotification(deps: SourcesDeps, type: string, req: InboundRequest): Promise<{ queued: number; unknown: number; repeated: number }> {
   const provider = deps.registry.get(type);
   if (!provider?.adapter.parseNotification) throw sourceNotOffered(type);
   // Throws ProviderError bad_signature / bad_request: the route answers 401 / 400.
@@ -21,7 +24,15 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
   const now = deps.clock.now();
   let queued = 0;
   let unknown = 0;
+  let repeated = 0;
+  const taken: NonNullable<ProviderNotification['delivery']>[] = [];
   for (const n of notifications) {
+    if (n.delivery && (await deps.receipts.seen(type, n.delivery.id, now))) {
+      repeated++;
+      deps.logger.info('dropped a repeated provider notification', { source_type: type, delivery_id: n.delivery.id, resource: n.resource });
+      continue;
+    }
+    if (n.delivery) taken.push(n.delivery);
     const c = await deps.connections.byProviderUser(type, n.providerUserId);
     if (!c || c.status === 'auth_expired') {
       unknown++;
@@ -46,11 +57,18 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       queued++;
       continue;
     }
+    if (n.objectId && provider.adapter.fetchObject) {
+      await deps.jobs.schedule(c._id, 'live', now, undefined, { [n.resource]: [n.objectId] });
+      queued++;
+      continue;
+    }
     const window = n.window ?? { start: new Date(now.getTime() - DEFAULT_WINDOW_MS), end: now };
     // A window that ends now would miss an item stamped a moment later: fetch up to a minute ahead.
     const end = new Date(Math.max(window.end.getTime(), Math.min(window.end.getTime() + 60_000, now.getTime() + 60_000)));
     await deps.jobs.schedule(c._id, 'live', now, { [n.resource]: { start: window.start.toISOString(), end: end.toISOString() } });
     queued++;
   }
-  return { queued, unknown };
+  // Only once everything the delivery asked for is queued (or known to need nothing).
+  for (const d of taken) await deps.receipts.remember(type, d.id, d.expiresAt);
+  return { queued, unknown, repeated };
 }

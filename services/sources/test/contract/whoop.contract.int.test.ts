@@ -7,4 +7,4 @@ import { WhoopSimulator } from '../simulators/whoop/whoop-simulator';
 
 jest.setTimeout(300_000);
 
-describe('WHOOP (distributed)', () => providerContract(() => new WhoopSimulator(), { mode: 'distributed', revokes: true, live: 'notify', liveResource: { name: 'workout', path: 'workout' } }));
+describe('WHOOP (distributed)', () => providerContract(() => new WhoopSimulator(), { mode: 'distributed', revokes: true, live: 'notify', liveResource: { name: 'workout', path: 'workout' }, oldObjects: { late: 'workout', edited: ['sleep', 'recovery'] }, signedRetries: true }));

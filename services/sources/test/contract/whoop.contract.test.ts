@@ -7,4 +7,4 @@ import { WhoopSimulator } from '../simulators/whoop/whoop-simulator';
 
 jest.setTimeout(240_000);
 
-describe('WHOOP (embedded)', () => providerContract(() => new WhoopSimulator(), { mode: 'embedded', revokes: true, live: 'notify', liveResource: { name: 'workout', path: 'workout' } }));
+describe('WHOOP (embedded)', () => providerContract(() => new WhoopSimulator(), { mode: 'embedded', revokes: true, live: 'notify', liveResource: { name: 'workout', path: 'workout' }, oldObjects: { late: 'workout', edited: ['sleep', 'recovery'] }, signedRetries: true }));

@@ -48,6 +48,17 @@ export interface ProviderSimulator {
   notify?(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number>;
   /** The same notification with a wrong signature (or, without signatures, for an unknown user). */
   notifyForged?(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number>;
+  /**
+   * An old object changes now: one the user logs late, or edits, whose time is `at` (days ago);
+   * notify() then announces it. Returns the log_ids whose records must change (or appear).
+   */
+  editData?(user: SimulatedUser, resource: string, at: Date): string[];
+  /** The provider's retry of a notification whose first attempt failed, signed `ageMs` ago (signed providers). */
+  notifyRetry?(webhookUrl: string, user: SimulatedUser, resource: string, ageMs: number): Promise<number>;
+  /** The last notification sent again byte for byte: the provider's duplicate delivery. */
+  redeliver?(): Promise<number>;
+  /** How many times the provider was asked for the object `id` by its id. */
+  objectFetches?(user: SimulatedUser, id: string): number;
 
   /** Every access token of `user` is expired now (the next data call answers 401). */
   expireAccessTokens(user: SimulatedUser): void;

@@ -35,21 +35,40 @@ const kindOf = (f: () => unknown) => {
   return 'no error';
 };
 
+/** The delivery a notification of `type` signed at `at` carries: its trace_id with its type and id, good for two hours. */
+const delivery = (type: string, at: number) => ({ id: `${documented.trace_id}:${type}:${documented.id}`, expiresAt: new Date(at + 2 * 3_600_000) });
+
 describe('WHOOP webhooks', () => {
   it('parses updated events as changes of the right resource', () => {
-    expect(parseNotification(settings, signed(documented))).toEqual([{ providerUserId: '456', resource: 'sleep', objectId: documented.id }]);
+    const at = Date.now();
+    const ts = { timestamp: String(at) };
+    expect(parseNotification(settings, signed(documented, ts))).toEqual([{ providerUserId: '456', resource: 'sleep', objectId: documented.id, delivery: delivery('sleep.updated', at) }]);
     expect(parseNotification(settings, signed({ ...documented, type: 'workout.updated' }))[0].resource).toBe('workout');
     // A v2 recovery event carries the UUID of the recovery's sleep (our recovery log_id is recovery:<it>).
-    expect(parseNotification(settings, signed({ ...documented, type: 'recovery.updated' }))).toEqual([{ providerUserId: '456', resource: 'recovery', objectId: documented.id }]);
+    expect(parseNotification(settings, signed({ ...documented, type: 'recovery.updated' }, ts))).toEqual([{ providerUserId: '456', resource: 'recovery', objectId: documented.id, delivery: delivery('recovery.updated', at) }]);
   });
 
   it('parses deleted events as deletions of that id', () => {
+    const at = Date.now();
+    const ts = { timestamp: String(at) };
     for (const r of ['sleep', 'workout']) {
-      expect(parseNotification(settings, signed({ ...documented, type: `${r}.deleted` }))).toEqual([{ providerUserId: '456', resource: r, objectId: documented.id, deleted: true }]);
+      expect(parseNotification(settings, signed({ ...documented, type: `${r}.deleted` }, ts))).toEqual([{ providerUserId: '456', resource: r, objectId: documented.id, deleted: true, delivery: delivery(`${r}.deleted`, at) }]);
     }
-    expect(parseNotification(settings, signed({ ...documented, type: 'recovery.deleted' }))).toEqual([
-      { providerUserId: '456', resource: 'recovery', objectId: documented.id, deleted: true, deletedLogIds: [`recovery:${documented.id}`] },
+    expect(parseNotification(settings, signed({ ...documented, type: 'recovery.deleted' }, ts))).toEqual([
+      { providerUserId: '456', resource: 'recovery', objectId: documented.id, deleted: true, deletedLogIds: [`recovery:${documented.id}`], delivery: delivery('recovery.deleted', at) },
     ]);
+  });
+
+  it('names the delivery by trace_id, type and id, so one action\'s several events are not taken for repeats', () => {
+    const [sleep] = parseNotification(settings, signed(documented));
+    const [recovery] = parseNotification(settings, signed({ ...documented, type: 'recovery.updated' }));
+    expect(sleep.delivery!.id).not.toBe(recovery.delivery!.id);
+    // A retry (same body, signed again later) is the same delivery.
+    const [retry] = parseNotification(settings, signed(documented, { timestamp: String(Date.now() - 30 * 60_000) }));
+    expect(retry.delivery!.id).toBe(sleep.delivery!.id);
+    // Without a trace_id there is nothing to recognise a repeat by: every copy is acted on.
+    const { trace_id: _omitted, ...untraced } = documented;
+    expect(parseNotification(settings, signed(untraced))[0].delivery).toBeUndefined();
   });
 
   it('verifies the exact bytes received (a pretty-printed body too)', () => {
@@ -66,7 +85,7 @@ describe('WHOOP webhooks', () => {
     expect(kindOf(() => parseNotification(settings, { ...signed(documented), headers: {} }))).toBe('bad_signature');
     const altered = { ...signed(documented), rawBody: Buffer.from(JSON.stringify({ ...documented, user_id: 457 })) };
     expect(kindOf(() => parseNotification(settings, altered))).toBe('bad_signature');
-    const stale = String(Date.now() - 6 * 60_000);
+    const stale = String(Date.now() - 2 * 3_600_000 - 60_000);
     expect(kindOf(() => parseNotification(settings, signed(documented, { timestamp: stale })))).toBe('bad_signature');
     const future = String(Date.now() + 6 * 60_000);
     expect(kindOf(() => parseNotification(settings, signed(documented, { timestamp: future })))).toBe('bad_signature');
@@ -77,12 +96,14 @@ describe('WHOOP webhooks', () => {
     expect(kindOf(() => parseNotification(settings, swapped))).toBe('bad_signature');
   });
 
-  it('accepts a timestamp within 5 minutes either way, in milliseconds or seconds', () => {
+  it('accepts a timestamp up to two hours old (WHOOP retries for about one) or 5 minutes ahead, in milliseconds or seconds', () => {
     const at = 1_700_000_000_000;
     const req = signed(documented, { timestamp: String(at) });
-    expect(() => verify(settings, req, at + 4 * 60_000)).not.toThrow();
-    expect(() => verify(settings, req, at - 4 * 60_000)).not.toThrow();
-    expect(kindOf(() => verify(settings, req, at + 5 * 60_000 + 1))).toBe('bad_signature');
+    expect(verify(settings, req, at + 10 * 60_000)).toBe(at);
+    expect(() => verify(settings, req, at + 2 * 3_600_000)).not.toThrow();
+    expect(kindOf(() => verify(settings, req, at + 2 * 3_600_000 + 1))).toBe('bad_signature');
+    expect(() => verify(settings, req, at - 5 * 60_000)).not.toThrow();
+    expect(kindOf(() => verify(settings, req, at - 5 * 60_000 - 1))).toBe('bad_signature');
     expect(() => verify(settings, signed(documented, { timestamp: String(at / 1000) }), at)).not.toThrow();
   });
 

@@ -6,15 +6,23 @@
  * Signature, as WHOOP documents it:
  *   base64Encode(HMACSHA256(timestamp_header + raw_http_request_body, client_secret))
  * compared with `X-WHOOP-Signature`; `X-WHOOP-Signature-Timestamp` is milliseconds since the epoch.
- * WHOOP documents no freshness window; we refuse a timestamp more than 5 minutes from our clock,
- * so a captured delivery cannot be replayed later.
+ *
+ * WHOOP documents no freshness window, but retries a delivery that got no 2XX "five times over about
+ * one hour". A signed timestamp is therefore good for two hours (the hour and as much again for its
+ * backoff and clocks), and at most 5 minutes ahead of our clock; older ones are replays (401).
+ * Within those two hours a repeat is recognised by its `trace_id` (with its type and id: one
+ * member's action may trigger several events): each notification carries it as `delivery`, good
+ * until its timestamp's two hours end, and the service acts on the first delivery only.
  */
 import { recoveryLogId } from './whoop-mapping';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
 import { isObject } from './whoop-json';
 
-export const MAX_SKEW_MS = 5 * 60_000;
+/** How old a signed timestamp may be: WHOOP's retries span about an hour. */
+export const MAX_AGE_MS = 2 * 3_600_000;
+/** How far ahead of our clock a timestamp may be (clocks differ). */
+export const MAX_AHEAD_MS = 5 * 60_000;
 
 /** Webhook object types → our resources. A v2 recovery event names the recovery's sleep UUID, our recovery log_id. */
 const RESOURCES: Record<string, string> = { sleep: 'sleep', workout: 'workout', recovery: 'recovery' };
@@ -39,8 +47,8 @@ function timestampMs(raw: string): number | undefined {
   return n < 1e11 ? n * 1000 : n;
 }
 
-/** Throws bad_signature unless the request is signed with our client secret within the window. */
-export function verify(settings: ProviderSettings, req: InboundRequest, nowMs = Date.now()): void {
+/** Throws bad_signature unless the request is signed with our client secret within the window; answers the signed time. */
+export function verify(settings: ProviderSettings, req: InboundRequest, nowMs = Date.now()): number {
   const signature = req.headers['x-whoop-signature'];
   const timestamp = req.headers['x-whoop-signature-timestamp'];
   if (!signature || !timestamp) throw new ProviderError('bad_signature', 'WHOOP notification without X-WHOOP-Signature/-Timestamp');
@@ -48,7 +56,10 @@ export function verify(settings: ProviderSettings, req: InboundRequest, nowMs = 
     throw new ProviderError('bad_signature', 'WHOOP notification signature mismatch');
   }
   const at = timestampMs(timestamp);
-  if (at === undefined || Math.abs(nowMs - at) > MAX_SKEW_MS) throw new ProviderError('bad_signature', 'WHOOP notification timestamp is not within 5 minutes of now');
+  if (at === undefined || nowMs - at > MAX_AGE_MS || at - nowMs > MAX_AHEAD_MS) {
+    throw new ProviderError('bad_signature', 'WHOOP notification timestamp is more than two hours old or five minutes ahead');
+  }
+  return at;
 }
 
 const idText = (v: unknown): string | undefined =>
@@ -61,7 +72,7 @@ const idText = (v: unknown): string | undefined =>
  * 2XX status code"). WHOOP documents no deauthorization webhook.
  */
 export function parseNotification(settings: ProviderSettings, req: InboundRequest): ProviderNotification[] {
-  verify(settings, req);
+  const signedAt = verify(settings, req);
   let body: unknown;
   try {
     body = JSON.parse(req.rawBody.toString('utf8'));
@@ -77,5 +88,7 @@ export function parseNotification(settings: ProviderSettings, req: InboundReques
   const resource = m ? RESOURCES[m[1]] : undefined;
   if (!m || !resource) return [];
   const deleted = m[2] === 'deleted' ? { deleted: true, ...(resource === 'recovery' ? { deletedLogIds: [recoveryLogId(objectId)] } : {}) } : {};
-  return [{ providerUserId: userId, resource, objectId, ...deleted }];
+  const traceId = typeof body.trace_id === 'string' && body.trace_id !== '' ? body.trace_id : undefined;
+  const delivery = traceId ? { delivery: { id: `${traceId}:${type}:${objectId}`, expiresAt: new Date(signedAt + MAX_AGE_MS) } } : {};
+  return [{ providerUserId: userId, resource, objectId, ...deleted, ...delivery }];
 }

@@ -8,19 +8,23 @@
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
 import { COLLECTIONS, fetchBodyMeasurement, fetchCollection, fetchRecoveries } from './whoop-fetch';
+import { WHOOP_FALLBACK_POLL_MS } from './whoop-limits';
+import { fetchObject } from './whoop-objects';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './whoop-oauth';
 import { parseNotification } from './whoop-webhooks';
 
 export const whoopAdapter: ProviderAdapter = {
   type: 'whoop',
   // WHOOP documents no history limit or window size; pages hold at most 25 objects (about 25 days
-  // of cycles). Recoveries are fetched 10 days at a time so their cycles come in one page.
+  // of cycles). Recoveries are fetched 10 days at a time so their cycles come in one page. What
+  // WHOOP notifies, and body measurements, are polled once a day (whoop-limits.ts): the daily limit
+  // is per application, so each user's polls are what it is spent on.
   resources: [
     { name: 'cycle', recordTypes: ['summary'], maxWindowDays: 30 },
-    { name: 'recovery', recordTypes: ['summary'], maxWindowDays: 10 },
-    { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 30 },
-    { name: 'workout', recordTypes: ['workout'], maxWindowDays: 30 },
-    { name: 'body_measurement', recordTypes: ['measurement'], maxWindowDays: 30 },
+    { name: 'recovery', recordTypes: ['summary'], maxWindowDays: 10, pollAtMostEveryMs: WHOOP_FALLBACK_POLL_MS },
+    { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 30, pollAtMostEveryMs: WHOOP_FALLBACK_POLL_MS },
+    { name: 'workout', recordTypes: ['workout'], maxWindowDays: 30, pollAtMostEveryMs: WHOOP_FALLBACK_POLL_MS },
+    { name: 'body_measurement', recordTypes: ['measurement'], maxWindowDays: 30, pollAtMostEveryMs: WHOOP_FALLBACK_POLL_MS },
   ],
   // WHOOP's OAuth page describes no PKCE parameters: pkce false.
   ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
@@ -32,6 +36,9 @@ export const whoopAdapter: ProviderAdapter = {
     if (resource === 'body_measurement') return fetchBodyMeasurement(ctx, window);
     throw unknownResource('WHOOP', resource);
   },
+
+  // A webhook names its object: read it by id, whatever its age (whoop-objects.ts).
+  fetchObject: (http, settings, accessToken, resource, objectId) => fetchObject({ http, settings, accessToken }, resource, objectId),
 
   parseNotification,
 };

@@ -18,11 +18,16 @@ const sim = new WhoopSimulator();
 let receiver: { url: string; close(): Promise<void> };
 let settings: ProviderSettings;
 const received: ProviderNotification[] = [];
+/** The `delivery` of each received notification, apart (it carries a fresh trace_id each time). */
+const deliveries: ProviderNotification['delivery'][] = [];
 
 /** Our webhook URL, answering with the adapter exactly as the service will (401 bad signature, 400 bad request). */
 const startReceiver = () =>
   startWebhookReceiver('whoop', (inbound) => {
-    received.push(...whoopAdapter.parseNotification!(settings, inbound));
+    for (const { delivery, ...n } of whoopAdapter.parseNotification!(settings, inbound)) {
+      received.push(n);
+      deliveries.push(delivery);
+    }
     return { status: 204 };
   });
 
@@ -160,9 +165,45 @@ describe('WHOOP adapter against the WHOOP simulator', () => {
     expect(received[2]).toMatchObject({ resource: 'workout', objectId: workoutId });
 
     expect(await sim.notifyForged(settings.webhookUrl, user, 'sleep')).toBe(401);
-    expect(await sim.notifyStale(settings.webhookUrl, user, 'sleep', 6 * 60_000)).toBe(401);
-    expect(await sim.notifyStale(settings.webhookUrl, user, 'sleep', 60_000)).toBe(204);
+    // WHOOP retries for about an hour: a signed retry is good for two hours, then it is a replay.
+    expect(await sim.notifyRetry(settings.webhookUrl, user, 'sleep', 2 * 3_600_000 + 60_000)).toBe(401);
+    expect(await sim.notifyRetry(settings.webhookUrl, user, 'sleep', -6 * 60_000)).toBe(401);
+    expect(await sim.notifyRetry(settings.webhookUrl, user, 'sleep', 10 * 60_000)).toBe(204);
     expect(received).toHaveLength(4);
+    expect(received[3]).toEqual({ providerUserId: user.providerUserId, resource: 'sleep', objectId: sleepId });
+    expect(deliveries[3]!.id).toMatch(/^[0-9a-f-]{36}:sleep\.updated:/);
+    // The same delivery again is recognisably the same (the service drops it).
+    expect(await sim.redeliver()).toBe(204);
+    expect(deliveries[4]).toEqual(deliveries[3]);
+  });
+
+  it('reads the object a notification names by its id, whatever its age; a recovery through its sleep and cycle', async () => {
+    const { user, tokens, now } = await connect(14);
+    const read = (resource: string, id: string) => whoopAdapter.fetchObject!(http, settings, tokens.accessToken, resource, id, { userTimezone: null });
+    // A workout logged eight days after it happened: one request, its record.
+    const [workoutId] = sim.addData(user, 'workout', new Date(now.getTime() - 8 * DAY));
+    let before = sim.stats(user).dataRequests;
+    const workout = await read('workout', workoutId);
+    expect(workout.map((r) => [r.type, r.log_id])).toEqual([['workout', workoutId]]);
+    expect(Date.parse(workout[0].start_time)).toBeLessThan(now.getTime() - 7 * DAY);
+    expect(sim.stats(user).dataRequests - before).toBe(1);
+    // A sleep edited ten days later, and its recovery scored again (v2 recovery events name the sleep).
+    const [sleepId, recoveryId] = sim.editData(user, 'sleep', new Date(now.getTime() - 10 * DAY));
+    expect(recoveryId).toBe(`recovery:${sleepId}`);
+    before = sim.stats(user).dataRequests;
+    expect((await read('sleep', sleepId)).map((r) => r.log_id)).toEqual([sleepId]);
+    expect(sim.stats(user).dataRequests - before).toBe(1);
+    before = sim.stats(user).dataRequests;
+    const recovery = await read('recovery', sleepId);
+    // The sleep (for its cycle id), the cycle's recovery, the cycle (for the span): each becomes its record.
+    expect(sim.stats(user).dataRequests - before).toBe(3);
+    expect(recovery.map((r) => [r.type, r.log_id.startsWith('recovery:') ? r.log_id : r.type])).toEqual([['summary', recoveryId], ['sleep', 'sleep'], ['summary', 'summary']]);
+    expect(recovery[0].metrics!.some((m) => m.type === 'resting_heart_rate')).toBe(true);
+    assertIngestible([...workout, ...recovery]);
+    // Gone at WHOOP (404): nothing, not an error; a deletion arrives as its own event.
+    expect(await read('workout', '00000000-0000-4000-8000-000000000000')).toEqual([]);
+    expect(await read('recovery', '00000000-0000-4000-8000-000000000000')).toEqual([]);
+    expect(await kindOf(read('cycle', '1'))).toMatchObject({ kind: 'bad_request' });
   });
 
   it('turns deleted events into deletions whose log_ids are the records WHOOP deleted', async () => {

@@ -188,6 +188,33 @@ export function seedAccount(userId: number, offsetMin: number, days: number, now
   return a;
 }
 
+/**
+ * A member edits an old sleep now (WHOOP's webhook page tests webhooks by "edit a previous sleep"):
+ * the night's sleep that started nearest `at` wakes 20 minutes later, and its recovery is scored
+ * again. Both webhooks then name the sleep's UUID (v2). Returns the log_ids whose records change.
+ */
+export function editSleep(a: WhoopAccount, at: Date): string[] {
+  const nights = a.sleeps.filter((s) => s.nap === false);
+  const sleep = nights.sort((x, y) => Math.abs(Date.parse(String(x.start)) - at.getTime()) - Math.abs(Date.parse(String(y.start)) - at.getTime()))[0];
+  if (!sleep) throw new Error('WHOOP simulator: no sleep to edit');
+  const r = rng(at.getTime() % 100_000);
+  const cycleId = sleep.cycle_id as number;
+  const now = new Date().toISOString();
+  const edited = { ...sleepObj(a, cycleId, Date.parse(String(sleep.start)), Date.parse(String(sleep.end)) + 20 * 60_000, false, r), id: sleep.id, created_at: sleep.created_at, updated_at: now };
+  a.sleeps[a.sleeps.indexOf(sleep)] = edited;
+  const i = a.recoveries.findIndex((x) => x.sleep_id === sleep.id);
+  if (i >= 0) {
+    // Scored again: a resting heart rate one beat lower, so the recovery's record surely changes.
+    const old = a.recoveries[i];
+    const score = old.score as Record<string, number>;
+    a.recoveries[i] = { ...old, updated_at: now, score: { ...score, resting_heart_rate: score.resting_heart_rate - 1, recovery_score: Math.min(99, score.recovery_score + 3) } };
+  }
+  const id = String(sleep.id);
+  a.last.set('sleep', id);
+  a.last.set('recovery', id);
+  return i >= 0 ? [id, `recovery:${id}`] : [id];
+}
+
 const inRange = (t: number, from: Date, to: Date) => t >= from.getTime() && t < to.getTime();
 const startOf = (o: Obj) => Date.parse(String(o.start));
 

@@ -1,7 +1,8 @@
 /**
  * A simulated WHOOP (developer API v2) on a loopback port, written from WHOOP's public
  * documentation: OAuth 2.0 consent and token URL with rotating refresh tokens, the v2 data routes
- * with `nextToken` pages, `DELETE /v2/user/access`, signed webhooks (and forged or stale ones),
+ * with `nextToken` pages and the objects by id, `DELETE /v2/user/access`, signed webhooks (forged,
+ * retried late and repeated ones too),
  * and the failures WHOOP documents (401, 429 with X-RateLimit-* headers, 5xx). Webhooks are set in
  * WHOOP's dashboard, so the simulator holds no subscriptions. See whoop-sim-*.ts for each part.
  */
@@ -12,8 +13,8 @@ import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { dataRoute, failure, scopeFor, SimReply } from './whoop-sim-api';
 import { WhoopAuthServer } from './whoop-sim-auth';
-import { countRecords, Obj, recoveryObj, rng, seedAccount, sleepObj, WhoopAccount, workoutObj } from './whoop-sim-data';
-import { deliver, event } from './whoop-sim-webhooks';
+import { countRecords, editSleep, Obj, recoveryObj, rng, seedAccount, sleepObj, WhoopAccount, workoutObj } from './whoop-sim-data';
+import { deliver, Delivery, event, post, signedDelivery } from './whoop-sim-webhooks';
 
 /** Resources with webhooks (WHOOP has none for cycles or body measurements). */
 const NOTIFIED = ['sleep', 'workout', 'recovery'];
@@ -25,6 +26,9 @@ export class WhoopSimulator implements ProviderSimulator {
   private readonly auth = new WhoopAuthServer(this.client);
   private readonly accounts = new Map<string, WhoopAccount>();
   private readonly dataCalls = new CallCounter<string>();
+  /** GETs of one object by its id (`/v2/activity/<type>/{id}`, `/v2/cycle/{id}…`), keyed `<user>:<id>`. */
+  private readonly objectCalls = new CallCounter<string>();
+  private lastDelivery?: Delivery;
   private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private nextUserId = 10_129;
@@ -89,7 +93,8 @@ export class WhoopSimulator implements ProviderSimulator {
       a.sleeps.push(nap);
       id = String(nap.id);
     } else if (resource === 'workout') {
-      const w = workoutObj(a, t, 30, r, 0);
+      // Created now, whatever its time: a workout may be logged days after it happened.
+      const w: Obj = { ...workoutObj(a, t, 30, r, 0), created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
       a.workouts.push(w);
       id = String(w.id);
     } else if (resource === 'recovery') {
@@ -120,16 +125,49 @@ export class WhoopSimulator implements ProviderSimulator {
 
   /** `<resource>.updated` for the last addData of `resource`, signed as WHOOP signs. */
   async notify(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
-    return deliver(webhookUrl, this.event(user, resource, 'updated'), this.client.secret);
+    return this.send(signedDelivery(webhookUrl, this.event(user, resource, 'updated'), this.client.secret));
   }
 
   async notifyForged(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
     return deliver(webhookUrl, this.event(user, resource, 'updated'), 'not-the-client-secret');
   }
 
-  /** The same notification, correctly signed, but with a timestamp `ageMs` in the past (a replay). */
-  async notifyStale(webhookUrl: string, user: SimulatedUser, resource: string, ageMs = 10 * 60_000): Promise<number> {
-    return deliver(webhookUrl, this.event(user, resource, 'updated'), this.client.secret, Date.now() - ageMs);
+  /**
+   * WHOOP's retry of a delivery whose first attempt got no 2XX (an outage on our side): correctly
+   * signed, its timestamp `ageMs` in the past. WHOOP retries "five times over about one hour".
+   */
+  async notifyRetry(webhookUrl: string, user: SimulatedUser, resource: string, ageMs: number): Promise<number> {
+    return this.send(signedDelivery(webhookUrl, this.event(user, resource, 'updated'), this.client.secret, Date.now() - ageMs));
+  }
+
+  /** The last delivery once more, byte for byte (same trace_id, timestamp and signature): WHOOP's duplicate. */
+  async redeliver(): Promise<number> {
+    if (!this.lastDelivery) throw new Error('WHOOP simulator: nothing delivered yet');
+    return post(this.lastDelivery);
+  }
+
+  /** How many times `id` was read by id (the object routes), for `user`. */
+  objectFetches(user: SimulatedUser, id: string): number {
+    return this.objectCalls.get(`${user.providerUserId}:${id}`);
+  }
+
+  /**
+   * A member edits an old object now: the night's sleep that started nearest `at` gets a later wake
+   * time (WHOOP's webhook page tests webhooks by "edit a previous sleep"), and its recovery is
+   * scored again. notify() then announces `sleep.updated` or `recovery.updated` (v2: the sleep's
+   * UUID for both). A workout is logged late: addData with a past `at`. Returns the log_ids whose
+   * records change: the sleep's and its recovery's.
+   */
+  editData(user: SimulatedUser, resource: string, at: Date): string[] {
+    const a = this.account(user);
+    if (resource === 'workout') return this.addData(user, resource, at);
+    if (resource !== 'sleep' && resource !== 'recovery') throw new Error(`WHOOP simulator cannot edit ${resource}`);
+    return editSleep(a, at);
+  }
+
+  private async send(d: Delivery): Promise<number> {
+    this.lastDelivery = d;
+    return post(d);
   }
 
   /**
@@ -211,6 +249,8 @@ export class WhoopSimulator implements ProviderSimulator {
   private data(method: string, path: string, params: URLSearchParams, authorization: string | undefined): SimReply {
     const who = this.auth.holder(authorization);
     if (who.userId) this.dataCalls.add(who.userId);
+    const byId = /^\/v2\/(?:activity\/(?:sleep|workout)|cycle)\/([^/]+)/.exec(path);
+    if (who.userId && byId) this.objectCalls.add(`${who.userId}:${byId[1]}`);
     const scripted = this.faults.take();
     if (scripted) {
       const { status, retryAfterS } = scripted;
