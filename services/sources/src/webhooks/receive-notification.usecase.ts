@@ -1,6 +1,9 @@
 /**
  * A provider's notification: verified and parsed by the provider's adapter, then each change
- * becomes a queued live fetch for the connection it names. Nothing is fetched while the provider
+ * becomes a queued live fetch for the connection it names (of the object it names, when the
+ * adapter can fetch one, else of a window). A notification that the user withdrew our access ends
+ * the connection at once when it was verified; from a provider that signs nothing, only once the
+ * provider refuses the user's token (the live job asks it). Nothing is fetched while the provider
  * waits for our answer: the caller answers 2xx as soon as the work is queued. A notification for
  * a provider user we do not know is answered 2xx too (the provider would only retry it) and logged.
  */
@@ -29,8 +32,14 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       continue;
     }
     if (n.deauthorized) {
-      // The user withdrew our access at the provider: nothing left to revoke there.
-      await endConnection(deps, c, n.reason ?? 'access withdrawn at the provider', { revoke: false });
+      const reason = n.reason ?? 'access withdrawn at the provider';
+      if (provider.adapter.unsignedNotifications) {
+        // Anyone could have sent it: the sync job asks the provider with the user's token first.
+        await deps.jobs.schedule(c._id, 'live', now, undefined, { access_check: { reason } });
+      } else {
+        // A verified notification: the user withdrew our access at the provider, nothing left to revoke there.
+        await endConnection(deps, c, reason, { revoke: false });
+      }
       queued++;
       continue;
     }
@@ -43,6 +52,12 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       const spec = provider.adapter.resources.find((r) => r.name === n.resource)!;
       const stubs = (n.deletedLogIds ?? [n.objectId]).map((logId) => ({ type: spec.recordTypes[0], source: { type }, log_id: logId, deleted: true }) as IngestRecord);
       await deps.outbox.write(recordMessages(deps.outbox, c, stubs, now.toISOString()), async () => undefined);
+      queued++;
+      continue;
+    }
+    if (n.objectId && provider.adapter.fetchObject) {
+      // The notification names the object: fetch that one, however old it is.
+      await deps.jobs.schedule(c._id, 'live', now, undefined, { objects: { [n.resource]: [n.objectId] } });
       queued++;
       continue;
     }
