@@ -114,6 +114,12 @@ export function stravaContract(mode: 'embedded' | 'distributed'): void {
     // Granting it on a reconnect clears it.
     expect(await connect(user.marketplace.url, who, 'reconnect')).toContain('notice=reconnected.strava');
     await eventually(async () => (await sourceOf(user.uid))?.missing_permissions === undefined, 15_000, 200);
+    // A reconnect that grants no data leaves the connection as it was (its grant is not handed back).
+    const revokes = sim.stats(who).revokes;
+    sim.untick(who, ['activity:read_all', 'activity:read']);
+    expect(await connect(user.marketplace.url, who, 'reconnect')).toContain('notice=no_data.strava');
+    expect(sim.stats(who).revokes).toBe(revokes);
+    expect(await sourceOf(user.uid)).toMatchObject({ status: 'active' });
   }, 120_000);
 
   it('keeps a connection when a forged deauthorization arrives while the athlete\'s token works', async () => {

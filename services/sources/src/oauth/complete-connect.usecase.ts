@@ -52,9 +52,12 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
     const granted = tokens.scope ?? query.scope;
     const consent = readConsent(provider.adapter.consentScopes, granted);
     if (!consent.dataGranted) {
-      // Nothing to read: no connection. The grant the provider made anyway is handed back.
+      // Nothing to read: no connection. The grant the provider made anyway is handed back, unless
+      // the user already has a connection (a provider may revoke per user and app, taking that
+      // connection's tokens with it: the user asked for no such thing).
       deps.logger.info('provider consent without any data permission: not connected', { source_type: type, granted });
-      if (provider.adapter.revoke) await provider.adapter.revoke(provider.http.interactive(), provider.settings, tokens).catch((err) => deps.logger.warn('could not hand back a grant without data permissions', { source_type: type, error: err }));
+      const existing = await deps.connections.byId(connectionId(user._id, type));
+      if (!existing && provider.adapter.revoke) await provider.adapter.revoke(provider.http.interactive(), provider.settings, tokens).catch((err) => deps.logger.warn('could not hand back a grant without data permissions', { source_type: type, error: err }));
       return back(`no_data.${type}`);
     }
     missing = consent.missing;
