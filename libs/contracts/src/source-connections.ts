@@ -36,6 +36,11 @@ export interface SourceConnectionEvent {
   connected_at: string;
   last_synced_at: string | null;
   backfill: BackfillProgress | null;
+  /**
+   * The data permissions the user refused at the provider's consent (the provider's scope names),
+   * on every event of a connection that has some; absent when every one asked for was granted.
+   */
+  missing_permissions?: string[];
   /** backfill_completed: which resource and range. */
   resource?: string;
   range?: { start: string; end: string };
@@ -67,6 +72,7 @@ export const sourceConnectionsTopic: TopicDefinition<SourceConnectionEvent> = {
     connected_at: Joi.string().isoDate().required(),
     last_synced_at: Joi.string().isoDate().allow(null).required(),
     backfill: backfillSchema.allow(null).required(),
+    missing_permissions: Joi.array().items(Joi.string().max(200)).min(1).max(50),
     resource: Joi.string(),
     range: Joi.object({ start: Joi.string().isoDate().required(), end: Joi.string().isoDate().required() }),
     reason: Joi.string().max(500),

@@ -50,6 +50,8 @@ export interface ConnectedSourceSnapshot {
   status?: 'active' | 'auth_expired' | 'error';
   last_synced_at?: string | null;
   backfill?: { state: 'running' | 'done'; progress: number; start: string; end: string } | null;
+  /** Provider sources: the data permissions the user refused at consent; absent when none was. */
+  missing_permissions?: string[];
 }
 
 export interface UserEvent {
@@ -84,6 +86,7 @@ const snapshotSchema = Joi.object<UserSnapshot>({
           start: Joi.string().isoDate().required(),
           end: Joi.string().isoDate().required(),
         }).allow(null),
+        missing_permissions: Joi.array().items(Joi.string().max(200)).max(50),
       }),
     )
     .required(),

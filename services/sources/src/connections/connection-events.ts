@@ -21,6 +21,7 @@ export function connectionEvent(c: Connection, action: SourceConnectionAction, a
     connected_at: c.connected_at,
     last_synced_at: c.last_synced_at,
     backfill: backfillProgress(c),
+    ...(c.missing_permissions?.length ? { missing_permissions: c.missing_permissions } : {}),
     ...extra,
     occurred_at: at,
   };

@@ -24,6 +24,8 @@ export interface Connection {
   source_type: string;
   status: SourceConnectionStatus;
   provider_user_id: string | null;
+  /** The data scopes the user refused at consent (the provider's names); absent when none was. */
+  missing_permissions?: string[];
   /** TokenSet as JSON, sealed by the vault (AES-256-GCM). */
   tokens: string;
   token_expires_at: string;

@@ -16,7 +16,7 @@ export function callbackRoute(router: IRouter, deps: SourcesDeps): void {
     '/v2/sources/:type/callback',
     route(async (req, res, next) => {
       try {
-        const outcome = await completeConnect(deps, req.params.type, { code: first(req.query.code), state: first(req.query.state), error: first(req.query.error) });
+        const outcome = await completeConnect(deps, req.params.type, { code: first(req.query.code), state: first(req.query.state), error: first(req.query.error), scope: first(req.query.scope) });
         res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, outcome.redirectTo);
       } catch (err) {
         const out = toHttpError(err);

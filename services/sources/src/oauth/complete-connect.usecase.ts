@@ -1,8 +1,9 @@
 /**
  * The provider's redirect back: checks the state (signature, expiry, single use, provider), then
- * either records the user's refusal or trades the code for tokens, stores them sealed, queues the
- * backfill (only the gap since the last sync on a reconnect) and announces `connected` or
- * `reconnected`. Answers where to send the browser: the user's marketplace with a notice.
+ * either records the user's refusal or trades the code for tokens, checks the scopes granted (none
+ * of the data ones: no connection, `no_data.<type>`; some refused: the connection's
+ * `missing_permissions`), stores the tokens sealed, queues the backfill (only the gap since the
+ * last sync on a reconnect) and announces `connected` or `reconnected`. Answers where to send the browser: the user's marketplace with a notice.
  */
 import { isProviderError, TokenSet } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
@@ -12,11 +13,14 @@ import { connectionMessage } from '../connections/connection-events';
 import { invalidState, sourceNotOffered } from '../connections/source.errors';
 import { EPOCH } from '../sync/sync-job';
 import { verifiedNonce } from './oauth-state';
+import { readConsent } from './consent-scopes';
 
 export interface CallbackQuery {
   code?: string;
   state?: string;
   error?: string;
+  /** The scopes the user accepted, where the provider puts them on the redirect (Strava, Oura). */
+  scope?: string;
 }
 
 export interface CallbackOutcome {
@@ -42,8 +46,22 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
   const user = await deps.users.byId(pending.user_id);
   if (!user || user.status !== 'active') return back(`error.${type}`);
   let tokens: TokenSet;
+  let missing: string[];
   try {
     tokens = await provider.adapter.exchangeCode(provider.http.interactive(), provider.settings, { code: query.code, ...(pending.code_verifier ? { codeVerifier: deps.vault.open(pending.code_verifier) } : {}) }, now);
+    const granted = tokens.scope ?? query.scope;
+    const consent = readConsent(provider.adapter.consentScopes, granted);
+    if (!consent.dataGranted) {
+      // Nothing to read: no connection. The grant the provider made anyway is handed back, unless
+      // the user already has a connection (a provider may revoke per user and app, taking that
+      // connection's tokens with it: the user asked for no such thing).
+      deps.logger.info('provider consent without any data permission: not connected', { source_type: type, granted });
+      const existing = await deps.connections.byId(connectionId(user._id, type));
+      if (!existing && provider.adapter.revoke) await provider.adapter.revoke(provider.http.interactive(), provider.settings, tokens).catch((err) => deps.logger.warn('could not hand back a grant without data permissions', { source_type: type, error: err }));
+      return back(`no_data.${type}`);
+    }
+    missing = consent.missing;
+    if (granted !== undefined) tokens = { ...tokens, scope: granted };
     if (!tokens.providerUserId && provider.adapter.fetchProviderUserId) tokens = { ...tokens, providerUserId: await provider.adapter.fetchProviderUserId(provider.http.interactive(), provider.settings, tokens.accessToken) };
     if (provider.adapter.afterConnect) tokens = (await provider.adapter.afterConnect(provider.http.interactive(), provider.settings, tokens)) ?? tokens;
   } catch (err) {
@@ -61,6 +79,7 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
     source_type: type,
     status: 'active',
     provider_user_id: tokens.providerUserId ?? previous?.provider_user_id ?? null,
+    ...(missing.length > 0 ? { missing_permissions: missing } : {}),
     tokens: deps.vault.seal(JSON.stringify(tokens)),
     token_expires_at: tokens.expiresAt,
     token_rev: (previous?.token_rev ?? 0) + 1,

@@ -220,6 +220,26 @@ export interface FetchContext {
   /** The user's Olson time zone from their profile, or null. */
   userTimezone: string | null;
   providerUserId?: string;
+  /**
+   * Why the window is read: `backfill` (history, where a provider's per-object detail calls would
+   * cost one request an object), `poll` or `live` (recent data, where they may be worth it).
+   * Absent means backfill.
+   */
+  purpose?: 'backfill' | 'poll' | 'live';
+}
+
+/**
+ * The scopes a provider's consent can grant or refuse one by one, as the adapter asks for them.
+ * After consent the service compares them with what the user granted: none granted means no
+ * connection; some refused are the connection's `missing_permissions`.
+ */
+export interface ConsentScopes {
+  /**
+   * Each scope that brings data, and the narrower scopes that bring part of it (Strava's
+   * `activity:read` under `activity:read_all`): granting one of those is data, but the scope
+   * itself still counts as refused.
+   */
+  data: { scope: string; partlyBy?: string[] }[];
 }
 
 /** An app-level webhook subscription held at the provider (Oura). */
@@ -243,6 +263,14 @@ export interface ProviderAdapter {
   readonly resources: ResourceSpec[];
   /** Whether the authorize step uses PKCE (S256). */
   readonly pkce: boolean;
+  /** The data scopes the user may refuse one by one at consent; absent when consent is all or nothing. */
+  readonly consentScopes?: ConsentScopes;
+  /**
+   * The provider's notifications carry no signature (Strava): anyone can post one. A notification
+   * that would end a connection is then acted on only after `checkAccess` shows the provider
+   * refusing the user's own token.
+   */
+  readonly unsignedNotifications?: boolean;
 
   /** The URL the browser goes to: response_type=code, client_id, redirect_uri, state, scopes, and the PKCE challenge when used. */
   authorizeUrl(settings: ProviderSettings, params: { state: string; codeChallenge?: string }): string;
@@ -255,9 +283,13 @@ export interface ProviderAdapter {
   fetchProviderUserId?(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<string>;
 
   /**
-   * The records one object a notification named becomes, read by its id whatever its age (a
-   * workout logged a week late, a sleep edited days later). [] when the provider no longer has it.
-   * Where absent, a notification's object is looked for in a window around now. Throws ProviderError.
+   * One cheap authenticated call with the user's access token: resolves while the token works,
+   * throws ProviderError('auth_invalid') on the provider's 401 (other kinds as any call does).
+   */
+  checkAccess?(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<void>;
+  /**
+   * The one object a notification names (Strava's activity by id), mapped to records; [] when the
+   * provider no longer has it. Without it a notification's window is fetched instead.
    */
   fetchObject?(http: ProviderHttp, settings: ProviderSettings, accessToken: string, resource: string, objectId: string, ctx: FetchContext): Promise<IngestRecord[]>;
 

@@ -15,6 +15,8 @@ import type { Provider } from '../providers/provider-registry';
 import type { ProjectedUser } from '../users/user-projection';
 import { fetchObjects, fetchResource } from './fetch-resource';
 import { pollDue } from './poll-due';
+import { endConnection } from '../connections/disconnect.usecase';
+import { providerConfirmsAccessEnded } from './confirm-access-ended';
 import { recordMessages } from './publish-records';
 import type { SyncJob } from './sync-job';
 import type { TokenKeeper } from './token-keeper';
@@ -41,8 +43,11 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
   if (user.status === 'suspended') return deps.jobs.again(job, new Date(now.getTime() + deps.settings.pollIntervalMs), false);
   try {
     if (job.kind === 'live') {
+      if (job.access_check && (await accessWithdrawn(deps, provider, c, job.access_check.reason))) return;
+      for (const [resource, ids] of Object.entries(job.objects ?? {})) {
+        if (ids.length > 0) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
+      }
       for (const [resource, w] of Object.entries(job.windows ?? {})) await syncWindow(deps, provider, c, user, resource, new Date(w.start), new Date(w.end), 'live');
-      for (const [resource, ids] of Object.entries(job.objects ?? {})) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
       return await deps.jobs.finish(job);
     }
     if (job.kind === 'poll') {
@@ -66,11 +71,25 @@ const pollEvery = (deps: SourcesDeps, provider: Provider) => (provider.defaults.
 
 async function syncWindow(deps: SyncDeps, provider: Provider, c: Connection, user: ProjectedUser, resource: string, start: Date, end: Date, why: 'live' | 'poll'): Promise<void> {
   if (start >= end) return;
-  const records = await fetchResource(deps.keeper, provider, c, user, resource, start, end);
+  const records = await fetchResource(deps.keeper, provider, c, user, resource, start, end, why);
   const progress = c.resources[resource];
   const until = progress && (progress.synced_until ?? '') > end.toISOString() ? progress.synced_until : end.toISOString();
   // A live window may lie in the past; only polls (which cover up to now) move synced_until.
   await commit(deps, c, records, why === 'poll' && progress ? { [`resources.${resource}.synced_until`]: until } : {});
+}
+
+/**
+ * An unsigned notification said the user withdrew our access: the connection ends (nothing left to
+ * revoke) only when the provider refuses the user's token; otherwise the notice is logged as not
+ * the provider's and the connection goes on.
+ */
+async function accessWithdrawn(deps: SyncDeps, provider: Provider, c: Connection, reason: string): Promise<boolean> {
+  if (!(await providerConfirmsAccessEnded(deps.keeper, provider, c))) {
+    deps.logger.warn('a notification said access was withdrawn, but the provider still accepts the token: ignored', { connection_id: c._id, source_type: c.source_type });
+    return false;
+  }
+  await endConnection(deps, c, reason, { revoke: false });
+  return true;
 }
 
 /** One chunk of one resource's history; false once every resource's history is in. */

@@ -3,7 +3,7 @@
  * so the due-work query costs the queue's length, not the data synced so far.
  */
 import type { Collection, DocumentStore } from '@wellstream/store';
-import { EPOCH, jobId, PRIORITY, SyncJob, SyncKind } from './sync-job';
+import { EPOCH, jobId, LiveWork, PRIORITY, SyncJob, SyncKind } from './sync-job';
 
 export class SyncJobRepository {
   private constructor(private readonly jobs: Collection<SyncJob>) {}
@@ -23,14 +23,14 @@ export class SyncJobRepository {
     return this.jobs.findOneAndUpdate({ _id: job._id, rev: job.rev, lease_until: { $lt: now.toISOString() } }, { $set: { lease_until: new Date(now.getTime() + holdMs).toISOString() } });
   }
 
-  /** Puts a job in the queue, or moves an existing one earlier; live windows and objects are merged. */
-  async schedule(connectionId: string, kind: SyncKind, dueAt: Date, windows?: SyncJob['windows'], objects?: SyncJob['objects']): Promise<void> {
+  /** Puts a job in the queue, or moves an existing one earlier; live windows, objects and checks are merged. */
+  async schedule(connectionId: string, kind: SyncKind, dueAt: Date, windows?: SyncJob['windows'], live: LiveWork = {}): Promise<void> {
     const id = jobId(connectionId, kind);
     for (let attempt = 0; attempt < 10; attempt++) {
       const existing = await this.jobs.findOne({ _id: id });
       if (!existing) {
         try {
-          await this.jobs.insertOne({ _id: id, connection_id: connectionId, kind, priority: PRIORITY[kind], due_at: dueAt.toISOString(), lease_until: EPOCH, rev: 0, attempts: 0, ...(windows ? { windows } : {}), ...(objects ? { objects } : {}) });
+          await this.jobs.insertOne({ _id: id, connection_id: connectionId, kind, priority: PRIORITY[kind], due_at: dueAt.toISOString(), lease_until: EPOCH, rev: 0, attempts: 0, ...(windows ? { windows } : {}), ...liveFields(live) });
           return;
         } catch {
           continue; // inserted meanwhile: merge into it
@@ -38,8 +38,8 @@ export class SyncJobRepository {
       }
       const due = existing.due_at < dueAt.toISOString() && existing.attempts === 0 ? existing.due_at : dueAt.toISOString();
       const merged = windows ? mergeWindows(existing.windows ?? {}, windows) : existing.windows;
-      const named = objects ? mergeObjects(existing.objects ?? {}, objects) : existing.objects;
-      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(named ? { objects: named } : {}) };
+      const objects = live.objects ? mergeObjects(existing.objects ?? {}, live.objects) : undefined;
+      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(objects ? { objects } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) };
       const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: set, $inc: { rev: 1 } });
       if (updated) return;
     }
@@ -70,8 +70,13 @@ function mergeWindows(a: NonNullable<SyncJob['windows']>, b: NonNullable<SyncJob
   return out;
 }
 
-function mergeObjects(a: NonNullable<SyncJob['objects']>, b: NonNullable<SyncJob['objects']>): NonNullable<SyncJob['objects']> {
+/** A live job keeps at most this many object ids a resource (the newest): a flood cannot grow a job without bound. */
+export const MAX_OBJECTS = 500;
+
+const liveFields = (live: LiveWork): LiveWork => ({ ...(live.objects ? { objects: mergeObjects({}, live.objects) } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) });
+
+function mergeObjects(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
   const out = { ...a };
-  for (const [resource, ids] of Object.entries(b)) out[resource] = [...new Set([...(out[resource] ?? []), ...ids])];
+  for (const [resource, ids] of Object.entries(b)) out[resource] = [...new Set([...(out[resource] ?? []), ...ids])].slice(-MAX_OBJECTS);
   return out;
 }

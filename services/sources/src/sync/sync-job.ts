@@ -19,9 +19,17 @@ export interface SyncJob {
   attempts: number;
   /** live: what to fetch, resource → window. */
   windows?: Record<string, { start: string; end: string }>;
-  /** live: objects notifications named, resource → the provider's ids (read one by one, whatever their age). */
+  /** live: the objects notifications named, resource → provider ids, each fetched by itself. */
   objects?: Record<string, string[]>;
+  /**
+   * live: an unsigned notification says the user withdrew our access; the connection ends only
+   * once the provider refuses the user's own token (confirm-access-ended.ts).
+   */
+  access_check?: { reason: string };
 }
+
+/** What a live job carries besides windows. */
+export type LiveWork = Pick<SyncJob, 'objects' | 'access_check'>;
 
 export const jobId = (connectionId: string, kind: SyncKind) => `${connectionId}:${kind}`;
 export const EPOCH = '1970-01-01T00:00:00.000Z';

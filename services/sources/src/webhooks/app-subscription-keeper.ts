@@ -1,8 +1,14 @@
 /**
- * Keeps a provider's app-level webhook subscriptions (Oura) as they should be: while any user is
- * connected, one live subscription per wanted notification kind, renewed well before it expires;
- * none once the last connection is gone. Runs at start, every hour, and after connects and
+ * Keeps a provider's app-level webhook subscriptions (Oura, Strava) as they should be: while any
+ * user is connected, one live subscription per wanted notification kind, renewed well before it
+ * expires; none once the last connection is gone. Runs at start, every hour, and after connects and
  * disconnects. Replicas take turns through a lease, so two never create the same subscription.
+ *
+ * Without its subscription a provider sends no notification at all, so these calls go before
+ * everything else: they use the whole request budget (as a Connect does, not background sync's
+ * share), and a round that fails (our budget spent, the provider down or limiting) is tried again
+ * for that provider within seconds to minutes (RETRY_MS, or the wait the provider asked for), not an
+ * hour later.
  */
 import type { Clock } from '@wellstream/clock';
 import type { Logger } from '@wellstream/logging';
@@ -12,11 +18,17 @@ import type { Provider, ProviderRegistry } from '../providers/provider-registry'
 import type { TokenVault } from '../vault/token-vault';
 import type { AppSubscriptionSecrets } from './app-subscription-secrets';
 import { EPOCH } from '../sync/sync-job';
+import { isProviderError } from '../providers/provider.port';
 
 const EVERY_MS = 3600_000;
 /** Renew when less than this is left (Oura's subscriptions last weeks; an hourly check is plenty). */
 const RENEW_AHEAD_MS = 7 * 24 * 3600_000;
 const LEASE_MS = 5 * 60_000;
+/** After a failed round: 5 s, 10 s, 20 s … at most five minutes (a provider's own longer wait is kept, up to the hourly round). */
+const RETRY_MS = { first: 5_000, max: 5 * 60_000 };
+
+export const retryDelayMs = (failures: number, providerWaitMs?: number): number =>
+  providerWaitMs !== undefined ? Math.min(EVERY_MS, Math.max(1000, providerWaitMs)) : Math.min(RETRY_MS.max, RETRY_MS.first * 2 ** Math.min(failures - 1, 10));
 
 interface Lease {
   _id: string;
@@ -27,6 +39,9 @@ export class AppSubscriptionKeeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
+  private readonly failures = new Map<string, number>();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDue = 0;
 
   private constructor(
     private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; secrets: AppSubscriptionSecrets; vault: TokenVault; clock: Clock; logger: Logger },
@@ -65,6 +80,8 @@ export class AppSubscriptionKeeper {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     await this.running;
   }
 
@@ -81,10 +98,28 @@ export class AppSubscriptionKeeper {
         // The lease only keeps two replicas from one round at once: give it back when done, so a
         // connect a moment later gets its own round instead of waiting for the lease to run out.
         await this.keep(p).finally(() => this.leases.findOneAndUpdate({ _id: `app-subscriptions:${p.type}` }, { $set: { until: EPOCH } }));
+        this.failures.delete(p.type);
       } catch (err) {
-        this.o.logger.warn('could not keep the provider\'s webhook subscriptions; next round in an hour', { source_type: p.type, error: err });
+        const failures = (this.failures.get(p.type) ?? 0) + 1;
+        this.failures.set(p.type, failures);
+        const wait = retryDelayMs(failures, isProviderError(err) && err.kind === 'rate_limited' ? err.details.retryAfterMs : undefined);
+        this.o.logger.warn('could not keep the provider\'s webhook subscriptions; trying again soon', { source_type: p.type, retry_in_ms: wait, error: err });
+        this.retryLater(wait);
       }
     }
+  }
+
+  /** One timer, at the soonest retry asked: the round it starts covers every provider. */
+  private retryLater(ms: number): void {
+    const due = Date.now() + ms;
+    if (this.retryTimer && this.retryDue <= due) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryDue = due;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.kick();
+    }, ms);
+    this.retryTimer.unref();
   }
 
   private async takeLease(type: string): Promise<boolean> {
@@ -103,7 +138,8 @@ export class AppSubscriptionKeeper {
 
   private async keep(p: Provider): Promise<void> {
     const subs = p.adapter.appSubscriptions!;
-    const http = p.http.for();
+    // The whole budget: without these calls no notification comes at all.
+    const http = p.http.interactive();
     const existing = await subs.list(http, p.settings);
     const needed = await this.o.connections.anyOf(p.type);
     const now = this.o.clock.now().getTime();

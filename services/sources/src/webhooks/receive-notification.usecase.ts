@@ -1,11 +1,13 @@
 /**
  * A provider's notification: verified and parsed by the provider's adapter, then each change
- * becomes a queued live fetch for the connection it names: of the object it names, by its id,
- * where the adapter reads objects (whatever the object's age), else of a window. Nothing is
- * fetched while the provider waits for our answer: the caller answers 2xx as soon as the work is
- * queued. A notification for a provider user we do not know is answered 2xx too (the provider
- * would only retry it) and logged. A delivery the provider identifies (WHOOP's trace_id) is acted
- * on once: its repeats are answered 2xx and dropped, whichever replica they reach.
+ * becomes a queued live fetch for the connection it names (of the object it names, when the
+ * adapter can fetch one, else of a window). A notification that the user withdrew our access ends
+ * the connection at once when it was verified; from a provider that signs nothing, only once the
+ * provider refuses the user's token (the live job asks it). Nothing is fetched while the provider
+ * waits for our answer: the caller answers 2xx as soon as the work is queued. A notification for
+ * a provider user we do not know is answered 2xx too (the provider would only retry it) and logged.
+ * A delivery the provider identifies (WHOOP's trace_id) is acted on once: its repeats are answered
+ * 2xx and dropped, whichever replica they reach.
  */
 import type { SourcesDeps } from '../sources.deps';
 import { sourceNotOffered } from '../connections/source.errors';
@@ -40,8 +42,14 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       continue;
     }
     if (n.deauthorized) {
-      // The user withdrew our access at the provider: nothing left to revoke there.
-      await endConnection(deps, c, n.reason ?? 'access withdrawn at the provider', { revoke: false });
+      const reason = n.reason ?? 'access withdrawn at the provider';
+      if (provider.adapter.unsignedNotifications) {
+        // Anyone could have sent it: the sync job asks the provider with the user's token first.
+        await deps.jobs.schedule(c._id, 'live', now, undefined, { access_check: { reason } });
+      } else {
+        // A verified notification: the user withdrew our access at the provider, nothing left to revoke there.
+        await endConnection(deps, c, reason, { revoke: false });
+      }
       queued++;
       continue;
     }
@@ -58,7 +66,8 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
       continue;
     }
     if (n.objectId && provider.adapter.fetchObject) {
-      await deps.jobs.schedule(c._id, 'live', now, undefined, { [n.resource]: [n.objectId] });
+      // The notification names the object: fetch that one, however old it is.
+      await deps.jobs.schedule(c._id, 'live', now, undefined, { objects: { [n.resource]: [n.objectId] } });
       queued++;
       continue;
     }

@@ -272,7 +272,15 @@ export const usersOpenApi = {
           status: { type: 'string', enum: [...CONNECTION_STATUSES], description: 'Provider sources: `auth_expired` until the user reconnects, `error` while syncing fails. Demo and phone apps: always `active`.' },
           last_synced_at: { ...time, type: ['string', 'null'], description: 'Last successful sync of a provider source; null before the first one, and for demo and phone apps.' },
           backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }], description: 'The import of the provider\'s history; null for demo and phone apps.' },
+          missing_permissions: ref('MissingPermissions'),
         },
+      },
+      MissingPermissions: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string' },
+        description:
+          'Provider sources only, and only when the user refused some of the data permissions asked for at the provider\'s consent page (the provider\'s own scope names, e.g. Strava\'s `activity:read_all`): the source is connected (`status` stays `active`) but brings only what was granted. Absent when everything asked for was granted. Reconnecting lets the user grant the rest.',
       },
       SourceBackfill: {
         type: 'object',
@@ -351,6 +359,7 @@ export const usersOpenApi = {
                 status: { type: ['string', 'null'], enum: [...CONNECTION_STATUSES, null], description: 'null while not connected.' },
                 last_synced_at: { type: ['string', 'null'], format: 'date-time' },
                 backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }] },
+                missing_permissions: ref('MissingPermissions'),
                 history_days: { type: ['integer', 'null'], minimum: 1, description: 'How far back the provider lets the platform read (cloud sources, when documented).' },
                 note: { type: ['string', 'null'], description: 'How the source syncs, in words (e.g. polling only).' },
                 actions: {
@@ -359,7 +368,7 @@ export const usersOpenApi = {
                   additionalProperties: false,
                   properties: {
                     connect: { type: 'string', format: 'uri' },
-                    reconnect: { type: 'string', format: 'uri', description: 'Only while `status` is `auth_expired`.' },
+                    reconnect: { type: 'string', format: 'uri', description: 'Only while `status` is `auth_expired`, or while `missing_permissions` names permissions the user refused.' },
                     disconnect: { type: 'string', format: 'uri' },
                   },
                 },

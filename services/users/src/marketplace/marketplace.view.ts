@@ -48,13 +48,15 @@ export function marketplaceView(user: User, url: string, providers: SourceProvid
         status,
         last_synced_at: entry?.last_synced_at ?? null,
         backfill: entry?.backfill ? { ...entry.backfill } : null,
+        /** The data permissions the user refused at the provider's consent, when there are some. */
+        ...(entry?.missing_permissions?.length ? { missing_permissions: [...entry.missing_permissions] } : {}),
         /** How far back the provider lets the platform read, when it documents a limit (cloud sources). */
         history_days: provider?.history_days ?? null,
         /** What the user should know about how it syncs, in words (e.g. polling only). */
         note: provider?.note ?? null,
         actions: {
           connect: `${url}/sources/${s.type}/connect`,
-          ...(status === 'auth_expired' ? { reconnect: `${url}/sources/${s.type}/reconnect` } : {}),
+          ...(status === 'auth_expired' || entry?.missing_permissions?.length ? { reconnect: `${url}/sources/${s.type}/reconnect` } : {}),
           disconnect: `${url}/sources/${s.type}/disconnect`,
         },
       };

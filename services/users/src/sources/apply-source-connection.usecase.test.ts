@@ -109,6 +109,16 @@ describe('applySourceConnection', () => {
     expect(await take()).toEqual({ snapshots: [], connections: [] });
   });
 
+  it('carries the permissions the user refused into the entry and the snapshot, and drops them once granted', async () => {
+    expect(await applySourceConnection(deps(), event({ source_type: 'strava', missing_permissions: ['activity:read_all'] }))).toBe('notified');
+    expect((await stored()).sources[0]).toMatchObject({ type: 'strava', status: 'active', missing_permissions: ['activity:read_all'] });
+    const { snapshots } = await take();
+    expect(snapshots[0].user.sources[0].missing_permissions).toEqual(['activity:read_all']);
+    // The same state otherwise, with every permission granted after a reconnect: a change, not "unchanged".
+    expect(await applySourceConnection(deps(), event({ source_type: 'strava', action: 'status', occurred_at: at(1) }))).toBe('updated');
+    expect((await stored()).sources[0]).not.toHaveProperty('missing_permissions');
+  });
+
   it('auth_expired, reconnected and backfill_completed: entry and customer event with their details', async () => {
     await applySourceConnection(deps(), event());
     expect(await applySourceConnection(deps(), event({ action: 'auth_expired', status: 'auth_expired', reason: 'the refresh token was revoked', occurred_at: at(1) }))).toBe('notified');

@@ -88,14 +88,17 @@ function entryOf(e: SourceConnectionEvent): ConnectedSource {
     status: e.status,
     last_synced_at: e.last_synced_at,
     backfill: e.backfill ? { state: e.backfill.state, progress: e.backfill.progress, start: e.backfill.start, end: e.backfill.end } : null,
+    ...(e.missing_permissions?.length ? { missing_permissions: [...e.missing_permissions] } : {}),
   };
 }
 
 const sameBackfill = (a: ConnectedSource['backfill'], b: ConnectedSource['backfill']) =>
   !a || !b ? !a && !b : a.state === b.state && a.progress === b.progress && a.start === b.start && a.end === b.end;
 
+const samePermissions = (a: ConnectedSource, b: ConnectedSource) => (a.missing_permissions ?? []).join(' ') === (b.missing_permissions ?? []).join(' ');
+
 const sameEntry = (a: ConnectedSource, b: ConnectedSource) =>
-  a.connected_at === b.connected_at && a.status === b.status && (a.last_synced_at ?? null) === (b.last_synced_at ?? null) && sameBackfill(a.backfill, b.backfill);
+  a.connected_at === b.connected_at && a.status === b.status && (a.last_synced_at ?? null) === (b.last_synced_at ?? null) && sameBackfill(a.backfill, b.backfill) && samePermissions(a, b);
 
 function details(e: SourceConnectionEvent, keys: (keyof ConnectionDetails)[]): ConnectionDetails {
   const out: ConnectionDetails = {};

@@ -84,5 +84,6 @@ function sourceSnapshot(s: ConnectedSource): ConnectedSourceSnapshot {
     ...(s.status !== undefined ? { status: s.status } : {}),
     ...(s.last_synced_at !== undefined ? { last_synced_at: s.last_synced_at } : {}),
     ...(s.backfill !== undefined ? { backfill: s.backfill && { ...s.backfill } } : {}),
+    ...(s.missing_permissions?.length ? { missing_permissions: [...s.missing_permissions] } : {}),
   };
 }

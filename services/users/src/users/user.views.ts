@@ -15,6 +15,7 @@ const sources = (u: User) =>
     status: s.status ?? 'active',
     last_synced_at: s.last_synced_at ?? null,
     backfill: s.backfill ? { state: s.backfill.state, progress: s.backfill.progress, start: s.backfill.start, end: s.backfill.end } : null,
+    ...(s.missing_permissions?.length ? { missing_permissions: [...s.missing_permissions] } : {}),
   }));
 
 /** Create and PUT responses. */

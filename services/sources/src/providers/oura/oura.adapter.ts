@@ -24,6 +24,8 @@ export const ouraAdapter: ProviderAdapter = {
   ],
   // Oura's authentication document describes no PKCE parameters: pkce false.
   ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
+  // "she can enable and disable scopes based on her preferences"; the redirect's `scope` says which.
+  consentScopes: { data: [{ scope: 'daily' }, { scope: 'heartrate' }, { scope: 'workout' }] },
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     if (resource === 'heartrate') return fetchHeartRate(http, settings, accessToken, window);

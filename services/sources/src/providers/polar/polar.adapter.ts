@@ -31,6 +31,8 @@ export const polarAdapter: ProviderAdapter = {
   ],
   // Polar's authorization endpoint documents no PKCE parameters.
   pkce: false,
+  // One scope: without it there is nothing to read.
+  consentScopes: { data: [{ scope: 'accesslink.read_all' }] },
 
   authorizeUrl: (settings, params) => authorizeUrl(settings, params),
   exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),

@@ -6,7 +6,7 @@
  * requests send them.
  */
 import { authorizationCodeRequest, refreshTokenRequest, withOneRefresh } from '../kit/oauth2-token';
-import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
+import { ConsentScopes, ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
 import { apiUrl, bearer, failureOf, faultCode, faultErrors, send } from './strava-http';
 import { badResponse, isObject, optionalNumber, optionalString, parseJson, requireId, requireObject, requireString } from './strava-json';
 
@@ -16,6 +16,15 @@ import { badResponse, isObject, optionalNumber, optionalString, parseJson, requi
  * `read` nor a profile scope is asked for.
  */
 export const STRAVA_SCOPES = ['activity:read_all'] as const;
+
+/**
+ * What the athlete can untick. Asked for activity:read_all, Strava's page shows "View data about
+ * your activities" and "View data about your private activities" (support.strava.com, "App
+ * Authorization Settings"); unticking the second comes back as `scope=read,activity:read` (public
+ * and followers-only activities: data, with activity:read_all missing), unticking both as
+ * `scope=read` (no activity data at all: no connection).
+ */
+export const STRAVA_CONSENT_SCOPES: ConsentScopes = { data: [{ scope: 'activity:read_all', partlyBy: ['activity:read'] }] };
 
 /**
  * `approval_prompt=force`: the consent page is always shown, so a reconnect lets the athlete
@@ -120,4 +129,15 @@ export async function revoke(http: ProviderHttp, settings: ProviderSettings, tok
 export async function fetchProviderUserId(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<string> {
   const res = await send(http, { method: 'GET', url: apiUrl(settings, '/athlete'), headers: bearer(accessToken) }, 'athlete');
   return requireId(requireObject(parseJson(res.body, 'athlete', res.status), 'athlete'), 'id', 'athlete');
+}
+
+/**
+ * Whether the athlete's token still works, in one read (`GET /athlete`, which any token may call):
+ * resolves while it does, throws auth_invalid on Strava's 401. A 401 naming a missing permission
+ * comes from a token Strava still knows, so it resolves too.
+ */
+export async function checkAccess(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<void> {
+  const res = await http.send({ method: 'GET', url: apiUrl(settings, '/athlete'), headers: bearer(accessToken) });
+  const failure = failureOf(res, 'athlete');
+  if (failure && failure.kind !== 'consent_missing') throw failure;
 }

@@ -8,10 +8,11 @@
  *   adapter hands it to the service as the subscription's sealed `secret`; the service passes it back
  *   in `ctx.secrets`. An event for another subscription id is refused as bad_signature (401);
  * - the service acts only for an `owner_id` it has an active connection for (others: 200, ignored);
- * - create/update events carry no data: the service refetches the athlete's activities with that
- *   athlete's own token, so a forged one costs a fetch and changes nothing.
- * Delete and deauthorization events are acted on directly (the port has no step to confirm them
- * with Strava); README.md says what that leaves open.
+ * - create/update events carry no data: the service reads the named activity with that athlete's
+ *   own token, so a forged one costs a fetch and changes nothing;
+ * - a deauthorization ends the connection only once Strava refuses the athlete's token (the adapter
+ *   is `unsignedNotifications`; the service asks with `checkAccess`).
+ * Delete events are acted on directly; README.md says what that leaves open.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { HandshakeAnswer, InboundRequest, NotificationContext, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
@@ -82,7 +83,8 @@ export function parseNotification(_settings: ProviderSettings, req: InboundReque
     return [];
   }
   if (aspect === 'delete') return [{ providerUserId: ownerId, resource: ACTIVITIES, objectId, deleted: true }];
-  // create, or an edit of title, type or privacy: refetch the activities started in the last 30 days.
+  // create, or an edit of title, type or privacy: the service reads that activity (objectId); the
+  // window (activities started in the last 30 days) is for a service that cannot fetch one object.
   const at = eventTime * 1000;
   return [{ providerUserId: ownerId, resource: ACTIVITIES, objectId, window: { start: new Date(at - NOTIFIED_LOOKBACK_MS), end: new Date(at + 60_000) } }];
 }

@@ -7,8 +7,8 @@
  */
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
-import { fetchActivities } from './strava-activities';
-import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './strava-oauth';
+import { fetchActivities, fetchActivity } from './strava-activities';
+import { authorizeUrl, checkAccess, exchangeCode, fetchProviderUserId, refresh, revoke, STRAVA_CONSENT_SCOPES } from './strava-oauth';
 import { create, list, remove, renew, wanted } from './strava-subscriptions';
 import { ACTIVITIES, handshake, parseNotification } from './strava-webhooks';
 
@@ -18,9 +18,18 @@ export const stravaAdapter: ProviderAdapter = {
   resources: [{ name: ACTIVITIES, recordTypes: ['workout'], maxWindowDays: 90 }],
   // Strava's authentication document describes no PKCE parameters: pkce false.
   ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
+  consentScopes: STRAVA_CONSENT_SCOPES,
+  // Strava signs no event: a deauthorization is acted on only once the athlete's token is refused.
+  unsignedNotifications: true,
+  checkAccess,
 
-  async fetchWindow(http, settings, accessToken, resource, window) {
-    if (resource === ACTIVITIES) return fetchActivities(http, settings, accessToken, window);
+  async fetchWindow(http, settings, accessToken, resource, window, ctx) {
+    if (resource === ACTIVITIES) return fetchActivities(http, settings, accessToken, window, ctx);
+    throw unknownResource('Strava', resource);
+  },
+
+  async fetchObject(http, settings, accessToken, resource, objectId) {
+    if (resource === ACTIVITIES) return fetchActivity(http, settings, accessToken, objectId);
     throw unknownResource('Strava', resource);
   },
 

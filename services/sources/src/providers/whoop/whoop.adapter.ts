@@ -28,6 +28,8 @@ export const whoopAdapter: ProviderAdapter = {
   ],
   // WHOOP's OAuth page describes no PKCE parameters: pkce false.
   ...oauthWithoutPkce({ authorizeUrl, exchangeCode, refresh, revoke, fetchProviderUserId }),
+  // The token answer's `scope` says what was granted; read:profile (the user id) and offline bring no data.
+  consentScopes: { data: ['read:recovery', 'read:cycles', 'read:sleep', 'read:workout', 'read:body_measurement'].map((scope) => ({ scope })) },
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     const ctx = { http, settings, accessToken };

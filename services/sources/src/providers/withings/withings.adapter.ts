@@ -32,6 +32,8 @@ export const withingsAdapter: ProviderAdapter = {
   type: 'withings',
   resources: RESOURCES.map(({ name, recordTypes, maxWindowDays }) => ({ name, recordTypes, maxWindowDays })),
   pkce: false,
+  // The token answer's `scope` says what was granted; user.info brings no data we read.
+  consentScopes: { data: [{ scope: 'user.metrics' }, { scope: 'user.activity' }] },
   authorizeUrl: (settings, params) => authorizeUrl(settings, params),
   exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params, now),
   refresh,

@@ -4,7 +4,9 @@
  * refresh tokens), every documented failure, paginated syncs whose records pass ingestion and match
  * the simulator's own counts, the push subscription with its hub.challenge validation, and events
  * (create, update, delete, deauthorization, forged) received by a small endpoint that answers with
- * the adapter and acts like the service (known owners only, our subscription id sealed at create).
+ * the adapter and acts like the service (known owners only, our subscription id sealed at create);
+ * a named activity read with its calories, the athlete's choices on the consent page, and the token
+ * check that confirms a deauthorization.
  */
 import { kindOf, settingsFrom, startWebhookReceiver, syncAll as syncSpan } from '../kit/adapter-test-setup';
 import { fetchProviderHttp } from '../../../src/http/fetch-provider-http';
@@ -205,6 +207,37 @@ describe('Strava adapter against the Strava simulator', () => {
     expect(received[3]).toMatchObject({ providerUserId: user.providerUserId, resource: 'activities', deauthorized: true });
     expect(await kindOf(stravaAdapter.refresh(http, settings, tokens, now))).toMatchObject({ kind: 'auth_revoked' });
     await subs.remove(http, settings, created);
+  });
+
+  it('reads a named activity with its calories; polls read recent details, history only summaries', async () => {
+    const { user, tokens, now } = await connect(3);
+    const [id] = sim.addData(user, 'activities', new Date(now.getTime() - 60_000));
+    const [one] = await stravaAdapter.fetchObject!(http, settings, tokens.accessToken, 'activities', id, { userTimezone: null, purpose: 'live' });
+    expect(one.log_id).toBe(id);
+    expect(one.metrics).toContainEqual({ type: 'energy_burned', unit: 'kcal', value: sim.caloriesOf(user, id), origin: 'device' });
+    expect(await stravaAdapter.fetchObject!(http, settings, tokens.accessToken, 'activities', '999', { userTimezone: null })).toEqual([]);
+    const window = { start: new Date(now.getTime() - DAY), end: new Date(now.getTime() + 60_000) };
+    const energyOf = (records: { metrics?: { type: string }[] }[]) => records.map((r) => r.metrics?.some((m) => m.type === 'energy_burned'));
+    const polled = await stravaAdapter.fetchWindow(http, settings, tokens.accessToken, 'activities', window, { userTimezone: null, purpose: 'poll' });
+    expect(energyOf(polled.records)).toContain(true);
+    const history = await stravaAdapter.fetchWindow(http, settings, tokens.accessToken, 'activities', window, { userTimezone: null, purpose: 'backfill' });
+    expect(energyOf(history.records).every((e) => !e)).toBe(true);
+    expect(history.records.map((r) => r.log_id)).toEqual(polled.records.map((r) => r.log_id));
+  });
+
+  it('says what the athlete accepted on the consent page, and whether a token still works', async () => {
+    const user = sim.createUser({ days: 1, now: new Date() });
+    sim.untick(user, ['activity:read_all']);
+    const partial = new URL(sim.authorize(stravaAdapter.authorizeUrl(settings, { state: 's' }), user, 'allow'));
+    expect(partial.searchParams.get('scope')).toBe('activity:read');
+    sim.untick(user, ['activity:read_all', 'activity:read']);
+    const none = new URL(sim.authorize(stravaAdapter.authorizeUrl(settings, { state: 's' }), user, 'allow'));
+    expect(none.searchParams.get('scope')).toBe('read');
+    const tokens = await stravaAdapter.exchangeCode(http, settings, { code: none.searchParams.get('code')! }, new Date());
+    // A token without activity access still works for GET /athlete.
+    await expect(stravaAdapter.checkAccess!(http, settings, tokens.accessToken)).resolves.toBeUndefined();
+    sim.revokeGrant(user);
+    expect(await kindOf(stravaAdapter.checkAccess!(http, settings, tokens.accessToken))).toMatchObject({ kind: 'auth_invalid', status: 401 });
   });
 
   it('deauthorizes at Strava, refreshing an expired access token first', async () => {

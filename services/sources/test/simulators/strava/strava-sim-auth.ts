@@ -56,8 +56,15 @@ export class StravaAuthServer {
     return this.counts.of(athleteId);
   }
 
-  /** Validates an authorize URL as Strava's page would and returns where the browser goes. Throws on a URL Strava would refuse. */
-  consent(authorizeUrl: string, athleteId: string, decision: 'allow' | 'deny'): string {
+  /**
+   * Validates an authorize URL as Strava's page would and returns where the browser goes. Throws on a
+   * URL Strava would refuse. `unticked`: the boxes the athlete cleared ("A user can opt out of the
+   * scopes requested"). Asked for activity:read_all, the page shows "View data about your activities"
+   * and "View data about your private activities" (support.strava.com, "App Authorization
+   * Settings"): clearing only the second leaves activity:read. With every box cleared the athlete
+   * still authorizes the app, with `read` (the public profile) alone.
+   */
+  consent(authorizeUrl: string, athleteId: string, decision: 'allow' | 'deny', unticked: string[] = []): string {
     const url = new URL(authorizeUrl);
     const p = url.searchParams;
     if (url.pathname !== '/oauth/authorize') throw new Error(`not Strava's authorize path: ${url.pathname}`);
@@ -79,12 +86,16 @@ export class StravaAuthServer {
       back.searchParams.set('error', 'access_denied');
       return back.toString();
     }
+    let accepted = scopes.filter((s) => !unticked.includes(s));
+    if (scopes.includes('activity:read_all') && unticked.includes('activity:read_all') && !unticked.includes('activity:read') && !accepted.includes('activity:read')) accepted.push('activity:read');
+    if (accepted.length === 0) accepted = ['read'];
     const grantId = token();
-    this.grants.set(grantId, { athleteId, scope: scopes.join(','), revoked: false });
+    this.grants.set(grantId, { athleteId, scope: accepted.join(','), revoked: false });
     const code = token();
     this.codes.set(code, { grantId, expiresAt: Date.now() + CODE_TTL_MS });
     back.searchParams.set('code', code);
-    back.searchParams.set('scope', scopes.join(','));
+    // "the URL query string will include an authorization code and the scope accepted by the user"
+    back.searchParams.set('scope', accepted.join(','));
     return back.toString();
   }
 

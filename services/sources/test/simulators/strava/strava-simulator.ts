@@ -36,7 +36,12 @@ export class StravaSimulator implements ProviderSimulator {
   private readonly dataCalls = new CallCounter<string>();
   private usage = { quarter: 0, day: 0 };
   private readonly faults = new ScriptedFaults();
+  private readonly subscriptionFaults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
+  /** Boxes each athlete clears on the next consent page. */
+  private readonly unticked = new Map<string, string[]>();
+  /** `GET /athlete` calls per athlete (what a token check costs). */
+  readonly athleteCalls = new CallCounter<string>();
 
   constructor(options: StravaSimulatorOptions = {}) {
     this.maxPerPage = Math.min(options.maxPerPage ?? 200, 200);
@@ -76,7 +81,31 @@ export class StravaSimulator implements ProviderSimulator {
 
   authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
     this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
+    const unticked = this.unticked.get(user.providerUserId) ?? [];
+    this.unticked.delete(user.providerUserId);
+    return this.auth.consent(authorizeUrl, user.providerUserId, decision, unticked);
+  }
+
+  /** On the athlete's next consent page these scopes' boxes are cleared (activity:read_all: private activities; activity:read: all activities). */
+  untick(user: SimulatedUser, scopes: string[]): void {
+    this.unticked.set(user.providerUserId, scopes);
+  }
+
+  /** The kilocalories Strava's DetailedActivity gives for one activity. */
+  caloriesOf(user: SimulatedUser, activityId: string): number {
+    const x = this.account(user).activities.find((y) => y.id === BigInt(activityId));
+    if (!x) throw new Error(`no activity ${activityId}`);
+    return x.calories;
+  }
+
+  /** The next `count` push-subscription calls (view, create, delete) answer `status` (a Strava outage or limit). */
+  failSubscriptionCalls(count: number, status: number): void {
+    this.subscriptionFaults.set(count, status);
+  }
+
+  /** The app's push subscription is gone at Strava (deleted from another environment, or never made). */
+  dropSubscription(): void {
+    this.webhooks.held = undefined;
   }
 
   setBrowserUser(user: SimulatedUser): void {
@@ -130,6 +159,16 @@ export class StravaSimulator implements ProviderSimulator {
     const a = this.account(user);
     a.activities = a.activities.filter((y) => y.id !== BigInt(activityId));
     return this.webhooks.deliver(webhookUrl, this.activityEvent(user, 'activities', 'delete', BigInt(activityId)));
+  }
+
+  /**
+   * What anyone who knows an athlete's id (public on Strava) and our subscription id (a small
+   * sequential number) can post: the deauthorization event, while the athlete's tokens still work.
+   */
+  async notifyForgedDeauthorization(webhookUrl: string, user: SimulatedUser): Promise<number> {
+    const a = this.account(user);
+    const event: StravaEvent = { aspect_type: 'update', event_time: Math.floor(Date.now() / 1000), object_id: a.athleteId, object_type: 'athlete', owner_id: a.athleteId, subscription_id: this.subscriptionId(), updates: { authorized: 'false' } };
+    return this.webhooks.deliver(webhookUrl, event);
   }
 
   /** The athlete revokes our access in their Strava settings: every token stops working, and the athlete event follows. */
@@ -196,6 +235,10 @@ export class StravaSimulator implements ProviderSimulator {
       const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : null;
       return this.auth.deauthorize(params.get('access_token') ?? bearer);
     }
+    if (url.pathname.startsWith('/api/v3/push_subscriptions')) {
+      const scripted = this.subscriptionFaults.take();
+      if (scripted && scripted.status !== 'garbage') return fault(scripted.status, scripted.status === 429 ? 'Rate Limit Exceeded' : 'Service Unavailable');
+    }
     const hook = await this.webhooks.route(method, url.pathname, params);
     if (hook) return hook;
     if (url.pathname.startsWith('/api/v3/') && method === 'GET') return this.withLimits(this.data(url, req.headers.authorization));
@@ -213,6 +256,7 @@ export class StravaSimulator implements ProviderSimulator {
   private data(url: URL, authorization: string | undefined): SimReply {
     const who = this.auth.holder(authorization);
     if (who.athleteId) this.dataCalls.add(who.athleteId);
+    if (who.athleteId && url.pathname === '/api/v3/athlete') this.athleteCalls.add(who.athleteId);
     const scripted = this.faults.take();
     if (scripted) {
       const { status, retryAfterS } = scripted;

@@ -1,7 +1,7 @@
 /**
  * The marketplace page a user opens from their link: every source listed for them as a card
  * (source-card.html.ts), the time-zone picker, and an aria-live status line that also says what a
- * redirect back here brought (`?notice=`: connected, reconnected, disconnected, denied, error).
+ * redirect back here brought (`?notice=`: connected, reconnected, disconnected, denied, no_data, error).
  * It works without scripts (plain forms); the inline script runs the demo and phone-app buttons in
  * place. Provider sources always leave the page for their sign-in.
  */
@@ -42,6 +42,7 @@ const NOTICES: Record<string, { text: (name: string) => string; tone: Notice['to
   reconnected: { text: (n) => `${n} reconnected.`, tone: 'ok' },
   disconnected: { text: (n) => `${n} disconnected.`, tone: 'ok' },
   denied: { text: (n) => `You did not allow access to ${n}.`, tone: 'warn' },
+  no_data: { text: (n) => `${n} was not connected: you did not allow it to share any of your data. Connect again and keep its data permissions ticked.`, tone: 'warn' },
   error: { text: (n) => `${n} could not be connected. Please try again.`, tone: 'error' },
 };
 

@@ -58,13 +58,16 @@ function cloudState(s: SourceItem, now: Date): { html: string; tone: Tone; impor
   if (!s.connected) return { html: 'Not connected', tone: 'idle', importing: null };
   if (s.status === 'auth_expired') return { html: 'Access expired — reconnect', tone: 'warn', importing: null };
   if (s.status === 'error') return { html: 'Sync problem', tone: 'error', importing: null };
+  // Some data permissions were refused at the provider: connected, with less than it could bring.
+  const missing = s.missing_permissions?.length ? ` · permissions not granted: ${s.missing_permissions.map((p) => `<code>${esc(p)}</code>`).join(', ')} (reconnect to grant them)` : '';
+  const tone: Tone = missing ? 'warn' : 'ok';
   if (s.backfill?.state === 'running') {
     const pct = percent(s.backfill.progress);
-    return { html: `Importing your history… ${pct} %`, tone: 'ok', importing: pct };
+    return { html: `Importing your history… ${pct} %${missing}`, tone, importing: pct };
   }
   const synced = s.last_synced_at ? `last synced ${timeTag(s.last_synced_at, now)}` : 'waiting for the first sync';
   const history = s.backfill?.state === 'done' ? ` · history imported from ${esc(new Date(s.backfill.start).toLocaleDateString('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }))}` : '';
-  return { html: `Connected${history} · ${synced}`, tone: 'ok', importing: null };
+  return { html: `Connected${history} · ${synced}${missing}`, tone, importing: null };
 }
 
 const button = (label: string, name: string, stateId: string, secondary = false) =>
