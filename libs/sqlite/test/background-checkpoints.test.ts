@@ -11,8 +11,9 @@ import Database from 'better-sqlite3';
 import { closeSqlite, openSqlite } from '../src';
 import { BackgroundCheckpoints } from '../src/background-checkpoints';
 
-// The waits below allow for a loaded machine; jest's default 5 s would cut them short.
-jest.setTimeout(30_000);
+// The waits below allow for a loaded machine (a fresh clone's CI with the servers starting beside
+// it once took more than 20 s for the thread's first copy); jest's default 5 s would cut them short.
+jest.setTimeout(90_000);
 
 const dirs: string[] = [];
 const tempFile = (name: string) => {
@@ -32,10 +33,11 @@ function writeRows(db: Database.Database, megabytes: number): void {
   for (let i = 0; i < megabytes * 10; i++) tx();
 }
 
-async function until(pred: () => boolean, ms = 20_000): Promise<void> {
+/** Waits for `pred`; on a timeout the error says what was seen (`state`), so a slow machine and a stuck thread can be told apart. */
+async function until(pred: () => boolean, state: () => string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms: ${state()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -54,7 +56,8 @@ describe('SQLite checkpoints on a background thread', () => {
     writeRows(db, 5);
     // Only a checkpoint moves pages from the WAL into the database file; this thread ran none. Once
     // 4 MB wait, the thread copies all there is at that moment (what comes after may stay below).
-    await until(() => fs.statSync(file).size > 3_500_000);
+    const sizes = () => `database ${fs.statSync(file).size} bytes, WAL ${fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0} bytes, wal_autocheckpoint ${String(db.pragma('wal_autocheckpoint', { simple: true }))}`;
+    await until(() => fs.statSync(file).size > 3_500_000, sizes);
     // Still the thread's job: it did not give the file back to SQLite (a new file has no WAL index at first).
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 6000 });
@@ -88,7 +91,7 @@ describe('SQLite checkpoints on a background thread', () => {
     checkpoints.watch(db);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     await checkpoints['worker']!.terminate();
-    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000);
+    await until(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000, () => `wal_autocheckpoint ${String(db.pragma('wal_autocheckpoint', { simple: true }))}`);
     // And a file opened after that checkpoints on its own from the start.
     const other = new Database(tempFile('c.db'));
     other.pragma('journal_mode = WAL');
