@@ -71,7 +71,7 @@ install_redis() {
   if command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; then
     return 0
   fi
-  bash "$SCRIPT_DIR/../tools/ensure-tools.sh" servers || die "redis: deploy/tools/ensure-tools.sh servers failed (above)"
+  bash "$SCRIPT_DIR/../tools/ensure-tools.sh" servers >&2 || die "redis: deploy/tools/ensure-tools.sh servers failed (above)"
   # The package may try to start its own service on 6379; tests never use it.
 }
 

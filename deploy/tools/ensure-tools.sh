@@ -9,7 +9,7 @@
 #   --assume-missing  treat every tool as missing: what a fresh machine of this kind gets
 #                     (with --plan, this is how the tests check the list without a fresh machine)
 # Groups are the second column of tools.tsv (base, servers, browser, containers).
-# apt output goes to $WELLSTREAM_LOG_DIR (default .wellstream/logs)/tools-install.log.
+# Progress (what it installs, how long it took) goes to stdout, failures to stderr; apt output goes to $WELLSTREAM_LOG_DIR (default .wellstream/logs)/tools-install.log.
 set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$DIR/../.." && pwd)"
@@ -85,27 +85,27 @@ if [ ${#apt_pkgs[@]} -gt 0 ]; then
   # Unique package names (two tools can come from one package).
   mapfile -t pkgs < <(printf '%s\n' "${apt_pkgs[@]}" | sort -u)
   started=$SECONDS
-  printf '[tools] installing %s (apt-get: %s) … ' "${apt_tools[*]}" "${pkgs[*]}" >&2
+  printf '[tools] installing %s (apt-get: %s) … ' "${apt_tools[*]}" "${pkgs[*]}"
   # A lock timeout: another install (a concurrent test run, the servers' set-up) may hold dpkg's lock.
   if ! { "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq \
          && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
               --no-install-recommends "${pkgs[@]}"; } >>"$LOG" 2>&1; then
-    echo "FAILED ($((SECONDS - started)) s)" >&2
+    echo "FAILED ($((SECONDS - started)) s)"
     tail -n 30 "$LOG" | sed 's/^/  | /' >&2
     die "apt-get install ${pkgs[*]} failed (log: $LOG; retry: bash $0 ${groups[*]})"
   fi
-  echo "done ($((SECONDS - started)) s)" >&2
+  echo "done ($((SECONDS - started)) s)"
 fi
 for i in "${!pip_specs[@]}"; do
   spec=${pip_specs[$i]}
   started=$SECONDS
-  printf '[tools] installing %s (pip: %s) … ' "${pip_tools[$i]}" "$spec" >&2
+  printf '[tools] installing %s (pip: %s) … ' "${pip_tools[$i]}" "$spec"
   if ! { python3 -m pip install -q "$spec" || python3 -m pip install -q --break-system-packages "$spec"; } >>"$LOG" 2>&1; then
-    echo "FAILED ($((SECONDS - started)) s)" >&2
+    echo "FAILED ($((SECONDS - started)) s)"
     tail -n 30 "$LOG" | sed 's/^/  | /' >&2
     die "pip install $spec failed (log: $LOG)"
   fi
-  echo "done ($((SECONDS - started)) s)" >&2
+  echo "done ($((SECONDS - started)) s)"
 done
 # Everything of the groups must be here now, whether it was installed just now or before.
 for entry in "${checked[@]}"; do
