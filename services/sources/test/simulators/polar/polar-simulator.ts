@@ -17,6 +17,7 @@ import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { PolarDataApi } from './polar-sim-api';
 import { error, json, PolarAuthServer, Reply } from './polar-sim-auth';
 import { activity, countRecords, exercise, heartDay, localClock, localDay, night, physicalInfo, PolarAccount, rng, seedAccount } from './polar-sim-data';
+import { PolarRateLimit } from './polar-sim-ratelimit';
 import { PolarWebhooks } from './polar-sim-webhooks';
 
 /** Our resource names and Polar's event names, both accepted by addData/notify. */
@@ -41,6 +42,17 @@ export class PolarSimulator implements ProviderSimulator {
   private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private nextUserId = 10_579;
+  private readonly rateLimit = new PolarRateLimit(() => [...this.accounts.values()].filter((a) => a.registeredAt !== null).length);
+  private latencyMs = 0;
+  private revokeFaults = { count: 0, status: 503 };
+
+  /**
+   * `shortLimit`: the short-term (15-minute) limit instead of the documented 500 + 20 × users, as for
+   * an application Polar granted more (the contract suite's); `setRateLimit` changes it later.
+   */
+  constructor(options: { shortLimit?: number } = {}) {
+    if (options.shortLimit !== undefined) this.rateLimit.set(options.shortLimit);
+  }
 
   get url(): string {
     return this.server.url;
@@ -70,11 +82,11 @@ export class PolarSimulator implements ProviderSimulator {
    * are listed. Without it the user is registered by POST /v3/users, and only exercises uploaded
    * after that are listed (as Polar documents), so a fresh user's backfill has no workouts.
    */
-  createUser(options: { days: number; now: Date; registeredAt?: Date }): SimulatedUser {
+  createUser(options: { days: number; now: Date; registeredAt?: Date; continuousHeartRate?: boolean }): SimulatedUser {
     const id = (this.nextUserId += 7);
     const n = this.accounts.size + 1;
     // Users east and west of UTC, so local days and UTC days differ.
-    this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null));
+    this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null, options.continuousHeartRate !== false));
     return { providerUserId: String(id) };
   }
 
@@ -175,6 +187,36 @@ export class PolarSimulator implements ProviderSimulator {
     return h ? [{ key: [...h.events].sort().join(','), callbackUrl: h.url }] : [];
   }
 
+  /** The short-term limit (per `windowS`) from now on; undefined restores the documented one. */
+  setRateLimit(shortLimit?: number, windowS = 900): void {
+    this.rateLimit.set(shortLimit, windowS);
+  }
+
+  /** Every API request received (time, path, refused with 429 or not), for assertions. */
+  requests(): readonly { at: number; method: string; path: string; limited: boolean }[] {
+    return this.rateLimit.arrivals;
+  }
+
+  /** The next `count` de-registrations (`DELETE /v3/users/{id}`) answer `status` (503, or 429 with the RateLimit headers). */
+  failRevokes(count: number, status: number): void {
+    this.revokeFaults = { count, status };
+  }
+
+  /** Another deployment sharing our client spent the short-term limit: the next request gets 429. */
+  spendShortLimit(): void {
+    this.rateLimit.spend();
+  }
+
+  /** When the short-term window ends (ms since epoch), for assertions about the silence until then. */
+  shortWindowEndsAt(): number {
+    return this.rateLimit.shortEndsAt();
+  }
+
+  /** Each data answer takes this long (a provider under load; the benchmark's history). */
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
   /** Whether our client has the user registered (simulator only, for assertions). */
   isRegistered(user: SimulatedUser): boolean {
     return this.account(user).registeredAt !== null;
@@ -191,6 +233,17 @@ export class PolarSimulator implements ProviderSimulator {
     const method = req.method ?? 'GET';
     const headers = req.headers as Record<string, string | undefined>;
     const body = await readBody(req);
+    const path = url.pathname;
+    if (path.startsWith('/v3/')) {
+      const limit = this.rateLimit.count(method, path);
+      if (limit.limited) return error(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded', limit.headers);
+      const reply = await this.route(method, url, headers, body);
+      return { ...reply, headers: { ...limit.headers, ...(reply.headers ?? {}) } };
+    }
+    return this.route(method, url, headers, body);
+  }
+
+  private async route(method: string, url: URL, headers: Record<string, string | undefined>, body: string): Promise<Reply> {
     const path = url.pathname;
     if (path === '/oauth2/authorization') return this.authorizePage(method, url, body);
     if (path === '/v2/oauth2/token' && method === 'POST') return this.auth.token(new URLSearchParams(body), headers.authorization);
@@ -243,6 +296,10 @@ export class PolarSimulator implements ProviderSimulator {
       return json(200, this.userDoc(a, memberId));
     }
     if (method === 'DELETE') {
+      if (this.revokeFaults.count > 0) {
+        this.revokeFaults.count--;
+        return this.revokeFaults.status === 429 ? error(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded', { 'ratelimit-reset': '2, 80000' }) : { status: this.revokeFaults.status, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Unavailable</body></html>' };
+      }
       this.auth.count(a.userId).revokes++;
       a.registeredAt = null;
       for (const [m, u] of this.memberIds) if (u === a.userId) this.memberIds.delete(m);
@@ -256,8 +313,9 @@ export class PolarSimulator implements ProviderSimulator {
    * A user data route, after the scripted failures. A user not registered with our client is refused
    * with 403: the documents say registration must come first but not what Polar answers otherwise.
    */
-  private data(a: PolarAccount, method: string, url: URL): Reply {
+  private async data(a: PolarAccount, method: string, url: URL): Promise<Reply> {
     this.dataCalls.add(a.userId);
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     const scripted = this.faults.take();
     if (scripted) {
       const { status, retryAfterS } = scripted;
