@@ -1,16 +1,19 @@
 /**
  * How often a connection is polled. Providers with notifications are polled less often (the poll
  * only catches what they missed). And never more often than the provider's budget allows for
- * every connected user: each window's polls (users × resources) are planned within half of the
- * window, so with WHOOP's 10,000 a day, 4 resources and 1,000 users a poll comes every ~19 hours
- * rather than the budget running dry by midday and the rest waiting for tomorrow; the other half
+ * every connected user: each window's polls (users × resources) are planned within 30 % of the
+ * window, so with WHOOP's 10,000 a day, 4 resources and 1,000 users a poll comes about every 32
+ * hours rather than the budget running dry by midday and the rest waiting for tomorrow; the rest
  * stays for live fetches and history.
  */
 import type { Provider } from '../providers/provider-registry';
 import type { SourcesDeps } from '../sources.deps';
 
-/** The share of each window polls are planned within. */
-export const POLL_PLAN_SHARE = 0.5;
+/**
+ * The share of each window polls are planned within: a round may cost more requests than the
+ * provider has resources (pages, transactions), and history keeps the rest of its 60 % ceiling.
+ */
+export const POLL_PLAN_SHARE = 0.3;
 const COUNT_TTL_MS = 60_000;
 const counts = new Map<string, { at: number; n: number }>();
 
