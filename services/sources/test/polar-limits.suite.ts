@@ -122,6 +122,20 @@ export function polarLimitsContract(mode: 'embedded' | 'distributed'): void {
     sim.setRateLimit(1_000_000);
   }, 120_000);
 
+  it('replaces a webhook it finds but holds no secret for (another deployment, a lost database), so notifications verify again', async () => {
+    const { user, who } = live as Required<typeof live>;
+    const before = sim.subscriptions();
+    sim.replaceWebhookElsewhere();
+    const [lost] = sim.addData(who, 'exercises', new Date());
+    expect(await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, who, 'exercises')).toBe(401);
+    // A connect (or the hourly round, or a restart) has the keeper look at the webhook again.
+    const next = await newUser('hook');
+    await connect(next.marketplace.url, sim.createUser({ days: 1, now: new Date() }));
+    await eventually(async () => (await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, who, 'exercises')) === 200, 30_000, 500);
+    expect(sim.subscriptions()).toEqual(before);
+    await eventually(async () => (await stored(user.uid, 'workouts')).some((w) => w.log_id === lost), 15_000, 300);
+  }, 90_000);
+
   it('de-registers the user on Disconnect ahead of a running history, retried until Polar answers 204', async () => {
     sim.setLatency(1500);
     const user = await newUser('leave');

@@ -56,5 +56,5 @@ export const polarAdapter: ProviderAdapter = {
   },
 
   parseNotification,
-  appSubscriptions: { wanted, list, create: (http, settings, want) => create(http, settings, want), renew, remove },
+  appSubscriptions: { secretOnlyOnCreate: true, wanted, list, create: (http, settings, want) => create(http, settings, want), renew, remove },
 };

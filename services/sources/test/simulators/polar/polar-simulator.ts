@@ -217,6 +217,11 @@ export class PolarSimulator implements ProviderSimulator {
     this.latencyMs = ms;
   }
 
+  /** The webhook at our URL was replaced by someone else: a new id and a secret we never saw. */
+  replaceWebhookElsewhere(): void {
+    this.webhooks.recreate();
+  }
+
   /** Whether our client has the user registered (simulator only, for assertions). */
   isRegistered(user: SimulatedUser): boolean {
     return this.account(user).registeredAt !== null;
