@@ -156,4 +156,22 @@ export function polarLimitsContract(mode: 'embedded' | 'distributed'): void {
     console.log(`[polar limits ${mode}] de-registered ${Date.now() - t0} ms after Disconnect, after ${deletes().length - 1} failed tries`);
     sim.setLatency(0);
   }, 150_000);
+
+  it('drops a queued de-registration once the user connects again (it would end the new grant)', async () => {
+    const user = await newUser('back');
+    const who = sim.createUser({ days: 2, now: new Date() });
+    await connect(user.marketplace.url, who);
+    await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 250);
+    sim.failRevokes(1, 503);
+    const res = await fetch(`${user.marketplace.url}/sources/polar/disconnect`, { method: 'POST', headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    await eventually(async () => !(await sourceOf(user.uid)), 15_000, 200);
+    await connect(user.marketplace.url, who);
+    const t0 = Date.now();
+    // The queued retry was due about 5 s after the failure: it must not reach Polar.
+    await new Promise((r) => setTimeout(r, 12_000));
+    expect(sim.requests().filter((r) => r.method === 'DELETE' && r.path === `/v3/users/${who.providerUserId}` && r.at >= t0)).toEqual([]);
+    expect(sim.isRegistered(who)).toBe(true);
+    expect((await sourceOf(user.uid))?.status).toBe('active');
+  }, 90_000);
 }

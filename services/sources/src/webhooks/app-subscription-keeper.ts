@@ -3,7 +3,8 @@
  * user is connected, one live subscription per wanted notification kind, renewed well before it
  * expires, and replaced when its secret is returned only on creation (Polar) and not held here;
  * none once the last connection is gone. Runs at start, every hour, and after connects and
- * disconnects. Replicas take turns through a lease, so two never create the same subscription.
+ * disconnects; a round that failed (the provider down or rate limited) again after 30 s, doubling.
+ * Replicas take turns through a lease, so two never create the same subscription.
  */
 import type { Clock } from '@wellstream/clock';
 import type { Logger } from '@wellstream/logging';
@@ -18,6 +19,8 @@ const EVERY_MS = 3600_000;
 /** Renew when less than this is left (Oura's subscriptions last weeks; an hourly check is plenty). */
 const RENEW_AHEAD_MS = 7 * 24 * 3600_000;
 const LEASE_MS = 5 * 60_000;
+/** A failed round (the provider down or rate limited) is tried again after this, doubling up to the hour. */
+const RETRY_FIRST_MS = 30_000;
 
 interface Lease {
   _id: string;
@@ -28,6 +31,8 @@ export class AppSubscriptionKeeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryMs = RETRY_FIRST_MS;
 
   private constructor(
     private readonly o: { registry: ProviderRegistry; connections: ConnectionRepository; secrets: AppSubscriptionSecrets; vault: TokenVault; clock: Clock; logger: Logger },
@@ -66,6 +71,7 @@ export class AppSubscriptionKeeper {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.running;
   }
 
@@ -75,6 +81,7 @@ export class AppSubscriptionKeeper {
   }
 
   private async keepAll(): Promise<void> {
+    let failed = false;
     for (const p of this.o.registry.all()) {
       if (!p.adapter.appSubscriptions) continue;
       try {
@@ -83,9 +90,22 @@ export class AppSubscriptionKeeper {
         // connect a moment later gets its own round instead of waiting for the lease to run out.
         await this.keep(p).finally(() => this.leases.findOneAndUpdate({ _id: `app-subscriptions:${p.type}` }, { $set: { until: EPOCH } }));
       } catch (err) {
-        this.o.logger.warn('could not keep the provider\'s webhook subscriptions; next round in an hour', { source_type: p.type, error: err });
+        failed = true;
+        this.o.logger.warn('could not keep the provider\'s webhook subscriptions; trying again soon', { source_type: p.type, retry_in_ms: this.retryMs, error: err });
       }
     }
+    if (!failed) {
+      this.retryMs = RETRY_FIRST_MS;
+      return;
+    }
+    // Live data depends on these subscriptions: an hour without them is too long to wait.
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.kick();
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(EVERY_MS, this.retryMs * 2);
   }
 
   private async takeLease(type: string): Promise<boolean> {

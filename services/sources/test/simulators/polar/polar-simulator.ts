@@ -15,9 +15,10 @@ import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
 import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { PolarDataApi } from './polar-sim-api';
-import { error, json, PolarAuthServer, Reply } from './polar-sim-auth';
+import { error, PolarAuthServer, Reply } from './polar-sim-auth';
 import { activity, countRecords, exercise, heartDay, localClock, localDay, night, physicalInfo, PolarAccount, rng, seedAccount } from './polar-sim-data';
 import { PolarRateLimit } from './polar-sim-ratelimit';
+import { PolarUsers } from './polar-sim-users';
 import { PolarWebhooks } from './polar-sim-webhooks';
 
 /** Our resource names and Polar's event names, both accepted by addData/notify. */
@@ -38,13 +39,12 @@ export class PolarSimulator implements ProviderSimulator {
   private readonly api = new PolarDataApi(() => this.url);
   private readonly accounts = new Map<number, PolarAccount>();
   private readonly dataCalls = new CallCounter<number>();
-  private readonly memberIds = new Map<string, number>();
   private readonly faults = new ScriptedFaults();
+  private readonly users = new PolarUsers(this.auth);
   private browserUser?: SimulatedUser;
   private nextUserId = 10_579;
   private readonly rateLimit = new PolarRateLimit(() => [...this.accounts.values()].filter((a) => a.registeredAt !== null).length);
   private latencyMs = 0;
-  private revokeFaults = { count: 0, status: 503 };
 
   /**
    * `shortLimit`: the short-term (15-minute) limit instead of the documented 500 + 20 × users, as for
@@ -199,7 +199,7 @@ export class PolarSimulator implements ProviderSimulator {
 
   /** The next `count` de-registrations (`DELETE /v3/users/{id}`) answer `status` (503, or 429 with the RateLimit headers). */
   failRevokes(count: number, status: number): void {
-    this.revokeFaults = { count, status };
+    this.users.failRevokes(count, status);
   }
 
   /** Another deployment sharing our client spent the short-term limit: the next request gets 429. */
@@ -261,57 +261,10 @@ export class PolarSimulator implements ProviderSimulator {
     const who = this.auth.holder(headers.authorization);
     if (!who.valid || who.userId === undefined) return error(401, 'UNAUTHORIZED', 'Unauthorized');
     const a = this.accounts.get(who.userId)!;
-    if (path === '/v3/users' && method === 'POST') return this.register(a, body);
+    if (path === '/v3/users' && method === 'POST') return this.users.register(a, body);
     const user = /^\/v3\/users\/(\d+)$/.exec(path);
-    if (user) return this.userRoute(a, method, Number(user[1]), who.token!);
+    if (user) return this.users.userRoute(a, method, Number(user[1]), who.token!);
     return this.data(a, method, url);
-  }
-
-  /** POST /v3/users: 200 with the user, 403 without consents, 409 when already registered or the member-id is taken. */
-  private register(a: PolarAccount, body: string): Reply {
-    let memberId: unknown;
-    try {
-      memberId = (JSON.parse(body) as Record<string, unknown>)['member-id'];
-    } catch {
-      return error(400, 'BAD_REQUEST', 'Body is not JSON');
-    }
-    if (typeof memberId !== 'string' || memberId === '') return error(400, 'BAD_REQUEST', 'member-id is required');
-    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
-    const owner = this.memberIds.get(memberId);
-    if (a.registeredAt !== null || (owner !== undefined && owner !== a.userId)) return error(409, 'CONFLICT', 'User already registered to partner or duplicated member-id.');
-    a.registeredAt = Date.now();
-    this.memberIds.set(memberId, a.userId);
-    return json(200, this.userDoc(a, memberId));
-  }
-
-  private userDoc(a: PolarAccount, memberId: string) {
-    return {
-      'polar-user-id': a.userId, 'member-id': memberId, 'registration-date': new Date(a.registeredAt ?? Date.now()).toISOString(),
-      'first-name': 'Eka', 'last-name': 'Toka', birthdate: '1985-09-06', gender: 'MALE', weight: 66, height: 170, 'extra-info': [],
-    };
-  }
-
-  /** GET /v3/users/{id} (the user's base information) and DELETE (de-registration, which revokes the token). */
-  private userRoute(a: PolarAccount, method: string, id: number, token: string): Reply {
-    if (id !== a.userId) return error(403, 'FORBIDDEN', 'Not the token\'s user');
-    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
-    if (method === 'GET') {
-      if (a.registeredAt === null) return { status: 204 };
-      const memberId = [...this.memberIds.entries()].find(([, u]) => u === a.userId)?.[0] ?? '';
-      return json(200, this.userDoc(a, memberId));
-    }
-    if (method === 'DELETE') {
-      if (this.revokeFaults.count > 0) {
-        this.revokeFaults.count--;
-        return this.revokeFaults.status === 429 ? error(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded', { 'ratelimit-reset': '2, 80000' }) : { status: this.revokeFaults.status, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Unavailable</body></html>' };
-      }
-      this.auth.count(a.userId).revokes++;
-      a.registeredAt = null;
-      for (const [m, u] of this.memberIds) if (u === a.userId) this.memberIds.delete(m);
-      this.auth.revokeToken(token);
-      return { status: 204 };
-    }
-    return error(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
   }
 
   /**
