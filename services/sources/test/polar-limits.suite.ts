@@ -60,8 +60,11 @@ export function polarLimitsContract(mode: 'embedded' | 'distributed'): void {
     await sim.stop();
   });
 
-  it('completes a history where every date answers 404 "No data found", by range, and brings physical info', async () => {
+  it('says on the marketplace that only later workouts come; completes a history where every date answers 404 "No data found", by range, and brings physical info', async () => {
     const user = await newUser('no-hr');
+    // The marketplace says which workouts can come before the user connects.
+    const view: any = await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json();
+    expect(view.sources.find((x: any) => x.type === 'polar').note).toContain('only workouts uploaded after you connect');
     const who = sim.createUser({ days: 28, now: new Date(), continuousHeartRate: false });
     const heartBefore = sim.requests().filter((r) => r.path === '/v3/users/continuous-heart-rate' || r.path.startsWith('/v3/users/continuous-heart-rate/')).length;
     await connect(user.marketplace.url, who);
