@@ -25,7 +25,7 @@ export class MemoryProviderBudgetStore implements ProviderBudgetStore {
     return { allowed: true, retryAfterMs: 0 };
   }
 
-  async pause(key: string, untilMs: number): Promise<void> {
+  async pause(key: string, untilMs: number, _now?: number): Promise<void> {
     this.pauses.set(key, Math.max(untilMs, this.pauses.get(key) ?? 0));
   }
 
