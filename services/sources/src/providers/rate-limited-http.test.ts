@@ -9,7 +9,6 @@ import { MemoryProviderBudgetStore } from './budget/provider-budget.memory';
 import type { BudgetWindow } from './budget/provider-budget.port';
 import { isProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from './provider.port';
 import { RateLimitedHttp } from './rate-limited-http';
-import { pollEveryMs } from '../sync/poll-interval';
 
 const req: ProviderRequest = { method: 'GET', url: 'http://127.0.0.1:9/x' };
 const MIN = 60_000;
@@ -106,35 +105,4 @@ it('pauses before the 429 when an answer says a window is spent (Polar usage at 
     expect((await http.for('c1').send(req)).status).toBe(200);
     expect(await refusal(http.for('c1').send(req))).toBe(wait);
   }
-});
-
-it('a day of hourly polling for many users stays within WHOOP\'s 10,000 a day, and live fetches still have room at its end', async () => {
-  const windows = [{ limit: 100, windowMs: MIN }, { limit: 10_000, windowMs: DAY }];
-  const clock = { now: Date.parse('2026-01-05T00:00:00Z') };
-  const t = transport();
-  const http = client(t, new MemoryProviderBudgetStore(), windows, clock);
-  const users = 400;
-  const resources = 4;
-  const every = pollEveryMs(60 * MIN, { http, adapter: { resources: Array.from({ length: resources }, (_, i) => ({ name: `r${i}`, recordTypes: ['summary'], maxWindowDays: 1 })) } as never }, users);
-  // Each user's poll round at its own time, `every` apart, over one day.
-  const rounds: number[] = [];
-  for (let u = 0; u < users; u++) for (let at = clock.now + Math.floor((u / users) * every); at < clock.now + DAY; at += every) rounds.push(at);
-  rounds.sort((a, b) => a - b);
-  let refused = 0;
-  const start = clock.now;
-  for (const at of rounds) {
-    clock.now = at;
-    for (let r = 0; r < resources; r++) {
-      try {
-        await http.for(`u`, 'poll').send(req);
-      } catch {
-        refused++;
-      }
-    }
-  }
-  expect(every).toBeGreaterThan(60 * MIN);
-  expect(refused).toBe(0);
-  expect(t.calls.length).toBeLessThanOrEqual(5000);
-  clock.now = start + DAY - MIN;
-  for (let i = 0; i < 20; i++) await http.for('u', 'live').send(req);
 });

@@ -5,6 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ProviderBudgetStore } from '../../src/providers/budget/provider-budget.port';
+import type { ProviderHttp } from '../../src/providers/provider.port';
+import { RateLimitedHttp } from '../../src/providers/rate-limited-http';
+import { pollEveryMs } from '../../src/sync/poll-interval';
 
 export interface BudgetHarness {
   /** A store; a second call gives another replica's store on the same backing. */
@@ -73,5 +76,30 @@ export function providerBudgetContract(label: string, makeHarness: () => Promise
       expect((await b.take(key, [{ limit: 100, windowMs: MIN }], 1, now + 30_000)).allowed).toBe(true);
       expect(await a.pausedUntil(rnd())).toBe(0);
     });
+
+    it('keeps a day of hourly polling for many users within WHOOP\'s 10,000 a day, with room left for live fetches', async () => {
+      const windows = [{ limit: 100, windowMs: MIN }, { limit: 10_000, windowMs: DAY }];
+      const day = Math.floor(Date.now() / DAY) * DAY;
+      const clock = { now: day };
+      let sent = 0;
+      const transport: ProviderHttp = { send: async () => (sent++, { status: 200, headers: {}, body: '{}' }) };
+      const http = new RateLimitedHttp(transport, a, { key: rnd(), windows, fallbackWaitMs: MIN }, () => clock.now);
+      const users = 400;
+      const resources = Array.from({ length: 4 }, (_, i) => ({ name: `r${i}`, recordTypes: ['summary' as const], maxWindowDays: 1 }));
+      const every = pollEveryMs(60 * MIN, { http, adapter: { resources } } as never, users);
+      const rounds: number[] = [];
+      for (let u = 0; u < users; u++) for (let at = day + Math.floor((u / users) * every); at < day + DAY; at += every) rounds.push(at);
+      rounds.sort((x, y) => x - y);
+      let refused = 0;
+      for (const at of rounds) {
+        clock.now = at;
+        for (const _r of resources) await http.for('u', 'poll').send({ method: 'GET', url: 'http://127.0.0.1:9/x' }).catch(() => refused++);
+      }
+      expect(every).toBeGreaterThan(60 * MIN);
+      expect(refused).toBe(0);
+      expect(sent).toBeLessThanOrEqual(3000 + 4);
+      clock.now = day + DAY - MIN;
+      for (let i = 0; i < 20; i++) await http.for('u', 'live').send({ method: 'GET', url: 'http://127.0.0.1:9/x' });
+    }, 60_000);
   });
 }
