@@ -160,7 +160,8 @@ export async function startEmbedded(env = {}) {
   const base = `http://127.0.0.1:${port}/v2`;
   const p = await startProcess(
     path.relative(ownRoot, path.join(ROOT, 'platform/dist/main.js')),
-    { WELLSTREAM_PORT: String(port), WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_ADMIN_TOKEN: ADMIN, ...env },
+    // The public URL is where providers call back (webhooks): this very process.
+    { WELLSTREAM_PORT: String(port), WELLSTREAM_DATA_DIR: dataDir, WELLSTREAM_ADMIN_TOKEN: ADMIN, WELLSTREAM_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     `http://127.0.0.1:${port}/health`,
     [200],
     (process.env.BENCH_PLATFORM_NODE_ARGS ?? '').split(' ').filter(Boolean),

@@ -14,6 +14,7 @@ import { sourcesOpenApi } from './docs/sources.openapi';
 import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
 import { announceProviders } from './providers/announce-providers';
+import { openProviderBudget } from './providers/budget/open-provider-budget';
 import { ProviderRegistry } from './providers/provider-registry';
 import type { SourcesDeps } from './sources.deps';
 import { runSyncJob, SyncDeps } from './sync/run-sync-job.usecase';
@@ -40,7 +41,9 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
       const vault = new TokenVault(config.WELLSTREAM_SOURCE_TOKEN_KEY ?? embeddedTokenKey(config.WELLSTREAM_DATA_DIR));
-      const registry = new ProviderRegistry(config, fetchProviderHttp({ timeoutMs: config.WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS }));
+      const budget = openProviderBudget(config, logger);
+      lifecycle.onStop('provider budget', () => budget.close());
+      const registry = new ProviderRegistry(config, fetchProviderHttp({ timeoutMs: config.WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS }), budget, logger);
       const outbox = await ctx.openOutbox({ clock });
       const deps: SourcesDeps = {
         connections: await ConnectionRepository.open(store),

@@ -5,7 +5,19 @@
  */
 import Joi from 'joi';
 import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';
+import type { BudgetWindow } from './providers/budget/provider-budget.port';
 import { PROVIDER_DEFAULTS, ProviderType, PROVIDER_TYPES } from './providers/provider-defaults';
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const RATE_LIMITS = /^\s*\d+\s*\/\s*\d+\s*[smhd]\s*(,\s*\d+\s*\/\s*\d+\s*[smhd]\s*)*$/;
+
+/** `500/15m,5000/1d` → windows; each count per a duration in s, m, h or d. */
+export function parseRateLimits(value: string): BudgetWindow[] {
+  return value.split(',').map((part) => {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*([smhd])\s*$/.exec(part)!;
+    return { limit: Math.max(1, Number(m[1])), windowMs: Math.max(1, Number(m[2])) * UNIT_MS[m[3]] };
+  });
+}
 
 export interface ProviderConfig {
   clientId: string;
@@ -13,8 +25,8 @@ export interface ProviderConfig {
   authUrl: string;
   tokenUrl: string;
   apiUrl: string;
-  /** Our budget of calls per minute to this provider (per process); defaults below its documented limit. */
-  requestsPerMinute: number;
+  /** The provider's limits our budget keeps (documented, or WELLSTREAM_SOURCE_<TYPE>_RATE_LIMITS). */
+  rateLimits: BudgetWindow[];
 }
 
 export interface SourcesConfig extends ServiceSettings {
@@ -43,8 +55,11 @@ for (const type of PROVIDER_TYPES) {
   providerKeys[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.authUrl);
   providerKeys[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.tokenUrl);
   providerKeys[`WELLSTREAM_SOURCE_${T}_API_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.apiUrl);
-  // An application granted a higher quota (Strava and Polar grant them on request) raises this.
-  providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000).default(d.appRequestsPerMinute);
+  // An application granted a higher quota (Strava, Polar and WHOOP grant them on request) replaces
+  // the documented limits, e.g. `1000/15m,10000/1d`.
+  providerKeys[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d');
+  // A further per-minute cap of our own (unset: the documented windows alone).
+  providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000);
 }
 
 const tokenKey = Joi.string()
@@ -83,8 +98,13 @@ export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): Sources
       authUrl: config[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] as string,
       tokenUrl: config[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] as string,
       apiUrl: (config[`WELLSTREAM_SOURCE_${T}_API_URL`] as string).replace(/\/+$/, ''),
-      requestsPerMinute: config[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] as number,
+      rateLimits: rateLimitsOf(type, config[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] as string | undefined, config[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] as number | undefined),
     };
   }
   return { ...config, WELLSTREAM_PUBLIC_URL: config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, ''), providers };
 };
+
+function rateLimitsOf(type: ProviderType, custom: string | undefined, perMinute: number | undefined): BudgetWindow[] {
+  const windows = custom ? parseRateLimits(custom) : PROVIDER_DEFAULTS[type].rateLimits;
+  return perMinute ? [...windows, { limit: perMinute, windowMs: 60_000 }] : windows;
+}

@@ -93,9 +93,9 @@ export function providerContract(makeSimulator: () => ProviderSimulator, o: Cont
       // revoked grant is noticed when the provider stops notifying (WHOOP does).
       WELLSTREAM_SOURCE_POLL_INTERVAL_S: o.live === 'poll' ? '2' : '5',
       WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
-      // The suite runs weeks of a user's syncing in seconds: more than the defaults' share of the
-      // providers' real limits (Strava's is 6 a minute), as an application with a raised quota.
-      [`WELLSTREAM_SOURCE_${sim.type.toUpperCase()}_REQUESTS_PER_MINUTE`]: '100000',
+      // The suite runs weeks of a user's syncing in seconds: more than the providers' documented
+      // limits allow (Strava's 100 per 15 minutes), as an application granted a raised quota.
+      [`WELLSTREAM_SOURCE_${sim.type.toUpperCase()}_RATE_LIMITS`]: '100000/1m',
     };
     platform = await startTestPlatform({ mode: o.mode, env, label: `sources-${sim.type}` });
     env = platform.env;

@@ -48,6 +48,11 @@ export class ConnectionRepository {
     return (await this.connections.findOne({ source_type: type })) !== null;
   }
 
+  /** How many users are connected to a provider (the poll interval that fits its daily budget). */
+  countOf(type: string): Promise<number> {
+    return this.connections.count({ source_type: type });
+  }
+
   async save(c: Connection): Promise<void> {
     await this.connections.bulkUpsert([c]);
     if (c.provider_user_id) await this.keys.bulkUpsert([{ _id: providerKeyId(c.source_type, c.provider_user_id), connection_id: c._id }]);

@@ -1,8 +1,9 @@
 /**
  * Ending a connection (the user's Disconnect, or the user's deletion): revoke at the provider
  * where it has an endpoint, drop the provider's per-user subscription, erase the tokens and the
- * queued work, and announce `disconnected`. The provider's side is best effort and bounded: a
- * provider that is down does not keep the tokens alive here.
+ * queued work, and announce `disconnected`. A provider that is down or rate limited does not keep
+ * the connection alive here: its revoke is queued with the sealed tokens and retried until the
+ * provider confirms (sync/pending-revoke.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { SourcesDeps } from '../sources.deps';
@@ -11,6 +12,7 @@ import { connectionMessage } from './connection-events';
 import { DISCONNECTIONS_COLLECTION } from './disconnection-log';
 import { notConnected } from './source.errors';
 import type { TokenSet } from '../providers/provider.port';
+import { revokeOrQueue } from '../sync/pending-revoke';
 
 export async function disconnect(deps: SourcesDeps, userId: string, type: string, reason: string): Promise<void> {
   const c = await deps.connections.byId(`${userId}:${type}`);
@@ -29,17 +31,10 @@ export async function endConnection(deps: SourcesDeps, c: Connection, reason: st
       deps.logger.warn('stored tokens could not be opened; nothing to revoke', { connection_id: c._id, error: err });
     }
     if (tokens && provider.adapter.userSubscriptions) {
-      await provider.adapter.userSubscriptions.unsubscribe(provider.http.for(c._id), provider.settings, tokens.accessToken).catch((err) => deps.logger.warn('provider unsubscribe failed', { connection_id: c._id, error: err }));
+      await provider.adapter.userSubscriptions.unsubscribe(provider.http.interactive(c._id), provider.settings, tokens.accessToken).catch((err) => deps.logger.warn('provider unsubscribe failed', { connection_id: c._id, error: err }));
     }
-    if (tokens && provider.adapter.revoke) {
-      revoked = await provider.adapter
-        .revoke(provider.http.for(c._id), provider.settings, tokens)
-        .then(() => true)
-        .catch((err) => {
-          deps.logger.warn('provider revoke failed; tokens are erased here all the same', { connection_id: c._id, error: err });
-          return false;
-        });
-    }
+    // Ahead of every sync request; when the provider cannot take it now it is queued and retried.
+    if (tokens) revoked = await revokeOrQueue(deps, provider, c, tokens);
   }
   const at = deps.clock.now().toISOString();
   const logId = randomUUID();

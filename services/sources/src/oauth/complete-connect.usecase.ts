@@ -99,7 +99,7 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
   await deps.jobs.schedule(id, 'poll', new Date(now.getTime() + deps.settings.pollIntervalMs));
   if (provider.adapter.userSubscriptions) {
     try {
-      await provider.adapter.userSubscriptions.subscribe(provider.http.for(id), provider.settings, tokens.accessToken);
+      await provider.adapter.userSubscriptions.subscribe(provider.http.interactive(id), provider.settings, tokens.accessToken);
     } catch (err) {
       // Polling still brings the data; the subscription is tried again on the next reconnect.
       deps.logger.warn('provider notification subscription failed', { source_type: type, error: err });

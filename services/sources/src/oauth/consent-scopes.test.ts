@@ -4,6 +4,7 @@
  * separators providers use, and an answer that says nothing; and every adapter's declared data scopes
  * are ones its authorize URL really asks for.
  */
+import { MemoryProviderBudgetStore } from '../providers/budget/provider-budget.memory';
 import { readConsent, scopeList } from './consent-scopes';
 import { PROVIDER_TYPES } from '../providers/provider-defaults';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -38,8 +39,8 @@ describe('readConsent', () => {
 
 describe('every adapter\'s data scopes', () => {
   const transport: ProviderHttp = { send: async () => ({ status: 500, headers: {}, body: '' }) };
-  const providers = Object.fromEntries(PROVIDER_TYPES.map((t) => [t, { clientId: 'id', clientSecret: 'secret', authUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token', apiUrl: 'https://api.example', requestsPerMinute: 60 }]));
-  const registry = new ProviderRegistry({ providers, WELLSTREAM_PUBLIC_URL: 'https://ws.example' } as never, transport);
+  const providers = Object.fromEntries(PROVIDER_TYPES.map((t) => [t, { clientId: 'id', clientSecret: 'secret', authUrl: 'https://auth.example/authorize', tokenUrl: 'https://auth.example/token', apiUrl: 'https://api.example', rateLimits: [{ limit: 60, windowMs: 60_000 }] }]));
+  const registry = new ProviderRegistry({ providers, WELLSTREAM_PUBLIC_URL: 'https://ws.example' } as never, transport, new MemoryProviderBudgetStore());
 
   it.each(PROVIDER_TYPES)('%s: each is asked for on the consent page', (type) => {
     const p = registry.get(type)!;

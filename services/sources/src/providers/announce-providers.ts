@@ -16,7 +16,7 @@ export async function announceProviders(log: EventLog, registry: ProviderRegistr
       source_type: type,
       offered: registry.get(type) !== undefined,
       history_days: d.historyDays,
-      note: d.notifications ? null : `No live notifications: new data is fetched every ${Math.round(pollIntervalS / 60)} minutes.`,
+      note: [d.note, d.notifications ? undefined : `No live notifications: new data is fetched every ${Math.round(pollIntervalS / 60)} minutes.`].filter(Boolean).join(' ') || null,
       authorize_origin: registry.get(type) ? new URL(registry.get(type)!.settings.authUrl).origin : null,
       occurred_at: at.toISOString(),
     });

@@ -1,6 +1,7 @@
 /**
  * The configured providers: each adapter with its settings (credentials from config, the public
- * callback and webhook URLs) and its rate-limited HTTP client. A provider without credentials is
+ * callback and webhook URLs) and its rate-limited HTTP client, whose budget is kept in `budget`
+ * (shared by every replica in distributed mode). A provider without credentials is
  * not here, so it is neither offered nor called.
  */
 import type { SourcesConfig } from '../config';
@@ -8,6 +9,7 @@ import { dexcomAdapter } from './dexcom/dexcom.adapter';
 import { ouraAdapter } from './oura/oura.adapter';
 import { PROVIDER_DEFAULTS, PROVIDER_TYPES, ProviderDefaults, ProviderType } from './provider-defaults';
 import type { ProviderAdapter, ProviderHttp, ProviderSettings } from './provider.port';
+import type { ProviderBudgetStore } from './budget/provider-budget.port';
 import { RateLimitedHttp } from './rate-limited-http';
 import { withingsAdapter } from './withings/withings.adapter';
 import { polarAdapter } from './polar/polar.adapter';
@@ -27,7 +29,7 @@ export interface Provider {
 export class ProviderRegistry {
   private readonly providers = new Map<string, Provider>();
 
-  constructor(config: Pick<SourcesConfig, 'providers' | 'WELLSTREAM_PUBLIC_URL'>, transport: ProviderHttp) {
+  constructor(config: Pick<SourcesConfig, 'providers' | 'WELLSTREAM_PUBLIC_URL'>, transport: ProviderHttp, budget: ProviderBudgetStore, logger?: { warn(message: string, meta?: Record<string, unknown>): unknown }) {
     for (const type of PROVIDER_TYPES) {
       const p = config.providers[type];
       if (!p) continue;
@@ -45,7 +47,7 @@ export class ProviderRegistry {
           redirectUri: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/callback`,
           webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
         },
-        http: new RateLimitedHttp(transport, p.requestsPerMinute),
+        http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
       });
     }
   }

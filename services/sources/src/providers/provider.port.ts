@@ -308,6 +308,12 @@ export interface ProviderAdapter {
 
   /** App-level subscriptions (Oura): what the app should hold, and how to create, renew, list and delete them. */
   appSubscriptions?: {
+    /**
+     * The provider returns a subscription's signature secret only when creating it (Polar): one the
+     * service finds but holds no secret for (a lost database, another deployment recreated it) can
+     * never be verified, so the service replaces it (remove, then create).
+     */
+    secretOnlyOnCreate?: boolean;
     wanted(): SubscriptionWant[];
     list(http: ProviderHttp, settings: ProviderSettings): Promise<AppSubscription[]>;
     create(http: ProviderHttp, settings: ProviderSettings, want: SubscriptionWant, verificationToken: string): Promise<AppSubscription>;

@@ -1,75 +1,79 @@
 /**
- * A provider's HTTP client with its limits kept: a per-application budget per minute (below the
- * provider's documented limit), and pauses the provider asked for (429 with Retry-After, or its own
- * headers, which adapters turn into ProviderError('rate_limited')) for the whole application or
- * one connection. A call that would break a limit does not wait on the event loop: it fails at once
- * with rate_limited and the time to wait, and the scheduler puts the job back for then.
- * The budget is per process; replicas share the provider's limit, so each keeps its own share
- * (documented in the service README). Background sync may spend only 80 % of it: the rest is kept
- * for what a person is waiting on (the code exchange of a Connect), so a large backfill never
- * makes a user's Connect fail.
+ * A provider's HTTP client with its limits kept, for our application as a whole across every
+ * replica (the ProviderBudgetStore: Redis in distributed mode). Two rules:
+ * - Every request is counted in each window the provider documents (per 15 minutes, per day, …)
+ *   before it is sent, and refused at once (ProviderError('rate_limited') with the time to wait;
+ *   nothing waits on the event loop, the scheduler puts the job back for then) when its class's
+ *   share of a window is spent. The shares order the work within the budget: what a person or the
+ *   provider's contract waits on (a Connect's code exchange, a revoke) may spend everything, live
+ *   fetches a notification asked for 95 %, polls 80 %, history 60 %. So history can never take
+ *   the room a notification's fetch needs, and polls never the room of a live fetch.
+ * - When an answer says to stop (a 429, or rate-limit headers saying a window is spent: see
+ *   kit/rate-limit-headers.ts), the whole application pauses until the provider's reset: no
+ *   request at all leaves any replica before then.
  */
+import type { BudgetWindow, ProviderBudgetStore } from './budget/provider-budget.port';
+import { rateLimitWaitMs } from './kit/rate-limit-headers';
 import { ProviderError, ProviderHttp, ProviderRequest, ProviderResponse } from './provider.port';
 
-const BACKGROUND_SHARE = 0.8;
+export type RequestClass = 'urgent' | 'live' | 'poll' | 'history';
+
+/** Each class's share of every window (see above). */
+export const CLASS_SHARE: Record<RequestClass, number> = { urgent: 1, live: 0.95, poll: 0.8, history: 0.6 };
+
+export interface BudgetOptions {
+  /** The budget's key: one per provider application (its type). */
+  key: string;
+  windows: readonly BudgetWindow[];
+  /** What a 429 waits when no header says. */
+  fallbackWaitMs: number;
+  logger?: { warn(message: string, meta?: Record<string, unknown>): unknown };
+}
 
 export class RateLimitedHttp {
-  private windowStart = 0;
-  private used = 0;
-  private appPausedUntil = 0;
-  private readonly userPausedUntil = new Map<string, number>();
-
   constructor(
     private readonly transport: ProviderHttp,
-    private readonly perMinute: number,
+    private readonly store: ProviderBudgetStore,
+    private readonly o: BudgetOptions,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The ProviderHttp an adapter uses for one connection's background sync (or for the app, with no key). */
-  for(connectionKey?: string): ProviderHttp {
-    return { send: (request) => this.send(request, connectionKey, BACKGROUND_SHARE) };
+  get windows(): readonly BudgetWindow[] {
+    return this.o.windows;
   }
 
-  /** For calls a person is waiting on (Connect's code exchange): the whole budget. */
-  interactive(connectionKey?: string): ProviderHttp {
-    return { send: (request) => this.send(request, connectionKey, 1) };
+  /** The ProviderHttp for one kind of work (sync passes its job's kind; default a poll's share). */
+  for(_connectionKey?: string, cls: RequestClass = 'poll'): ProviderHttp {
+    return { send: (request) => this.send(request, cls) };
   }
 
-  /** The provider asked us to wait: for everyone (app) or for one connection. */
-  pause(ms: number, connectionKey?: string): void {
-    const until = this.now() + ms;
-    if (connectionKey) this.userPausedUntil.set(connectionKey, Math.max(until, this.userPausedUntil.get(connectionKey) ?? 0));
-    else this.appPausedUntil = Math.max(this.appPausedUntil, until);
+  /** For calls a person is waiting on (Connect's code exchange) and revokes: the whole budget. */
+  interactive(_connectionKey?: string): ProviderHttp {
+    return { send: (request) => this.send(request, 'urgent') };
   }
 
-  private async send(request: ProviderRequest, connectionKey: string | undefined, share: number): Promise<ProviderResponse> {
+  /** The provider asked us to wait `ms` (its adapter read it from the answer): every replica waits. */
+  async pause(ms: number): Promise<void> {
     const t = this.now();
-    const wait = Math.max(this.appPausedUntil - t, connectionKey ? (this.userPausedUntil.get(connectionKey) ?? 0) - t : 0);
-    if (wait > 0) throw new ProviderError('rate_limited', 'waiting for the provider\'s rate limit', { retryAfterMs: wait });
-    if (t - this.windowStart >= 60_000) {
-      this.windowStart = t;
-      this.used = 0;
+    await this.store.pause(this.o.key, t + ms, t);
+  }
+
+  private async send(request: ProviderRequest, cls: RequestClass): Promise<ProviderResponse> {
+    let take;
+    try {
+      take = await this.store.take(this.o.key, this.o.windows, CLASS_SHARE[cls], this.now());
+    } catch (err) {
+      // Without the shared count we cannot know the budget holds: wait and retry, like an outage.
+      this.o.logger?.warn('provider budget store unavailable: request not sent', { provider: this.o.key, error: err });
+      throw new ProviderError('temporary', 'the provider budget store is unavailable', { status: 503 });
     }
-    if (this.used >= Math.floor(this.perMinute * share)) throw new ProviderError('rate_limited', 'the application\'s request budget for this minute is spent', { retryAfterMs: this.windowStart + 60_000 - t });
-    this.used++;
-    if (connectionKey && (this.userPausedUntil.get(connectionKey) ?? 0) < t) this.userPausedUntil.delete(connectionKey);
+    if (!take.allowed) throw new ProviderError('rate_limited', `the application's ${this.o.key} budget for ${cls} work is spent or paused`, { retryAfterMs: take.retryAfterMs });
     const res = await this.transport.send(request);
-    if (res.status === 429) {
-      // A 429 on a user's data call pauses that connection (providers count per user as well as per
-      // app, and the app budget above keeps us under the app's limit); one on an app call pauses the
-      // app. Only for as long as Retry-After says: a provider's own headers (WHOOP's and Strava's
-      // reset times) are read by its adapter, whose ProviderError puts the job back for that long.
-      const retry = retryAfterMs(res.headers['retry-after']);
-      if (retry !== undefined) this.pause(retry, connectionKey);
+    const t = this.now();
+    const wait = rateLimitWaitMs(res.status, res.headers, t, this.o.fallbackWaitMs);
+    if (wait !== undefined && wait > 0) {
+      await this.store.pause(this.o.key, t + wait, t).catch((err) => this.o.logger?.warn('provider budget: could not record a pause', { error: err }));
     }
     return res;
   }
-}
-
-/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -1,24 +1,27 @@
 /**
- * One run of one sync job: a live fetch a notification asked for, a poll round, or one chunk of
- * backfill. Records go out through the outbox with the progress they make; failures are sorted by
- * what they mean (ProviderError kinds): a revoked grant expires the connection and stops it, a
- * rate limit waits as asked, a temporary failure backs off and never expires anything, an answer
- * we cannot read fails this window with a logged, typed error and leaves the connection usable.
+ * One run of one sync job: the queued revoke of an ended connection, a live fetch a notification
+ * asked for, a poll round, or one page of backfill. Records go out through the outbox with the
+ * progress they make; failures are sorted by what they mean (ProviderError kinds): a revoked grant
+ * expires the connection and stops it, a rate limit pauses the provider's application (a 429) and
+ * waits as asked, a temporary failure backs off and never expires anything, an answer we cannot
+ * read fails this window with a logged, typed error and leaves the connection usable.
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
-import type { Update } from '@wellstream/store';
 import type { SourcesDeps } from '../sources.deps';
-import { backfillProgress, Connection } from '../connections/connection';
-import { connectionMessage, Extra } from '../connections/connection-events';
-import { isProviderError, IngestRecord, ProviderError } from '../providers/provider.port';
+import type { Connection } from '../connections/connection';
+import { connectionMessage } from '../connections/connection-events';
+import { isProviderError, ProviderError } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
 import type { ProjectedUser } from '../users/user-projection';
-import { fetchObjects, fetchResource } from './fetch-resource';
-import { pollDue } from './poll-due';
 import { endConnection } from '../connections/disconnect.usecase';
+import { backfillStep, skipBackfillWindow } from './backfill-step';
+import { commit } from './commit-progress';
 import { providerConfirmsAccessEnded } from './confirm-access-ended';
-import { recordMessages } from './publish-records';
-import type { SyncJob } from './sync-job';
+import { fetchObjects, fetchResource } from './fetch-resource';
+import { runRevoke } from './pending-revoke';
+import { pollDue } from './poll-due';
+import { pollEvery } from './poll-interval';
+import { backoffMs, SyncJob } from './sync-job';
 import type { TokenKeeper } from './token-keeper';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -26,14 +29,13 @@ const DAY_MS = 24 * 3600 * 1000;
 const POLL_OVERLAP_MS = DAY_MS;
 /** Tries of one window before an unreadable answer is given up on (logged) and the job moves on. */
 const MAX_BAD_RESPONSES = 3;
-/** `synced` announcements (they update the user's last_synced_at) at most this often. */
-const ANNOUNCE_EVERY_MS = 60_000;
 
 export interface SyncDeps extends SourcesDeps {
   keeper: TokenKeeper;
 }
 
 export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
+  if (job.kind === 'revoke') return runRevoke(deps, job);
   const c = await deps.connections.byId(job.connection_id);
   const provider = c ? deps.registry.get(c.source_type) : undefined;
   if (!c || !provider || c.status === 'auth_expired') return deps.jobs.finish(job);
@@ -57,17 +59,14 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
         const from = p ? Date.parse(p.synced_until ?? p.backfill_end) - POLL_OVERLAP_MS : now.getTime() - POLL_OVERLAP_MS;
         await syncWindow(deps, provider, (await deps.connections.byId(c._id)) ?? c, user, r.name, new Date(from), now, 'poll');
       }
-      return await deps.jobs.again(job, new Date(now.getTime() + pollEvery(deps, provider)), false);
+      return await deps.jobs.again(job, new Date(now.getTime() + (await pollEvery(deps, provider))), false);
     }
-    const more = await backfillChunk(deps, provider, c, user);
+    const more = await backfillStep(deps, provider, c, user);
     return more ? await deps.jobs.again(job, now, false) : await deps.jobs.finish(job);
   } catch (err) {
     await failed(deps, provider, job, err);
   }
 }
-
-/** Providers with notifications are polled less often: the poll only catches what they missed. */
-const pollEvery = (deps: SourcesDeps, provider: Provider) => (provider.defaults.notifications ? 4 : 1) * deps.settings.pollIntervalMs;
 
 async function syncWindow(deps: SyncDeps, provider: Provider, c: Connection, user: ProjectedUser, resource: string, start: Date, end: Date, why: 'live' | 'poll'): Promise<void> {
   if (start >= end) return;
@@ -92,46 +91,6 @@ async function accessWithdrawn(deps: SyncDeps, provider: Provider, c: Connection
   return true;
 }
 
-/** One chunk of one resource's history; false once every resource's history is in. */
-async function backfillChunk(deps: SyncDeps, provider: Provider, c: Connection, user: ProjectedUser): Promise<boolean> {
-  const spec = provider.adapter.resources.find((r) => {
-    const p = c.resources[r.name];
-    return p && p.backfill_done_until < p.backfill_end;
-  });
-  if (!spec) return false;
-  const p = c.resources[spec.name];
-  const start = new Date(p.backfill_done_until);
-  const end = new Date(Math.min(start.getTime() + spec.maxWindowDays * DAY_MS, Date.parse(p.backfill_end)));
-  const records = await fetchResource(deps.keeper, provider, c, user, spec.name, start, end);
-  const done = end.toISOString() >= p.backfill_end;
-  const set: Record<string, unknown> = { [`resources.${spec.name}.backfill_done_until`]: end.toISOString() };
-  if (done && !p.synced_until) set[`resources.${spec.name}.synced_until`] = p.backfill_end;
-  const next = { ...c, resources: { ...c.resources, [spec.name]: { ...p, backfill_done_until: end.toISOString() } } };
-  // One announcement per write: users applies a connection's events in order of their time, and
-  // two of the same instant would look like a repeat. A completion carries the progress too.
-  const events: [SourceConnectionAction, Extra][] = done ? [['backfill_completed', { resource: spec.name, range: { start: p.backfill_start, end: p.backfill_end } }]] : [['backfill_progress', {}]];
-  await commit(deps, next, records, set, events);
-  return backfillProgress(next)?.state !== 'done';
-}
-
-/** Records, progress and announcements in one outbox write; the connection is healthy again. */
-async function commit(deps: SyncDeps, c: Connection, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
-  const at = deps.clock.now().toISOString();
-  const recovered = c.status === 'error' || c.failures > 0;
-  const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;
-  const next: Connection = { ...c, status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
-  const messages = recordMessages(deps.outbox, next, records, at);
-  if (announce) {
-    const list: [SourceConnectionAction, Extra][] = events.length > 0 ? events : [[recovered ? 'status' : 'synced', {}]];
-    for (const [action, extra] of list) messages.push(connectionMessage(deps.outbox, next, action, at, extra));
-  }
-  const update: Update = {
-    $set: { ...set, status: 'active', failures: 0, last_error: null, last_synced_at: at, updated_at: at, ...(announce ? { last_announced_at: at } : {}) },
-    $inc: { sync_seq: 1 },
-  };
-  await deps.outbox.write(messages, () => deps.connections.update(c._id, update));
-}
-
 async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unknown): Promise<void> {
   const now = deps.clock.now();
   const c = await deps.connections.byId(job.connection_id);
@@ -148,9 +107,14 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
       await setStatus(deps, c, 'auth_expired', 'auth_expired', `The provider no longer accepts this connection's authorization (${err.message}). Reconnect to resume.`);
       await deps.jobs.removeFor(c._id);
       return;
-    case 'rate_limited':
-      deps.logger.info('provider rate limit: waiting', { ...log, retry_after_ms: err.details.retryAfterMs });
-      return later(Math.max(1000, err.details.retryAfterMs ?? 60_000), false);
+    case 'rate_limited': {
+      const wait = Math.max(1000, err.details.retryAfterMs ?? 60_000);
+      // The provider's own answer (its adapter read the wait from its documented headers): no
+      // replica sends it anything before then. Our own budget's refusals pause nothing.
+      if (err.details.status === 429) await provider.http.pause(wait).catch((e) => deps.logger.warn('could not record the provider\'s pause', { ...log, error: e }));
+      deps.logger.info('provider rate limit: waiting', { ...log, retry_after_ms: wait });
+      return later(wait, false);
+    }
     case 'consent_missing':
       deps.logger.warn('the user must act at the provider', log);
       await setStatus(deps, c, 'error', 'status', err.message);
@@ -160,8 +124,8 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
       if (job.attempts + 1 >= MAX_BAD_RESPONSES) {
         // Give the window up rather than block every later one behind it; the log names it.
         await noteFailure(deps, c, err.message);
-        if (job.kind === 'backfill') await skipBackfillChunk(deps, provider, c);
-        if (job.kind === 'poll') return later(pollEvery(deps, provider), false);
+        if (job.kind === 'backfill') await skipBackfillWindow(deps, provider, c);
+        if (job.kind === 'poll') return later(await pollEvery(deps, provider), false);
         return job.kind === 'live' ? deps.jobs.finish(job) : later(0, false);
       }
       await noteFailure(deps, c, err.message);
@@ -173,9 +137,6 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
       return later(backoffMs(job.attempts), true);
   }
 }
-
-/** 5 s, 10 s, 20 s … up to 15 minutes, with jitter so replicas do not retry in step. */
-export const backoffMs = (attempts: number) => Math.min(15 * 60_000, 5000 * 2 ** Math.min(attempts, 10)) * (0.75 + Math.random() * 0.5);
 
 async function noteFailure(deps: SyncDeps, c: Connection, message: string): Promise<void> {
   const failures = c.failures + 1;
@@ -189,15 +150,6 @@ async function setStatus(deps: SyncDeps, c: Connection, status: Connection['stat
   await deps.outbox.write([connectionMessage(deps.outbox, next, action, at, { reason: reason.slice(0, 500) })], () =>
     deps.connections.update(c._id, { $set: { status, failures, last_error: reason, updated_at: at }, $inc: { sync_seq: 1 } }),
   );
-}
-
-async function skipBackfillChunk(deps: SyncDeps, provider: Provider, c: Connection): Promise<void> {
-  const spec = provider.adapter.resources.find((r) => c.resources[r.name] && c.resources[r.name].backfill_done_until < c.resources[r.name].backfill_end);
-  if (!spec) return;
-  const p = c.resources[spec.name];
-  const end = new Date(Math.min(Date.parse(p.backfill_done_until) + spec.maxWindowDays * DAY_MS, Date.parse(p.backfill_end))).toISOString();
-  deps.logger.error('backfill window skipped after repeated unreadable answers', { connection_id: c._id, resource: spec.name, start: p.backfill_done_until, end });
-  await deps.connections.update(c._id, { $set: { [`resources.${spec.name}.backfill_done_until`]: end } });
 }
 
 export { ProviderError };

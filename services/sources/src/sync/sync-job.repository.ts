@@ -3,7 +3,7 @@
  * so the due-work query costs the queue's length, not the data synced so far.
  */
 import type { Collection, DocumentStore } from '@wellstream/store';
-import { EPOCH, jobId, LiveWork, PRIORITY, SyncJob, SyncKind } from './sync-job';
+import { EPOCH, jobId, LiveWork, PendingRevoke, PRIORITY, SyncJob, SyncKind } from './sync-job';
 
 export class SyncJobRepository {
   private constructor(private readonly jobs: Collection<SyncJob>) {}
@@ -46,6 +46,19 @@ export class SyncJobRepository {
     throw new Error(`could not schedule ${id}: too much contention`);
   }
 
+  /** Queues the revoke of an ended connection (replacing one already queued for it), due now. */
+  async scheduleRevoke(connectionId: string, revoke: PendingRevoke, dueAt: Date): Promise<void> {
+    const id = jobId(connectionId, 'revoke');
+    const fields = { connection_id: connectionId, kind: 'revoke' as const, priority: PRIORITY.revoke, due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: 0, revoke };
+    const updated = await this.jobs.findOneAndUpdate({ _id: id }, { $set: fields, $inc: { rev: 1 } });
+    if (updated) return;
+    try {
+      await this.jobs.insertOne({ _id: id, rev: 0, ...fields });
+    } catch {
+      await this.jobs.findOneAndUpdate({ _id: id }, { $set: fields, $inc: { rev: 1 } });
+    }
+  }
+
   /** Done: removed unless it changed while it ran (then it runs again with what came in). */
   async finish(job: SyncJob): Promise<void> {
     if ((await this.jobs.deleteMany({ _id: job._id, rev: job.rev })) === 0) await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { lease_until: EPOCH } });
@@ -56,6 +69,7 @@ export class SyncJobRepository {
     await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 } });
   }
 
+  /** The connection's sync work (a queued revoke stays: it outlives the connection on purpose). */
   removeFor(connectionId: string): Promise<number> {
     return this.jobs.deleteMany({ _id: { $in: (['live', 'poll', 'backfill'] as SyncKind[]).map((k) => jobId(connectionId, k)) } });
   }

@@ -1,12 +1,24 @@
 /**
- * Sync work waiting to run, one document per (connection, kind): live fetches asked for by a
- * notification come first, then polls, then backfill; each backfill run does one chunk and puts
- * itself back, so a long history never holds up today's data. `rev` lets a notification that
- * arrives while its job runs extend the job instead of being lost when the run deletes it.
+ * Sync work waiting to run, one document per (connection, kind): the revoke of an ended
+ * connection comes first, then live fetches asked for by a notification, then polls, then
+ * backfill; each backfill run fetches one page and puts itself back, so a long history never holds
+ * up today's data (the provider budget orders the same way: rate-limited-http.ts). `rev` lets a
+ * notification that arrives while its job runs extend the job instead of being lost when the run
+ * deletes it.
  */
-export type SyncKind = 'live' | 'poll' | 'backfill';
+export type SyncKind = 'revoke' | 'live' | 'poll' | 'backfill';
 
-export const PRIORITY: Record<SyncKind, number> = { live: 0, poll: 1, backfill: 2 };
+export const PRIORITY: Record<SyncKind, number> = { revoke: -1, live: 0, poll: 1, backfill: 2 };
+
+/** What a revoke needs once its connection (and the tokens in it) is gone. */
+export interface PendingRevoke {
+  source_type: string;
+  user_id: string;
+  /** The ended connection's TokenSet, sealed by the vault as the connection held it. */
+  tokens: string;
+  /** When the connection ended (a revoke still failing a week later is given up, logged). */
+  since: string;
+}
 
 export interface SyncJob {
   _id: string;
@@ -26,6 +38,8 @@ export interface SyncJob {
    * once the provider refuses the user's own token (confirm-access-ended.ts).
    */
   access_check?: { reason: string };
+  /** revoke: the ended connection's provider and tokens. */
+  revoke?: PendingRevoke;
 }
 
 /** What a live job carries besides windows. */
@@ -33,3 +47,6 @@ export type LiveWork = Pick<SyncJob, 'objects' | 'access_check'>;
 
 export const jobId = (connectionId: string, kind: SyncKind) => `${connectionId}:${kind}`;
 export const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** 5 s, 10 s, 20 s … up to 15 minutes, with jitter so replicas do not retry in step. */
+export const backoffMs = (attempts: number): number => Math.min(15 * 60_000, 5000 * 2 ** Math.min(attempts, 10)) * (0.75 + Math.random() * 0.5);

@@ -1,7 +1,7 @@
 /**
  * Runs due sync jobs: every tick it leases what is due (most urgent first) up to the concurrency
- * limit, at most one job per connection at a time in this process (a connection's token refresh
- * and progress stay sequential). Each job is awaited I/O, never a loop on the event loop. The
+ * limit, per connection at most one urgent and one background job at a time in this process (token
+ * refreshes are shared by the TokenKeeper; history progress stays sequential). Each job is awaited I/O, never a loop on the event loop. The
  * lease makes replicas share the queue; a job whose process died runs again when its lease ends.
  */
 import type { Logger } from '@wellstream/logging';
@@ -10,6 +10,13 @@ import type { SyncJobRepository } from './sync-job.repository';
 import type { SyncJob } from './sync-job';
 
 const LEASE_MS = 5 * 60_000;
+
+/**
+ * A connection runs one urgent job (a revoke or a live fetch) and one background job (a poll or a
+ * history page) at a time in this process: a notification's fetch never waits for a poll round or
+ * a history page of the same connection (replicas already run them side by side).
+ */
+const laneOf = (job: SyncJob) => `${job.connection_id}:${job.kind === 'live' || job.kind === 'revoke' ? 'urgent' : 'background'}`;
 
 export interface SchedulerOptions {
   jobs: SyncJobRepository;
@@ -59,7 +66,8 @@ export class SyncScheduler {
       const now = this.o.clock.now();
       for (const job of await this.o.jobs.due(now, room + this.busy.size)) {
         if (this.busy.size >= this.o.concurrency || this.stopped) break;
-        if (this.busy.has(job.connection_id)) continue;
+        const lane = laneOf(job);
+        if (this.busy.has(lane)) continue;
         const leased = await this.o.jobs.lease(job, now, LEASE_MS);
         if (!leased) continue;
         this.o.logger.debug('sync job', { job: leased._id, attempts: leased.attempts });
@@ -67,11 +75,11 @@ export class SyncScheduler {
           .run(leased)
           .catch((err) => this.o.logger.error('sync job failed unexpectedly', { job: leased._id, error: err }))
           .finally(() => {
-            this.busy.delete(leased.connection_id);
+            this.busy.delete(lane);
             // More may be due (a backfill's next chunk): look again without waiting for the tick.
             if (!this.stopped) setImmediate(() => void this.tick());
           });
-        this.busy.set(leased.connection_id, run);
+        this.busy.set(lane, run);
       }
     } catch (err) {
       this.o.logger.warn('sync scheduler could not read the queue', { error: err });

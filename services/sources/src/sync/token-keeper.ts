@@ -59,7 +59,7 @@ export class TokenKeeper {
         try {
           const old = this.tokensOf(locked);
           if (!old.refreshToken) throw new ProviderError('auth_revoked', 'the access token expired and this provider gives no refresh token');
-          const next = await provider.adapter.refresh(provider.http.for(c._id), provider.settings, old, now);
+          const next = await provider.adapter.refresh(provider.http.interactive(c._id), provider.settings, old, now);
           // Providers may omit the refresh token when it did not change: keep the one we have.
           const stored: TokenSet = { ...next, refreshToken: next.refreshToken ?? old.refreshToken, providerUserId: next.providerUserId ?? old.providerUserId };
           await this.deps.connections.update(c._id, {

@@ -9,6 +9,7 @@ import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import type { ConnectionRepository } from '../connections/connection.repository';
 import type { Provider, ProviderRegistry } from '../providers/provider-registry';
 import { AppSubscription, ProviderError, ProviderHttp, ProviderResponse } from '../providers/provider.port';
+import { MemoryProviderBudgetStore } from '../providers/budget/provider-budget.memory';
 import { RateLimitedHttp } from '../providers/rate-limited-http';
 import type { TokenVault } from '../vault/token-vault';
 import type { AppSubscriptionSecrets } from './app-subscription-secrets';
@@ -22,7 +23,7 @@ function setup(failFirst = 0) {
   let failures = failFirst;
   const transport: ProviderHttp = { send: async () => ok };
   // 10 a minute: background sync may spend 8, the keeper's two calls need the other two.
-  const http = new RateLimitedHttp(transport, 10);
+  const http = new RateLimitedHttp(transport, new MemoryProviderBudgetStore(), { key: 'strava', windows: [{ limit: 10, windowMs: 60_000 }], fallbackWaitMs: 60_000 });
   // The keeper's own client: what it was handed decides which share of the budget the call spends.
   const call = async (client: ProviderHttp, what: string) => {
     await client.send({ method: 'GET', url: `https://provider.example/${what}` });

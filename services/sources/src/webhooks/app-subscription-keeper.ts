@@ -1,7 +1,8 @@
 /**
- * Keeps a provider's app-level webhook subscriptions (Oura, Strava) as they should be: while any
- * user is connected, one live subscription per wanted notification kind, renewed well before it
- * expires; none once the last connection is gone. Runs at start, every hour, and after connects and
+ * Keeps a provider's app-level webhook subscriptions (Oura, Polar, Strava) as they should be: while
+ * any user is connected, one live subscription per wanted notification kind, renewed well before it
+ * expires, and replaced when its secret is returned only on creation (Polar) and not held here;
+ * none once the last connection is gone. Runs at start, every hour, and after connects and
  * disconnects. Replicas take turns through a lease, so two never create the same subscription.
  *
  * Without its subscription a provider sends no notification at all, so these calls go before
@@ -151,8 +152,16 @@ export class AppSubscriptionKeeper {
       if (existing.length > 0) this.o.logger.info('removed webhook subscriptions: no user is connected', { source_type: p.type, count: existing.length });
       return;
     }
+    const held = subs.secretOnlyOnCreate ? await this.o.secrets.ids(p.type) : [];
     for (const want of subs.wanted()) {
-      const have = existing.find((s) => s.key === want.key);
+      let have = existing.find((s) => s.key === want.key);
+      if (have && subs.secretOnlyOnCreate && !held.includes(have.id)) {
+        // Ours (at our URL) but its secret is not here (a lost database, or another deployment with
+        // this client recreated it): nothing it delivers could be verified. Replace it.
+        this.o.logger.warn('replacing a webhook subscription whose signature secret this deployment does not hold', { source_type: p.type, key: want.key });
+        await subs.remove(http, p.settings, have);
+        have = undefined;
+      }
       if (!have) {
         const created = await subs.create(http, p.settings, want, AppSubscriptionKeeper.verificationToken(this.o.vault, p.type));
         // Returned once (Polar): without it no notification of this subscription could be verified.

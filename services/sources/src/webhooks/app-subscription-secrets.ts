@@ -29,6 +29,11 @@ export class AppSubscriptionSecrets {
       .map((s) => this.vault.open(s.sealed));
   }
 
+  /** The subscriptions we hold a secret for. */
+  async ids(type: string): Promise<string[]> {
+    return ((await this.docs.findOne({ _id: type }))?.secrets ?? []).map((s) => s.subscription_id);
+  }
+
   async add(type: string, subscriptionId: string, secret: string, at: Date): Promise<void> {
     const doc = (await this.docs.findOne({ _id: type })) ?? { _id: type, secrets: [] };
     const secrets = doc.secrets.filter((s) => s.subscription_id !== subscriptionId);

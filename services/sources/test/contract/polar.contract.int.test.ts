@@ -7,4 +7,4 @@ import { PolarSimulator } from '../simulators/polar/polar-simulator';
 
 jest.setTimeout(300_000);
 
-describe('Polar (distributed)', () => providerContract(() => new PolarSimulator(), { mode: 'distributed', revokes: true, refreshes: false, live: 'notify', liveResource: { name: 'exercises', path: 'workout' } }));
+describe('Polar (distributed)', () => providerContract(() => new PolarSimulator({ shortLimit: 1_000_000 }), { mode: 'distributed', revokes: true, refreshes: false, live: 'notify', liveResource: { name: 'exercises', path: 'workout' } }));

@@ -7,4 +7,4 @@ import { PolarSimulator } from '../simulators/polar/polar-simulator';
 
 jest.setTimeout(240_000);
 
-describe('Polar (embedded)', () => providerContract(() => new PolarSimulator(), { mode: 'embedded', revokes: true, refreshes: false, live: 'notify', liveResource: { name: 'exercises', path: 'workout' } }));
+describe('Polar (embedded)', () => providerContract(() => new PolarSimulator({ shortLimit: 1_000_000 }), { mode: 'embedded', revokes: true, refreshes: false, live: 'notify', liveResource: { name: 'exercises', path: 'workout' } }));

@@ -1,13 +1,19 @@
 /**
- * Continuous heart rate (`GET /v3/users/continuous-heart-rate/{date}`) → one `intraday` record per
- * day, `continuous_heart_rate:<date>`, with every sample of that day: fetching a day again gives the
- * same (or a fuller) record, never a partial one that would shadow a complete copy.
+ * Continuous heart rate → one `intraday` record per day, `continuous_heart_rate:<date>`, with every
+ * sample of that day: fetching a day again gives the same (or a fuller) record, never a partial one
+ * that would shadow a complete copy.
  *
  * Polar's day and `sample_time` (`00:02:08`) are "Device time used for measurement": local clock
  * time with no offset. They are placed with the user's profile time zone when the service knows it,
- * else read as UTC; no utc_offset is claimed either way. One request per day: each call fetches one
- * day and names the next as its cursor. The range variant (`?from&to`) is not used: its documented
- * answer is a single day's object, so how several days come back is not documented.
+ * else read as UTC; no utc_offset is claimed either way.
+ *
+ * One request per window: "Get Continuous Heart rate samples with range", `GET
+ * /v3/users/continuous-heart-rate?from&to`, both dates inclusive. Its documented example range is 28
+ * days (2022-01-01…2022-01-28) and no longer range is stated, so a longer window asks 28 days at a
+ * time (the cursor names the next `from`). Its documented 200 example is one day's object, which
+ * cannot hold several days, so the answer is read either as that object or as a list of them
+ * (`heart_rates`, or a bare array). 404 ("No data found", the per-date form's documented answer)
+ * and 204 are no data, not an error.
  */
 import type { FetchContext, FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
 import { apiUrl, bearer, failureOf } from './polar-http';
@@ -16,22 +22,36 @@ import { inWindow, SOURCE } from './polar-records';
 import { DAY_MS, localDayOf, localToInstant, requireDay, utcTime } from './polar-time';
 
 const MAX_SAMPLES = 1440;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+/** Days one range request asks for (the documented example's range). */
+export const RANGE_DAYS = 28;
+const MAX_DAYS_PER_ANSWER = 62;
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
-export async function fetchHeartRateDay(http: ProviderHttp, settings: ProviderSettings, accessToken: string, window: FetchWindow, ctx: FetchContext): Promise<FetchResult> {
+export async function fetchHeartRate(http: ProviderHttp, settings: ProviderSettings, accessToken: string, window: FetchWindow, ctx: FetchContext): Promise<FetchResult> {
   const zone = ctx.userTimezone;
   const first = localDayOf(window.start.getTime(), zone);
   const last = localDayOf(window.end.getTime() - 1, zone);
-  const day = window.cursor && /^\d{4}-\d{2}-\d{2}$/.test(window.cursor) && window.cursor >= first ? window.cursor : first;
-  if (day > last) return { records: [] };
-  const more = nextDay(day) <= last ? { nextCursor: nextDay(day) } : {};
-  const res = await http.send({ method: 'GET', url: apiUrl(settings, `/v3/users/continuous-heart-rate/${day}`), headers: bearer(accessToken) });
-  // 404 is "No data found for date"; 204 is read the same way.
-  if (res.status === 404 || res.status === 204) return { records: [], ...more };
+  const from = window.cursor && /^\d{4}-\d{2}-\d{2}$/.test(window.cursor) && window.cursor >= first ? window.cursor : first;
+  if (from > last) return { records: [] };
+  const rangeEnd = addDays(from, RANGE_DAYS - 1);
+  const to = rangeEnd < last ? rangeEnd : last;
+  const more = to < last ? { nextCursor: addDays(to, 1) } : {};
+  const res = await http.send({ method: 'GET', url: apiUrl(settings, '/v3/users/continuous-heart-rate', { from, to }), headers: bearer(accessToken) });
+  if (res.status === 404 || res.status === 204 || (res.status === 200 && res.body.trim() === '')) return { records: [], ...more };
   const failure = failureOf(res, 'continuous heart rate');
   if (failure) throw failure;
-  const record = mapHeartRateDay(requireObject(parseJson(res.body, 'continuous heart rate', res.status), 'continuous heart rate'), zone);
-  return { records: record ? inWindow([record], window) : [], ...more };
+  const records = heartRateDays(parseJson(res.body, 'continuous heart rate', res.status))
+    .map((day) => mapHeartRateDay(day, zone))
+    .filter((r): r is IngestRecord => r !== undefined);
+  return { records: inWindow(records, window), ...more };
+}
+
+/** The day objects of a range answer: one `continuous-heartrate`, or a list of them. */
+export function heartRateDays(body: unknown): Record<string, unknown>[] {
+  const what = 'continuous heart rate';
+  const list = Array.isArray(body) ? body : requireObject(body, what).heart_rates !== undefined ? requireArray(requireObject(body, what).heart_rates, `${what}.heart_rates`) : [body];
+  if (list.length > MAX_DAYS_PER_ANSWER) throw badResponse(`${what} answered more than ${MAX_DAYS_PER_ANSWER} days`);
+  return list.map((d, i) => requireObject(d, `${what}[${i}]`));
 }
 
 /** An intraday series record (the port types metrics as value metrics; intraday carries series). */

@@ -8,7 +8,7 @@
 import { ProviderAdapter, ProviderError } from '../provider.port';
 import { ACTIVITY_WINDOW_DAYS, fetchActivities } from './polar-activities';
 import { fetchExercises } from './polar-exercises';
-import { fetchHeartRateDay } from './polar-heartrate';
+import { fetchHeartRate } from './polar-heartrate';
 import { afterConnect, authorizeUrl, exchangeCode, refresh, revoke } from './polar-oauth';
 import { fetchPhysicalInfo } from './polar-physical';
 import { fetchSleep } from './polar-sleep';
@@ -24,7 +24,7 @@ export const polarAdapter: ProviderAdapter = {
     { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 28 },
     // from..to may span 28 days; one day of margin each side.
     { name: 'activities', recordTypes: ['summary'], maxWindowDays: ACTIVITY_WINDOW_DAYS },
-    // One request per day, paged by cursor.
+    // One range request (from..to, 28 days) per window.
     { name: 'continuous_heart_rate', recordTypes: ['intraday'], maxWindowDays: 28 },
     // A transaction of whatever is new; the window does not filter it.
     { name: 'physical_info', recordTypes: ['measurement'], maxWindowDays: 28 },
@@ -49,7 +49,7 @@ export const polarAdapter: ProviderAdapter = {
       case 'activities':
         return fetchActivities(http, settings, accessToken, window);
       case 'continuous_heart_rate':
-        return fetchHeartRateDay(http, settings, accessToken, window, ctx);
+        return fetchHeartRate(http, settings, accessToken, window, ctx);
       case 'physical_info':
         return fetchPhysicalInfo(http, settings, accessToken, window, ctx);
       default:
@@ -58,5 +58,5 @@ export const polarAdapter: ProviderAdapter = {
   },
 
   parseNotification,
-  appSubscriptions: { wanted, list, create: (http, settings, want) => create(http, settings, want), renew, remove },
+  appSubscriptions: { secretOnlyOnCreate: true, wanted, list, create: (http, settings, want) => create(http, settings, want), renew, remove },
 };

@@ -105,6 +105,24 @@ describe('Polar adapter against the Polar simulator', () => {
     expect(await syncAll(tokens, 'physical_info', from, to)).toEqual([]);
   });
 
+  it('fetches continuous heart rate by range, one request for 28 days; a device without it (404) is no data, not an error', async () => {
+    const now = new Date();
+    const { user, tokens } = await connect(28, now);
+    const from = new Date(Math.floor((now.getTime() - 27 * DAY) / DAY) * DAY);
+    const before = sim.stats(user).dataRequests;
+    const page = await polarAdapter.fetchWindow(http, settings, tokens.accessToken, 'continuous_heart_rate', { start: from, end: now }, ctxOf(tokens));
+    expect(sim.stats(user).dataRequests - before).toBe(1);
+    expect(page.nextCursor).toBeUndefined();
+    expect(page.records.length).toBe(sim.expectedCounts(user, from, now).intraday);
+    const last = sim.requests().filter((r) => r.path.startsWith('/v3/users/continuous-heart-rate')).pop()!;
+    expect(last.path).toBe('/v3/users/continuous-heart-rate');
+    const noDevice = sim.createUser({ days: 28, now, continuousHeartRate: false });
+    const c = new URL(sim.authorize(polarAdapter.authorizeUrl(settings, { state: 'hr' }), noDevice, 'allow')).searchParams.get('code')!;
+    const t = await polarAdapter.exchangeCode(http, settings, { code: c }, now);
+    await polarAdapter.afterConnect!(http, settings, t);
+    expect(await polarAdapter.fetchWindow(http, settings, t.accessToken, 'continuous_heart_rate', { start: from, end: now }, ctxOf(t))).toEqual({ records: [] });
+  });
+
   it('lists no exercise uploaded before a fresh registration', async () => {
     const now = new Date();
     const { user, tokens } = await connect(6, now);

@@ -2,8 +2,8 @@
  * The Polar simulator's user data routes, each as the AccessLink v3 reference documents it:
  * exercises (last 30 days of uploads, after registration), sleep (last 28 days), daily activity
  * (28 days; by date; by range `from`..`to`, from ≤ 365 days old, at most 28 days apart), continuous
- * heart rate (by day, 404 "No data found for date"), and the physical-info transaction
- * (create 201/204, list, entry, commit).
+ * heart rate (by day, 404 "No data found for date"; by range `from`..`to`, both required and
+ * inclusive), and the physical-info transaction (create 201/204, list, entry, commit).
  */
 import { error, json, Reply } from './polar-sim-auth';
 import { DAY, PolarAccount, recentNights, visibleExercises } from './polar-sim-data';
@@ -48,6 +48,7 @@ export class PolarDataApi {
       const d = a.activities.find((x) => x.localDay === act[1]);
       return d ? json(200, d.doc) : { status: 204 };
     }
+    if (method === 'GET' && path === '/v3/users/continuous-heart-rate') return this.heartRange(a, q);
     const chr = /^\/v3\/users\/continuous-heart-rate\/([^/]+)$/.exec(path);
     if (method === 'GET' && chr) {
       if (!isDay(chr[1])) return error(400, 'BAD_REQUEST', 'Invalid request');
@@ -68,6 +69,24 @@ export class PolarDataApi {
     if (!isDay(from) || !isDay(to) || daysAgo(from) > 365 || to < from) return error(400, 'BAD_REQUEST', 'Invalid or too old date. Cannot be older than 365 days.');
     if (daysAgo(from) - daysAgo(to) > 28) return error(400, 'BAD_REQUEST', 'Maximum range between from date and to date is 28 days.');
     return json(200, a.activities.filter((d) => d.localDay >= from && d.localDay <= to).map((d) => d.doc));
+  }
+
+  /**
+   * "Get Continuous Heart rate samples with range": `from` and `to` required, inclusive. The
+   * documents state no longest range: the example's 28 days are the most answered here (400 past
+   * that). Their 200 example is one day's object: a one-day range answers exactly that; several
+   * days answer those objects under `heart_rates` (the form's answer for several days is not
+   * documented). No day with samples answers 404 "No data found", like the per-date form.
+   */
+  private heartRange(a: PolarAccount, q: URLSearchParams): Reply {
+    const from = q.get('from');
+    const to = q.get('to');
+    if (!isDay(from) || !isDay(to) || to < from) return error(400, 'BAD_REQUEST', 'Invalid request');
+    if (Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY) + 1 > 28) return error(400, 'BAD_REQUEST', 'Invalid request');
+    const days = [...a.heart.values()].filter((h) => h.date >= from && h.date <= to && h.samples.length > 0).sort((x, y) => (x.date < y.date ? -1 : 1));
+    if (days.length === 0) return error(404, 'NOT_FOUND', 'No data found');
+    const doc = (h: (typeof days)[number]) => ({ polar_user: `https://polaraccesslink.com/v3/users/${a.userId}`, date: h.date, heart_rate_samples: h.samples });
+    return from === to ? json(200, doc(days[0])) : json(200, { heart_rates: days.map(doc) });
   }
 
   private physical(a: PolarAccount, method: string, userId: number, txId?: number, entryId?: number): Reply {

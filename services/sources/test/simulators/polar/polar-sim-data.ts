@@ -200,7 +200,8 @@ export function physicalInfo(a: PolarAccount, createdMs: number, r: Rng): Physic
   };
 }
 
-export function seedAccount(userId: number, offsetMin: number, days: number, now: Date, seed: number, registeredAt: number | null): PolarAccount {
+/** `heartRate: false` plays a device without continuous heart rate: every date answers 404 "No data found". */
+export function seedAccount(userId: number, offsetMin: number, days: number, now: Date, seed: number, registeredAt: number | null, heartRate = true): PolarAccount {
   const r = rng(seed);
   const a: PolarAccount = {
     userId, offsetMin, registeredAt, consentsMissing: false, exercises: [], nights: [], activities: [], heart: new Map(),
@@ -214,7 +215,7 @@ export function seedAccount(userId: number, offsetMin: number, days: number, now
     if (Date.parse(String(n.doc.sleep_end_time)) <= t) a.nights.push(n);
     if (localMidnight(day, offsetMin) + 6 * 3_600_000 < t) a.activities.push(activity(a, day, t, r));
     const h = heartDay(a, day, t, r);
-    if (h.samples.length) a.heart.set(day, h);
+    if (h.samples.length && heartRate) a.heart.set(day, h);
     const start = localMidnight(day, offsetMin) + Math.round(r(17 * 60, 19 * 60)) * MIN;
     if (i % 2 === 0 && start + 2 * 3_600_000 < t) a.exercises.push(exercise(a, start, r(30, 90), r));
   }

@@ -24,6 +24,14 @@ export const sign = (secret: string, body: string) => createHmac('sha256', secre
 export class PolarWebhooks {
   held?: Webhook;
 
+  /**
+   * Another deployment sharing the client deleted the webhook and created it again at the same URL
+   * (or ours lost its database and cannot read the secret): a new id and a new secret.
+   */
+  recreate(): void {
+    if (this.held) this.held = { ...this.held, id: randomBytes(3).toString('hex'), secret: randomUUID() };
+  }
+
   /** Routes under /v3/webhooks; undefined for any other path. */
   async route(method: string, path: string, body: string): Promise<Reply | undefined> {
     if (path === '/v3/webhooks' && method === 'GET') {

@@ -15,8 +15,10 @@ import { CallCounter, ScriptedFaults, sumStats } from '../kit/sim-faults';
 import { escapeHtml, readBody, SimServer } from '../kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../provider-simulator';
 import { PolarDataApi } from './polar-sim-api';
-import { error, json, PolarAuthServer, Reply } from './polar-sim-auth';
+import { error, PolarAuthServer, Reply } from './polar-sim-auth';
 import { activity, countRecords, exercise, heartDay, localClock, localDay, night, physicalInfo, PolarAccount, rng, seedAccount } from './polar-sim-data';
+import { PolarRateLimit } from './polar-sim-ratelimit';
+import { PolarUsers } from './polar-sim-users';
 import { PolarWebhooks } from './polar-sim-webhooks';
 
 /** Our resource names and Polar's event names, both accepted by addData/notify. */
@@ -37,10 +39,20 @@ export class PolarSimulator implements ProviderSimulator {
   private readonly api = new PolarDataApi(() => this.url);
   private readonly accounts = new Map<number, PolarAccount>();
   private readonly dataCalls = new CallCounter<number>();
-  private readonly memberIds = new Map<string, number>();
   private readonly faults = new ScriptedFaults();
+  private readonly users = new PolarUsers(this.auth);
   private browserUser?: SimulatedUser;
   private nextUserId = 10_579;
+  private readonly rateLimit = new PolarRateLimit(() => [...this.accounts.values()].filter((a) => a.registeredAt !== null).length);
+  private latencyMs = 0;
+
+  /**
+   * `shortLimit`: the short-term (15-minute) limit instead of the documented 500 + 20 × users, as for
+   * an application Polar granted more (the contract suite's); `setRateLimit` changes it later.
+   */
+  constructor(options: { shortLimit?: number } = {}) {
+    if (options.shortLimit !== undefined) this.rateLimit.set(options.shortLimit);
+  }
 
   get url(): string {
     return this.server.url;
@@ -70,11 +82,11 @@ export class PolarSimulator implements ProviderSimulator {
    * are listed. Without it the user is registered by POST /v3/users, and only exercises uploaded
    * after that are listed (as Polar documents), so a fresh user's backfill has no workouts.
    */
-  createUser(options: { days: number; now: Date; registeredAt?: Date }): SimulatedUser {
+  createUser(options: { days: number; now: Date; registeredAt?: Date; continuousHeartRate?: boolean }): SimulatedUser {
     const id = (this.nextUserId += 7);
     const n = this.accounts.size + 1;
     // Users east and west of UTC, so local days and UTC days differ.
-    this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null));
+    this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null, options.continuousHeartRate !== false));
     return { providerUserId: String(id) };
   }
 
@@ -175,6 +187,41 @@ export class PolarSimulator implements ProviderSimulator {
     return h ? [{ key: [...h.events].sort().join(','), callbackUrl: h.url }] : [];
   }
 
+  /** The short-term limit (per `windowS`) from now on; undefined restores the documented one. */
+  setRateLimit(shortLimit?: number, windowS = 900): void {
+    this.rateLimit.set(shortLimit, windowS);
+  }
+
+  /** Every API request received (time, path, refused with 429 or not), for assertions. */
+  requests(): readonly { at: number; method: string; path: string; limited: boolean }[] {
+    return this.rateLimit.arrivals;
+  }
+
+  /** The next `count` de-registrations (`DELETE /v3/users/{id}`) answer `status` (503, or 429 with the RateLimit headers). */
+  failRevokes(count: number, status: number): void {
+    this.users.failRevokes(count, status);
+  }
+
+  /** Another deployment sharing our client spent the short-term limit: the next request gets 429. */
+  spendShortLimit(): void {
+    this.rateLimit.spend();
+  }
+
+  /** When the short-term window ends (ms since epoch), for assertions about the silence until then. */
+  shortWindowEndsAt(): number {
+    return this.rateLimit.shortEndsAt();
+  }
+
+  /** Each data answer takes this long (a provider under load; the benchmark's history). */
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  /** The webhook at our URL was replaced by someone else: a new id and a secret we never saw. */
+  replaceWebhookElsewhere(): void {
+    this.webhooks.recreate();
+  }
+
   /** Whether our client has the user registered (simulator only, for assertions). */
   isRegistered(user: SimulatedUser): boolean {
     return this.account(user).registeredAt !== null;
@@ -192,6 +239,17 @@ export class PolarSimulator implements ProviderSimulator {
     const headers = req.headers as Record<string, string | undefined>;
     const body = await readBody(req);
     const path = url.pathname;
+    if (path.startsWith('/v3/')) {
+      const limit = this.rateLimit.count(method, path);
+      if (limit.limited) return error(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded', limit.headers);
+      const reply = await this.route(method, url, headers, body);
+      return { ...reply, headers: { ...limit.headers, ...(reply.headers ?? {}) } };
+    }
+    return this.route(method, url, headers, body);
+  }
+
+  private async route(method: string, url: URL, headers: Record<string, string | undefined>, body: string): Promise<Reply> {
+    const path = url.pathname;
     if (path === '/oauth2/authorization') return this.authorizePage(method, url, body);
     if (path === '/v2/oauth2/token' && method === 'POST') return this.auth.token(new URLSearchParams(body), headers.authorization);
     if (path.startsWith('/v3/webhooks') || path === '/v3/notifications') {
@@ -203,61 +261,19 @@ export class PolarSimulator implements ProviderSimulator {
     const who = this.auth.holder(headers.authorization);
     if (!who.valid || who.userId === undefined) return error(401, 'UNAUTHORIZED', 'Unauthorized');
     const a = this.accounts.get(who.userId)!;
-    if (path === '/v3/users' && method === 'POST') return this.register(a, body);
+    if (path === '/v3/users' && method === 'POST') return this.users.register(a, body);
     const user = /^\/v3\/users\/(\d+)$/.exec(path);
-    if (user) return this.userRoute(a, method, Number(user[1]), who.token!);
+    if (user) return this.users.userRoute(a, method, Number(user[1]), who.token!);
     return this.data(a, method, url);
-  }
-
-  /** POST /v3/users: 200 with the user, 403 without consents, 409 when already registered or the member-id is taken. */
-  private register(a: PolarAccount, body: string): Reply {
-    let memberId: unknown;
-    try {
-      memberId = (JSON.parse(body) as Record<string, unknown>)['member-id'];
-    } catch {
-      return error(400, 'BAD_REQUEST', 'Body is not JSON');
-    }
-    if (typeof memberId !== 'string' || memberId === '') return error(400, 'BAD_REQUEST', 'member-id is required');
-    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
-    const owner = this.memberIds.get(memberId);
-    if (a.registeredAt !== null || (owner !== undefined && owner !== a.userId)) return error(409, 'CONFLICT', 'User already registered to partner or duplicated member-id.');
-    a.registeredAt = Date.now();
-    this.memberIds.set(memberId, a.userId);
-    return json(200, this.userDoc(a, memberId));
-  }
-
-  private userDoc(a: PolarAccount, memberId: string) {
-    return {
-      'polar-user-id': a.userId, 'member-id': memberId, 'registration-date': new Date(a.registeredAt ?? Date.now()).toISOString(),
-      'first-name': 'Eka', 'last-name': 'Toka', birthdate: '1985-09-06', gender: 'MALE', weight: 66, height: 170, 'extra-info': [],
-    };
-  }
-
-  /** GET /v3/users/{id} (the user's base information) and DELETE (de-registration, which revokes the token). */
-  private userRoute(a: PolarAccount, method: string, id: number, token: string): Reply {
-    if (id !== a.userId) return error(403, 'FORBIDDEN', 'Not the token\'s user');
-    if (a.consentsMissing) return error(403, 'FORBIDDEN', 'User has not accepted all mandatory consents.');
-    if (method === 'GET') {
-      if (a.registeredAt === null) return { status: 204 };
-      const memberId = [...this.memberIds.entries()].find(([, u]) => u === a.userId)?.[0] ?? '';
-      return json(200, this.userDoc(a, memberId));
-    }
-    if (method === 'DELETE') {
-      this.auth.count(a.userId).revokes++;
-      a.registeredAt = null;
-      for (const [m, u] of this.memberIds) if (u === a.userId) this.memberIds.delete(m);
-      this.auth.revokeToken(token);
-      return { status: 204 };
-    }
-    return error(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
   }
 
   /**
    * A user data route, after the scripted failures. A user not registered with our client is refused
    * with 403: the documents say registration must come first but not what Polar answers otherwise.
    */
-  private data(a: PolarAccount, method: string, url: URL): Reply {
+  private async data(a: PolarAccount, method: string, url: URL): Promise<Reply> {
     this.dataCalls.add(a.userId);
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     const scripted = this.faults.take();
     if (scripted) {
       const { status, retryAfterS } = scripted;

@@ -1,0 +1,31 @@
+/**
+ * Records, progress and announcements of one sync step in one outbox write; the connection is
+ * healthy again. Progress is never ahead of what was handed over (publish-records.ts).
+ */
+import type { SourceConnectionAction } from '@wellstream/contracts';
+import type { Update } from '@wellstream/store';
+import type { SourcesDeps } from '../sources.deps';
+import type { Connection } from '../connections/connection';
+import { connectionMessage, Extra } from '../connections/connection-events';
+import type { IngestRecord } from '../providers/provider.port';
+import { recordMessages } from './publish-records';
+
+/** `synced` announcements (they update the user's last_synced_at) at most this often. */
+const ANNOUNCE_EVERY_MS = 60_000;
+
+export async function commit(deps: SourcesDeps, c: Connection, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
+  const at = deps.clock.now().toISOString();
+  const recovered = c.status === 'error' || c.failures > 0;
+  const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;
+  const next: Connection = { ...c, status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
+  const messages = recordMessages(deps.outbox, next, records, at);
+  if (announce) {
+    const list: [SourceConnectionAction, Extra][] = events.length > 0 ? events : [[recovered ? 'status' : 'synced', {}]];
+    for (const [action, extra] of list) messages.push(connectionMessage(deps.outbox, next, action, at, extra));
+  }
+  const update: Update = {
+    $set: { ...set, status: 'active', failures: 0, last_error: null, last_synced_at: at, updated_at: at, ...(announce ? { last_announced_at: at } : {}) },
+    $inc: { sync_seq: 1 },
+  };
+  await deps.outbox.write(messages, () => deps.connections.update(c._id, update));
+}
