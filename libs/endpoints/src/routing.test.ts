@@ -1,5 +1,5 @@
 import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
-import { createRouter, endpoints, ENDPOINTS } from './index';
+import { createRouter, declareEndpoints, ENDPOINTS } from './index';
 
 const router = createRouter(ENDPOINTS);
 const to = (path: string) => {
@@ -67,7 +67,10 @@ describe('routing derived from the endpoint declarations', () => {
   });
 
   it('refuses two declarations of one path that disagree on the service', () => {
-    const clash = [...endpoints('users', [{ operationId: 'a', method: 'get', path: '/x/{id}', auth: 'public' }]), ...endpoints('records', [{ operationId: 'b', method: 'post', path: '/x/{id}', auth: 'public' }])];
+    const clash = [
+      ...declareEndpoints('users', { '/x/{id}': { get: { auth: 'public', operationId: 'a' } } }),
+      ...declareEndpoints('records', { '/x/{id}': { post: { auth: 'public', operationId: 'b' } } }),
+    ];
     expect(() => createRouter(clash)).toThrow(/disagree/);
   });
 });
