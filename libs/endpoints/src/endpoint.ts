@@ -69,7 +69,10 @@ export function declareEndpoints(service: EndpointOwner, paths: Readonly<Record<
   );
 }
 
-/** The express form of a path template: `/v2/organizations/:org_id/users`. */
-export function expressPath(declaration: Pick<EndpointDeclaration, 'path'>): string {
-  return `/v2${declaration.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+
+/** The declaration of `operationId` among `declarations` (a service looks up its own). */
+export function findEndpoint(declarations: readonly EndpointDeclaration[], operationId: string): EndpointDeclaration {
+  const found = declarations.find((d) => d.operationId === operationId);
+  if (!found) throw new Error(`No endpoint ${operationId} is declared`);
+  return found;
 }

@@ -15,6 +15,8 @@ import { usersEndpoints, usersOpenApi } from './users/users.endpoints';
 export * from './endpoint';
 export * from './openapi-part';
 export * from './routing';
+// Services register their routes with it (@wellstream/http endpointRoute).
+export { expressPath } from '@wellstream/http';
 export {
   gatewayEndpoints,
   gatewayOpenApi,
