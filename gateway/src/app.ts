@@ -90,7 +90,7 @@ export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener
   app.get(
     '/v2/openapi.json',
     route(async (_req, res) => {
-      res.json(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger));
+      res.json(mergedOpenApi(deps.directory, deps.publicUrl()));
     }),
   );
   // The events (SSE and Kafka topics), generated from the same schemas the services validate with.
@@ -100,7 +100,7 @@ export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener
   app.get(
     ['/docs', '/v2/docs'],
     route(async (_req, res) => {
-      res.set(DOCS_PAGE_HEADERS).send(renderDocsPage(await mergedOpenApi(deps.directory, deps.publicUrl(), deps.logger)));
+      res.set(DOCS_PAGE_HEADERS).send(renderDocsPage(mergedOpenApi(deps.directory, deps.publicUrl())));
     }),
   );
 

@@ -39,7 +39,7 @@ export function addGatewayAnswers(paths: Record<string, Record<string, unknown>>
       op.operationId ??= `${method}${template.replace(/\{([^}]+)\}/g, '_by_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
       const responses = (op.responses ??= {});
       if (auth === 'developer') {
-        addIfMissing(responses, 401, errorResponse(401, 'Missing or unknown token ({"message"}), or the organization in the path is not the token\'s customer\'s ({"errors"}).', rule?.orgGroup ? ['Message', 'ErrorList'] : ['Message']));
+        addIfMissing(responses, 401, errorResponse(401, 'Missing or unknown token ({"message"}), or the organization in the path is not the token\'s customer\'s ({"errors"}).', rule?.organizationParam ? ['Message', 'ErrorList'] : ['Message']));
         addIfMissing(responses, 429, {
           ...errorResponse(429, 'Hourly rate limit of the token exceeded.'),
           headers: { 'Retry-After': { description: 'Seconds until the limit resets.', schema: { type: 'integer', minimum: 1 } }, ...rateLimitHeaders },

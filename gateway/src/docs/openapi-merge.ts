@@ -1,26 +1,23 @@
 /**
- * The merged OpenAPI 3.1 document: the gateway's own part (operator API, health) plus the part
- * each service serves at /openapi.json next to its routes.
+ * The merged OpenAPI 3.1 document: the parts built from the endpoint declarations
+ * (@wellstream/endpoints), the gateway's own (operator API) first, then each service's in the
+ * deployment (the document does not change with a service's uptime).
  */
-import type { Logger } from '@wellstream/logging';
+import { gatewayOpenApi, notificationsOpenApi, OpenApiPart, operatorReadsOpenApi, recordsOpenApi, rulesOpenApi, ServiceName, sourcesOpenApi, streamsOpenApi, usersOpenApi } from '@wellstream/endpoints';
 import type { ServiceDirectory } from '../proxy/service-proxy';
 import { addGatewayAnswers } from './gateway-answers';
-import { gatewayOpenApi } from './gateway.openapi';
-import { operatorReadsOpenApi } from './operator-reads.openapi';
-import type { OpenApiPart } from './openapi-part';
 
-export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: string, logger: Logger) {
-  const parts: OpenApiPart[] = [gatewayOpenApi, operatorReadsOpenApi];
-  await Promise.all(
-    Object.entries(directory).map(async ([name, url]) => {
-      try {
-        const res = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) parts.push((await res.json()) as OpenApiPart);
-      } catch (err) {
-        logger.warn('openapi part unavailable', { service: name, error: err });
-      }
-    }),
-  );
+const SERVICE_PARTS: [ServiceName, OpenApiPart][] = [
+  ['users', usersOpenApi],
+  ['records', recordsOpenApi],
+  ['streams', streamsOpenApi],
+  ['notifications', notificationsOpenApi],
+  ['rules', rulesOpenApi],
+  ['sources', sourcesOpenApi],
+];
+
+export function mergedOpenApi(directory: ServiceDirectory, publicUrl: string) {
+  const parts: OpenApiPart[] = [gatewayOpenApi, operatorReadsOpenApi, ...SERVICE_PARTS.filter(([name]) => directory[name]).map(([, part]) => part)];
   const doc = {
     openapi: '3.1.0',
     info: {
@@ -38,8 +35,9 @@ export async function mergedOpenApi(directory: ServiceDirectory, publicUrl: stri
     },
     security: [{ token: [] }],
   };
-  // Deep copies: the gateway's own part is a module constant and the merge adds to its operations.
-  for (const p of parts.map((x) => structuredClone(x))) {
+  // Copies through JSON, as the document is sent: the parts are module constants the merge adds to,
+  // and one response object may be shared by operations that get different gateway answers.
+  for (const p of parts.map((x) => JSON.parse(JSON.stringify(x)) as OpenApiPart)) {
     // Path by path, operation by operation: two parts may document different methods of one path.
     for (const [template, item] of Object.entries(p.paths ?? {})) doc.paths[template] = { ...(doc.paths[template] as object | undefined), ...(item as object) };
     Object.assign(doc.components.schemas, p.components?.schemas ?? {});

@@ -13,3 +13,4 @@ export * from './health';
 export * from './metrics';
 export * from './json-pages';
 export * from './html-security-headers';
+export * from './endpoint-route';

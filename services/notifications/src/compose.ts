@@ -14,7 +14,7 @@ import { startCollectingRecords } from './batches/collect-record/collect-records
 import { PushScheduler } from './batches/deliver-batch/push-scheduler';
 import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
-import { notificationsOpenApi } from './docs/notifications.openapi';
+import { notificationsOpenApi } from '@wellstream/endpoints';
 import { systemClock } from '@wellstream/clock';
 import { answerUserDataRequests, ErasedUsers } from '@wellstream/runtime';
 import { whileNotForming } from './batches/form-batches/form-batches.usecase';

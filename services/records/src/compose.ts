@@ -7,7 +7,7 @@ import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, Sha
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
 import { DemoSource } from './demo/demo-source';
-import { recordsOpenApi } from './docs/records.openapi';
+import { recordsOpenApi } from '@wellstream/endpoints';
 import { openOrganizationProjection } from './organizations/organization-projection';
 import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
@@ -79,7 +79,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         availability: { users, keys, connections },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
-      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi(), organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
+      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
     },
   });
 }

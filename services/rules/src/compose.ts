@@ -5,7 +5,7 @@
 import { customerEventsTopic, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { rulesRoutes } from './app';
-import { rulesOpenApi } from './docs/rules.openapi';
+import { rulesOpenApi } from '@wellstream/endpoints';
 import type { RulesConfig } from './config';
 import { DataPointRepository } from './data-points/data-point.repository';
 import { recordDataPoints } from './data-points/record-data-points/record-data-points.usecase';

@@ -10,7 +10,7 @@ import { sourcesRoutes } from './app';
 import type { SourcesConfig } from './config';
 import { ConnectionRepository } from './connections/connection.repository';
 import { DisconnectionLog } from './connections/disconnection-log';
-import { sourcesOpenApi } from './docs/sources.openapi';
+import { sourcesOpenApi } from '@wellstream/endpoints';
 import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
 import { announceProviders } from './providers/announce-providers';
@@ -87,7 +87,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
         keeper.kick();
       };
       const routes = sourcesRoutes(deps, () => scheduler.poke());
-      return { app: createStandardServiceApp(ctx, { openapi: sourcesOpenApi(), routes }) };
+      return { app: createStandardServiceApp(ctx, { openapi: sourcesOpenApi, routes }) };
     },
   });
 }

@@ -18,7 +18,7 @@ import { MemberDirectory } from './delivery/members/member-directory';
 import { StreamMembers } from './delivery/members/stream-members';
 import { StreamReaders } from './delivery/shared-reader/stream-readers';
 import { StreamLag } from './delivery/stream-lag';
-import { streamsOpenApi } from './docs/streams.openapi';
+import { streamsOpenApi } from '@wellstream/endpoints';
 import { StreamRepository } from './streams/stream.repository';
 import { systemClock } from '@wellstream/clock';
 

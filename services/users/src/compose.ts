@@ -15,7 +15,7 @@ import { consumeSourceDetections } from './sources/source-detections.consumer';
 import { consumeSourceConnections } from './sources/source-connections.consumer';
 import { consumeSourceProviders } from './sources/source-providers.consumer';
 import { SourceProviderRepository } from './sources/source-provider.repository';
-import { usersOpenApi } from './docs/users.openapi';
+import { usersOpenApi } from '@wellstream/endpoints';
 import { systemClock } from '@wellstream/clock';
 import { answerUserDataRequests } from '@wellstream/runtime';
 import { auditLogTopic, userDataExportsTopic } from '@wellstream/contracts';

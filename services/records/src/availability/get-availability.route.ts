@@ -2,15 +2,13 @@
  * GET /v2/organizations/:org_id/users/:uid/availability → what data each source holds and delivers.
  */
 import type { IRouter } from 'express';
-import { organizationCaller, route } from '@wellstream/http';
+import { endpointRoute, organizationCaller } from '@wellstream/http';
+import { recordsEndpoint } from '../records-endpoints';
 import { AvailabilityDeps, getAvailability } from './get-availability.usecase';
 
 export function availabilityRoute(router: IRouter, deps: AvailabilityDeps): void {
-  router.get(
-    '/v2/organizations/:org_id/users/:uid/availability',
-    route(async (req, res) => {
-      const caller = organizationCaller(req);
-      res.json(await getAvailability(deps, { customerId: caller.customerId, organizationId: caller.organizationId, uid: req.params.uid }));
-    }),
-  );
+  endpointRoute(router, recordsEndpoint('getAvailability'), [], async (req, res) => {
+    const caller = organizationCaller(req);
+    res.json(await getAvailability(deps, { customerId: caller.customerId, organizationId: caller.organizationId, uid: req.params.uid }));
+  });
 }

@@ -4,34 +4,21 @@
  */
 import type { IRouter } from 'express';
 import { unauthenticated } from '@wellstream/errors';
-import { isOperatorCall, organizationCaller, route } from '@wellstream/http';
+import { endpointRoute, isOperatorCall, organizationCaller } from '@wellstream/http';
+import { recordsEndpoint } from '../records-endpoints';
 import { getSourcePriority, putSourcePriority, SourcePriorityDeps } from './source-priority.usecase';
 
 const adminOnly = () => unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
 
 export function sourcePriorityRoutes(router: IRouter, deps: SourcePriorityDeps): void {
-  const path = '/v2/organizations/:org_id/source_priority';
-  router.get(
-    path,
-    route(async (req, res) => void res.json(await getSourcePriority(deps, organizationCaller(req).organizationId))),
-  );
-  router.put(
-    path,
-    route(async (req, res) => void res.json(await putSourcePriority(deps, organizationCaller(req).organizationId, req.body))),
-  );
-  const adminPath = '/v2/admin/organizations/:org_id/source_priority';
-  router.get(
-    adminPath,
-    route(async (req, res) => {
-      if (!isOperatorCall(req)) throw adminOnly();
-      res.json(await getSourcePriority(deps, req.params.org_id, true));
-    }),
-  );
-  router.put(
-    adminPath,
-    route(async (req, res) => {
-      if (!isOperatorCall(req)) throw adminOnly();
-      res.json(await putSourcePriority(deps, req.params.org_id, req.body, true));
-    }),
-  );
+  endpointRoute(router, recordsEndpoint('getSourcePriority'), [], async (req, res) => void res.json(await getSourcePriority(deps, organizationCaller(req).organizationId)));
+  endpointRoute(router, recordsEndpoint('putSourcePriority'), [], async (req, res) => void res.json(await putSourcePriority(deps, organizationCaller(req).organizationId, req.body)));
+  endpointRoute(router, recordsEndpoint('adminGetSourcePriority'), [], async (req, res) => {
+    if (!isOperatorCall(req)) throw adminOnly();
+    res.json(await getSourcePriority(deps, req.params.org_id, true));
+  });
+  endpointRoute(router, recordsEndpoint('adminPutSourcePriority'), [], async (req, res) => {
+    if (!isOperatorCall(req)) throw adminOnly();
+    res.json(await putSourcePriority(deps, req.params.org_id, req.body, true));
+  });
 }

@@ -4,12 +4,12 @@
  * reported). The state lives on the rule document so deleting a rule deletes its state.
  */
 import type { MetricOrigin } from '@wellstream/catalog';
+import { COMPARATORS, RULE_TYPES } from '@wellstream/catalog';
 
-export const RULE_TYPES = ['user/missing_data'] as const;
+// Published values (the catalog's, as the endpoints declare them).
+export { COMPARATORS, RULE_TYPES };
 export type RuleType = (typeof RULE_TYPES)[number];
 
-/** Spelled as the interface spells it ("greather_than"). */
-export const COMPARATORS = ['less_than', 'greather_than', 'equal_to'] as const;
 export type Comparator = (typeof COMPARATORS)[number];
 
 /** Longest accepted window: a rule must be able to judge a window within a year. */

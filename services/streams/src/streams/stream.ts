@@ -7,7 +7,8 @@ import type { EventType, ResourceType } from '@wellstream/catalog';
 
 /** Spec: "5 per customer (counts streams, not connections)". */
 export const MAX_STREAMS_PER_CUSTOMER = 5;
-export const MAX_STREAM_NAME_LENGTH = 200;
+// Published (the catalog's, as the endpoints declare it).
+export { MAX_STREAM_NAME_LENGTH } from '@wellstream/catalog';
 
 export interface StreamDoc {
   _id: string;

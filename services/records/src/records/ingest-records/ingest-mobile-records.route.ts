@@ -3,20 +3,18 @@
  * Public behind the gateway: the mobile token is the credential, checked here.
  */
 import type { IRouter } from 'express';
-import { route } from '@wellstream/http';
+import { endpointRoute } from '@wellstream/http';
+import { recordsEndpoint } from '../../records-endpoints';
 import { invalidMobileToken } from '../record.errors';
 import type { MobileUserFinder } from '../../users/mobile-user-finder';
 import { ingestRecords, IngestDeps } from './ingest-records.usecase';
 
 export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { mobileUsers: MobileUserFinder }): void {
-  router.post(
-    '/v2/mobile/records',
-    route(async (req, res) => {
-      const token = typeof req.query.token === 'string' ? req.query.token : '';
-      const user = token ? await deps.mobileUsers.find(token) : null;
-      if (!user) throw invalidMobileToken();
-      const data = await ingestRecords(deps, user, req.body);
-      res.json({ data });
-    }),
-  );
+  endpointRoute(router, recordsEndpoint('ingestMobileRecords'), [], async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    const user = token ? await deps.mobileUsers.find(token) : null;
+    if (!user) throw invalidMobileToken();
+    const data = await ingestRecords(deps, user, req.body);
+    res.json({ data });
+  });
 }

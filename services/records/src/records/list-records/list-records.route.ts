@@ -6,25 +6,26 @@
 import type { IRouter } from 'express';
 import { TimeSlice } from '@wellstream/bus';
 import { RESOURCE_PATHS } from '@wellstream/catalog';
-import { organizationCaller, route, sendJsonPages } from '@wellstream/http';
+import { endpointRoute, organizationCaller, sendJsonPages } from '@wellstream/http';
+import { recordsEndpoint } from '../../records-endpoints';
 import { listRecords, ListRecordsDeps } from './list-records.usecase';
 
-export const RECORD_LIST_PATH = `/v2/organizations/:org_id/users/:uid/:object_type(${Object.keys(RESOURCE_PATHS).join('|')})`;
+/** One declared list per record type (`listSleep`, …), named for its path. */
+const listOperationId = (plural: string) => `list${plural[0].toUpperCase()}${plural.slice(1)}`;
 
 export function listRecordsRoute(router: IRouter, deps: ListRecordsDeps): void {
-  router.get(
-    RECORD_LIST_PATH,
-    route(async (req, res) => {
+  for (const objectType of Object.keys(RESOURCE_PATHS)) {
+    endpointRoute(router, recordsEndpoint(listOperationId(objectType)), [], async (req, res) => {
       const caller = organizationCaller(req);
       const pages = await listRecords(deps, {
         customerId: caller.customerId,
         organizationId: caller.organizationId,
         uid: req.params.uid,
-        objectType: req.params.object_type,
+        objectType,
         query: req.query,
       });
       const slice = new TimeSlice({ givesWay: true });
       await sendJsonPages(res, 'data', pages, () => slice.pause());
-    }),
-  );
+    });
+  }
 }

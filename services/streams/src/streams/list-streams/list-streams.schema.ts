@@ -4,8 +4,9 @@
  * (default 25, at most 100). Anything else malformed is a 400 keyed by the parameter.
  */
 import Joi from 'joi';
+import { STREAM_SORTS } from '@wellstream/catalog';
 
-export const SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at'] as const;
+export const SORTS = STREAM_SORTS;
 export type StreamSort = (typeof SORTS)[number];
 
 export interface ListStreamsQuery {

@@ -4,8 +4,10 @@
  * `token`) are ignored.
  */
 import Joi from 'joi';
+import { USER_SORTS } from '@wellstream/catalog';
 
-export const USER_SORTS = ['created_at', '-created_at'] as const;
+// Published (the catalog's, as the endpoints declare it).
+export { USER_SORTS };
 export type UserSort = (typeof USER_SORTS)[number];
 
 export interface ListUsersQuery {

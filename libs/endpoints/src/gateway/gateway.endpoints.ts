@@ -1,10 +1,13 @@
 /**
- * OpenAPI part of the gateway's own endpoints (the operator API), and the error schemas every part
- * refers to. Constraints follow admin.routes.ts; links lead from each create to what uses its id.
+ * The gateway's own endpoints (the operator API, admin token), and the error schemas every part
+ * refers to. Constraints follow the gateway's admin.routes.ts; links lead from each create to what
+ * uses its id.
  */
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
-import type { OpenApiPart } from './openapi-part';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
+const admin = { auth: 'admin' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const nameBody = {
   required: true,
@@ -14,7 +17,7 @@ const customerParam = { name: 'customer_id', in: 'path', required: true, schema:
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
 const time = { type: 'string', format: 'date-time' };
 
-export const gatewayOpenApi: OpenApiPart = {
+const gatewayApi = {
   tags: [{ name: 'operator', description: 'Operator API (admin token)' }],
   components: {
     schemas: {
@@ -48,6 +51,7 @@ export const gatewayOpenApi: OpenApiPart = {
   paths: {
     '/admin/customers': {
       post: {
+        ...admin,
         operationId: 'createCustomer',
         tags: ['operator'],
         summary: 'Create a customer',
@@ -70,6 +74,7 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/customers/{customer_id}': {
       parameters: [customerParam],
       delete: {
+        ...admin,
         operationId: 'deleteCustomer',
         tags: ['operator'],
         summary: 'Delete a customer: its tokens stop working at once and its event history (streams, replay) is removed',
@@ -84,6 +89,7 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/customers/{customer_id}/organizations': {
       parameters: [customerParam],
       post: {
+        ...admin,
         operationId: 'createOrganization',
         tags: ['operator'],
         summary: 'Create an organization of a customer',
@@ -106,6 +112,7 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/customers/{customer_id}/tokens': {
       parameters: [customerParam],
       post: {
+        ...admin,
         operationId: 'issueToken',
         tags: ['operator'],
         summary: 'Issue a developer token (shown once)',
@@ -127,6 +134,7 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/tokens/{token}': {
       parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
       delete: {
+        ...admin,
         operationId: 'revokeToken',
         tags: ['operator'],
         summary: 'Revoke a developer token at once',
@@ -136,6 +144,7 @@ export const gatewayOpenApi: OpenApiPart = {
     '/admin/organizations/{org_id}/settings': {
       parameters: [orgParam],
       patch: {
+        ...admin,
         operationId: 'updateOrganizationSettings',
         tags: ['operator'],
         summary: 'Change organization settings (rules_enabled, history_days)',
@@ -157,3 +166,6 @@ export const gatewayOpenApi: OpenApiPart = {
     },
   },
 };
+
+export const gatewayEndpoints = declareEndpoints('gateway', gatewayApi.paths);
+export const gatewayOpenApi = openApiPart(gatewayEndpoints, { tags: gatewayApi.tags, schemas: gatewayApi.components.schemas });

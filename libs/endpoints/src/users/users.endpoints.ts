@@ -1,16 +1,24 @@
 /**
- * This service's part of the OpenAPI document (paths relative to /v2); the gateway merges it into
- * /v2/openapi.json and /docs, and adds the answers the gateway itself gives (401, 429, 5xx).
+ * The users service's endpoints (paths relative to /v2): users, their marketplace page, the data
+ * lifecycle and the operator's sources count. Each operation carries its routing (`auth`, …), which
+ * is not published. The gateway merges their part into /v2/openapi.json and /docs, and adds the
+ * answers the gateway itself gives (401, 429, 5xx).
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
-import { organizationSourcesPaths, organizationSourcesSchemas } from '../sources/organization-sources/organization-sources.openapi';
-import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
-import { USER_SORTS } from '../users/list-users/list-users.schema';
-import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.openapi';
+import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.endpoints';
+import { organizationSourcesPaths, organizationSourcesSchemas } from './organization-sources.endpoints';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
 const ref = schemaRef;
+const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
+const admin = { auth: 'admin' } as const;
+const open = { auth: 'public' } as const;
+// A provider source connects through OAuth, which the sources service owns; the demo and phone sources are users'.
+const providerSources = { param: 'type', values: PROVIDER_SOURCE_TYPES, service: 'sources' } as const;
 const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
 const time = { type: 'string', format: 'date-time' };
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'Organization id.' };
@@ -62,7 +70,7 @@ const userLinks = {
   ),
 };
 
-export const usersOpenApi = {
+const usersApi = {
   tags: [
     { name: 'Users', description: 'User provisioning. Create responds 201.' },
     { name: 'Marketplace', description: 'The public page where a user connects sources (no developer token: the marketplace token is in the path).' },
@@ -73,6 +81,7 @@ export const usersOpenApi = {
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
       post: {
+        ...developer,
         operationId: 'createUser',
         tags: ['Users'],
         summary: 'Create a user',
@@ -87,6 +96,7 @@ export const usersOpenApi = {
         },
       },
       get: {
+        ...developer,
         operationId: 'listUsers',
         tags: ['Users'],
         summary: 'List the users of an organization',
@@ -114,8 +124,9 @@ export const usersOpenApi = {
     },
     '/organizations/{org_id}/users/{uid}': {
       parameters: [orgParam, uidParam],
-      get: { operationId: 'getUser', tags: ['Users'], summary: 'Get a user', responses: { 200: jsonResponse('The user.', ref('UserDetail')), 404: notFoundUser } },
+      get: { ...developer, operationId: 'getUser', tags: ['Users'], summary: 'Get a user', responses: { 200: jsonResponse('The user.', ref('UserDetail')), 404: notFoundUser } },
       put: {
+        ...developer,
         operationId: 'updateUser',
         tags: ['Users'],
         summary: "Update a user's location",
@@ -129,6 +140,7 @@ export const usersOpenApi = {
         },
       },
       delete: {
+        ...developer,
         operationId: 'deleteUser',
         tags: ['Users'],
         summary: 'Delete a user',
@@ -139,6 +151,7 @@ export const usersOpenApi = {
     '/organizations/{org_id}/users/{uid}/marketplace': {
       parameters: [orgParam, uidParam],
       post: {
+        ...developer,
         operationId: 'refreshMarketplace',
         tags: ['Users'],
         summary: 'Issue a new marketplace token and URL',
@@ -155,6 +168,7 @@ export const usersOpenApi = {
     '/admin/organizations/{org_id}/users/{uid}/suspend': {
       parameters: [orgParam, uidParam],
       post: {
+        ...admin,
         operationId: 'suspendUser',
         tags: ['operator'],
         summary: 'Suspend a user (operator token)',
@@ -164,11 +178,12 @@ export const usersOpenApi = {
     },
     '/admin/organizations/{org_id}/users/{uid}/unsuspend': {
       parameters: [orgParam, uidParam],
-      post: { operationId: 'unsuspendUser', tags: ['operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: jsonResponse('The active user.', ref('AdminUser')), 404: notFoundUser } },
+      post: { ...admin, operationId: 'unsuspendUser', tags: ['operator'], summary: 'Unsuspend a user (operator token)', responses: { 200: jsonResponse('The active user.', ref('AdminUser')), 404: notFoundUser } },
     },
     '/marketplace/{token}': {
       parameters: [tokenParam],
       get: {
+        ...open,
         operationId: 'openMarketplace',
         tags: ['Marketplace'],
         summary: 'The marketplace (HTML page, or JSON with Accept: application/json)',
@@ -185,6 +200,8 @@ export const usersOpenApi = {
     '/marketplace/{token}/sources/{type}/connect': {
       parameters: [tokenParam, typeParam],
       post: {
+        ...open,
+        delegate: providerSources,
         operationId: 'connectSource',
         tags: ['Marketplace'],
         summary: 'Connect a source',
@@ -206,6 +223,8 @@ export const usersOpenApi = {
     '/marketplace/{token}/sources/{type}/disconnect': {
       parameters: [tokenParam, typeParam],
       post: {
+        ...open,
+        delegate: providerSources,
         operationId: 'disconnectSource',
         tags: ['Marketplace'],
         summary: 'Disconnect a source',
@@ -230,6 +249,7 @@ export const usersOpenApi = {
     '/marketplace/{token}/timezone': {
       parameters: [tokenParam],
       post: {
+        ...open,
         operationId: 'chooseTimezone',
         tags: ['Marketplace'],
         summary: 'The user chooses their time zone',
@@ -383,3 +403,6 @@ export const usersOpenApi = {
     },
   },
 };
+
+export const usersEndpoints = declareEndpoints('users', usersApi.paths);
+export const usersOpenApi = openApiPart(usersEndpoints, { tags: usersApi.tags, schemas: usersApi.components.schemas });

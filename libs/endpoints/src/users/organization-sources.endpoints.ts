@@ -1,7 +1,10 @@
 /**
- * OpenAPI of the operator's connected-sources count (users service; merged into its part).
+ * The operator's connected-sources count (users service; part of its declarations).
  */
 import { errorResponse, jsonResponse } from '@wellstream/http';
+import type { DeclaredPathItem } from '../endpoint';
+
+const admin = { auth: 'admin' } as const;
 
 const count = { type: 'integer', minimum: 0 };
 
@@ -37,10 +40,11 @@ export const organizationSourcesSchemas = {
   },
 };
 
-export const organizationSourcesPaths = {
+export const organizationSourcesPaths: Record<string, DeclaredPathItem> = {
   '/admin/organizations/{org_id}/sources': {
     parameters: [{ name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
     get: {
+      ...admin,
       operationId: 'adminCountOrganizationSources',
       tags: ['operator'],
       summary: 'Connected sources of an organization per source type (operator token)',

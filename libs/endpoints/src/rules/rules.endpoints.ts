@@ -1,11 +1,13 @@
 /**
- * OpenAPI part of the rules endpoints (served at GET /openapi.json; the gateway merges it into
- * /v2/openapi.json). Paths are relative to /v2.
+ * The rules service's endpoints (paths relative to /v2), as published in /v2/openapi.json: a
+ * user's adherence rules. Each operation carries its routing (`auth`, …), which is not published.
  */
-import { METRIC_ORIGINS, METRIC_TYPES } from '@wellstream/catalog';
+import { COMPARATORS, METRIC_ORIGINS, METRIC_TYPES, RULE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas } from '@wellstream/http';
-import { COMPARATORS, RULE_TYPES } from '../rules/rule';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
+const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -24,7 +26,7 @@ const ruleLinks = {
   deleteRule: { operationId: 'deleteRule', parameters: { org_id: '$request.path.org_id', uid: '$request.path.uid', rule_id: '$response.body#/id' } },
 };
 
-export const rulesOpenApi = {
+const rulesApi = {
   tags: [{ name: 'rules', description: 'Adherence rules (feature disabled unless the operator enables it)' }],
   components: {
     schemas: {
@@ -87,12 +89,14 @@ export const rulesOpenApi = {
     '/organizations/{org_id}/users/{uid}/rules': {
       parameters: [orgParam, uidParam],
       get: {
+        ...developer,
         operationId: 'listRules',
         tags: ['rules'],
         summary: "List a user's rules",
         responses: { '200': { description: 'Rules', ...json({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Rule') } } }) }, ...common },
       },
       post: {
+        ...developer,
         operationId: 'createRule',
         tags: ['rules'],
         summary: 'Create a rule',
@@ -103,15 +107,19 @@ export const rulesOpenApi = {
     },
     '/organizations/{org_id}/users/{uid}/rules/{rule_id}': {
       parameters: [orgParam, uidParam, ruleIdParam],
-      get: { operationId: 'getRule', tags: ['rules'], summary: 'Read a rule', responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, ...common } },
+      get: { ...developer, operationId: 'getRule', tags: ['rules'], summary: 'Read a rule', responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, ...common } },
       put: {
+        ...developer,
         operationId: 'updateRule',
         tags: ['rules'],
         summary: 'Replace a rule’s fields (a criteria change restarts its observation window)',
         requestBody: { required: true, ...json(ref('RuleInput')) },
         responses: { '200': { description: 'Rule', ...json(ref('Rule')) }, '400': errorResponse(400, 'Malformed JSON', ['ErrorList']), ...common },
       },
-      delete: { operationId: 'deleteRule', tags: ['rules'], summary: 'Delete a rule', responses: { '200': { description: 'The deleted rule', ...json(ref('Rule')) }, ...common } },
+      delete: { ...developer, operationId: 'deleteRule', tags: ['rules'], summary: 'Delete a rule', responses: { '200': { description: 'The deleted rule', ...json(ref('Rule')) }, ...common } },
     },
   },
 };
+
+export const rulesEndpoints = declareEndpoints('rules', rulesApi.paths);
+export const rulesOpenApi = openApiPart(rulesEndpoints, { tags: rulesApi.tags, schemas: rulesApi.components.schemas });

@@ -1,7 +1,8 @@
 /**
- * OpenAPI of the operator's ingestion counts (records service; merged into its part).
+ * The operator's ingestion counts (records service; part of its declarations).
  */
 import { errorResponse, jsonResponse } from '@wellstream/http';
+import type { DeclaredPathItem } from '../endpoint';
 
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
 const count = { type: 'integer', minimum: 0 };
@@ -36,10 +37,11 @@ export const ingestionSchemas = {
   },
 };
 
-export const ingestionPaths = {
+export const ingestionPaths: Record<string, DeclaredPathItem> = {
   '/admin/organizations/{org_id}/ingestion': {
     parameters: [{ name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
     get: {
+      auth: 'admin',
       operationId: 'adminGetIngestion',
       tags: ['operator'],
       summary: 'Records ingested by an organization per day (operator token)',

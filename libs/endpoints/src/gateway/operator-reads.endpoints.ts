@@ -1,10 +1,11 @@
 /**
- * OpenAPI part of the operator's account reads (accounts/reads): customers, organizations and
+ * The operator's account reads (the gateway's accounts/reads): customers, organizations and
  * tokens with their hourly usage. Merged with the gateway's part path by path (openapi-merge.ts),
  * so the reads sit beside the writes on the same paths.
  */
 import { errorResponse, jsonResponse, schemaRef } from '@wellstream/http';
-import type { OpenApiPart } from './openapi-part';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
 const time = { type: 'string', format: 'date-time' };
 const customerParam = { name: 'customer_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
@@ -25,6 +26,7 @@ const usageUnavailable = {
   headers: { 'Retry-After': { description: 'Seconds after which a retry may succeed.', schema: { type: 'integer', minimum: 1 } } },
 };
 const read = (operationId: string, summary: string, responses: Record<string, unknown>, parameters?: unknown[]) => ({
+  auth: 'admin' as const,
   operationId,
   tags: ['operator'],
   summary,
@@ -32,7 +34,7 @@ const read = (operationId: string, summary: string, responses: Record<string, un
   responses,
 });
 
-export const operatorReadsOpenApi: OpenApiPart = {
+const operatorReadsApi = {
   components: {
     schemas: {
       OperatorPageMeta: {
@@ -119,3 +121,6 @@ export const operatorReadsOpenApi: OpenApiPart = {
     },
   },
 };
+
+export const operatorReadsEndpoints = declareEndpoints('gateway', operatorReadsApi.paths);
+export const operatorReadsOpenApi = openApiPart(operatorReadsEndpoints, { schemas: operatorReadsApi.components.schemas });

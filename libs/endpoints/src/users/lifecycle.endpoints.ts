@@ -1,9 +1,14 @@
 /**
- * The data lifecycle's part of the users service's OpenAPI document (issue 32): special-request
- * exports with their signed download link, erasure, and the audit log. Merged into usersOpenApi.
+ * The data lifecycle's endpoints (users service): special-request exports with their signed
+ * download link, erasure, and the audit log. Part of the users declarations.
  */
 import { AUDIT_ACTIONS, USER_DATA_SERVICES } from '@wellstream/contracts';
 import { errorResponse, jsonResponse, schemaRef } from '@wellstream/http';
+import type { DeclaredPathItem } from '../endpoint';
+
+const admin = { auth: 'admin' } as const;
+// The signed, short-lived link is the credential (no token, no rate limit).
+const open = { auth: 'public' } as const;
 
 const ref = schemaRef;
 const time = { type: 'string', format: 'date-time' };
@@ -15,10 +20,11 @@ const unknownUser = errorResponse(404, 'No user with this uid in this organizati
 
 export const lifecycleTags = [{ name: 'Data lifecycle', description: "The operator's special requests on one user's data: exports, erasure, the audit log (operator token)." }];
 
-export const lifecyclePaths = {
+export const lifecyclePaths: Record<string, DeclaredPathItem> = {
   '/admin/organizations/{org_id}/users/{uid}/exports': {
     parameters: [orgParam, uidParam],
     post: {
+      ...admin,
       operationId: 'requestUserExport',
       tags: ['Data lifecycle'],
       summary: "Start an export of everything the platform holds about a user (active, suspended or deleted)",
@@ -33,6 +39,7 @@ export const lifecyclePaths = {
   '/admin/organizations/{org_id}/users/{uid}/exports/{export_id}': {
     parameters: [orgParam, uidParam, exportParam],
     get: {
+      ...admin,
       operationId: 'getUserExport',
       tags: ['Data lifecycle'],
       summary: "An export's progress; once ready, a fresh signed download link",
@@ -42,6 +49,7 @@ export const lifecyclePaths = {
   '/admin/organizations/{org_id}/users/{uid}/erasure': {
     parameters: [orgParam, uidParam],
     post: {
+      ...admin,
       operationId: 'eraseUser',
       tags: ['Data lifecycle'],
       summary: "Erase a user's data everywhere now (GDPR art. 17)",
@@ -52,6 +60,7 @@ export const lifecyclePaths = {
   },
   '/admin/audit_log': {
     get: {
+      ...admin,
       operationId: 'listAuditLog',
       tags: ['Data lifecycle'],
       summary: 'The audit log: exports, erasures and retention sweeps, newest first',
@@ -81,6 +90,7 @@ export const lifecyclePaths = {
   '/exports/{export_id}/download': {
     parameters: [exportParam],
     get: {
+      ...open,
       operationId: 'downloadUserExport',
       tags: ['Data lifecycle'],
       summary: "An export's NDJSON file, through its signed link (no token)",

@@ -1,10 +1,14 @@
 /**
- * OpenAPI part of the push service (served at GET /openapi.json; the gateway merges it). Paths are
- * relative to /v2.
+ * The notifications (push) service's endpoints (paths relative to /v2), as published in
+ * /v2/openapi.json: an organization's notification target and its batches. Each operation carries
+ * its routing (`auth`, …), which is not published.
  */
 import { RESOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse as err, errorSchemas } from '@wellstream/http';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
+const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
@@ -18,7 +22,7 @@ const utcSecond = {
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const tags = ['push'];
 
-export const notificationsOpenApi = {
+const notificationsApi = {
   tags: [
     {
       name: 'push',
@@ -103,6 +107,7 @@ export const notificationsOpenApi = {
     '/organizations/{org_id}/notification_target': {
       parameters: [orgParam],
       put: {
+        ...developer,
         operationId: 'configureNotificationTarget',
         tags,
         summary: 'Configure (replace) the notification target',
@@ -121,12 +126,14 @@ export const notificationsOpenApi = {
         },
       },
       get: {
+        ...developer,
         operationId: 'getNotificationTarget',
         tags,
         summary: 'Read the notification target',
         responses: { '200': { description: 'Target', ...json(ref('NotificationTarget')) }, '404': err(404, 'No target configured') },
       },
       delete: {
+        ...developer,
         operationId: 'deleteNotificationTarget',
         tags,
         summary: 'Remove the notification target',
@@ -136,6 +143,7 @@ export const notificationsOpenApi = {
     '/organizations/{org_id}/notifications': {
       parameters: [orgParam],
       get: {
+        ...developer,
         operationId: 'listNotificationBatches',
         tags,
         summary: 'List batches, newest first',
@@ -165,6 +173,7 @@ export const notificationsOpenApi = {
     '/organizations/{org_id}/notifications/{id}': {
       parameters: [orgParam, idParam],
       get: {
+        ...developer,
         operationId: 'getNotificationBatch',
         tags,
         summary: 'A batch with every attempt and its items',
@@ -174,6 +183,7 @@ export const notificationsOpenApi = {
     '/organizations/{org_id}/notifications/{id}/redeliver': {
       parameters: [orgParam, idParam],
       post: {
+        ...developer,
         operationId: 'redeliverNotificationBatch',
         tags,
         summary: 'Queue a new round of delivery tries (same retry schedule)',
@@ -182,3 +192,6 @@ export const notificationsOpenApi = {
     },
   },
 };
+
+export const notificationsEndpoints = declareEndpoints('notifications', notificationsApi.paths);
+export const notificationsOpenApi = openApiPart(notificationsEndpoints, { tags: notificationsApi.tags, schemas: notificationsApi.components.schemas });

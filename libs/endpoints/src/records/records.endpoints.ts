@@ -1,11 +1,15 @@
 /**
- * The records service's part of the OpenAPI document (paths relative to /v2); the gateway merges it.
+ * The records service's endpoints (paths relative to /v2), as published in /v2/openapi.json:
+ * ingestion from the mobile solution, the record reads, merging and availability, the operator's
+ * ingestion counts. Each operation carries its routing (`auth`, …), which is not published.
  */
 import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
 import { GRANULARITIES, WORKOUT_CATEGORIES } from '@wellstream/contracts';
-import { mergingPaths, mergingSchemas } from './merging.openapi';
-import { ingestionPaths, ingestionSchemas } from '../ingestion-stats/ingestion.openapi';
+import { declareEndpoints, DeclaredPathItem } from '../endpoint';
+import { openApiPart } from '../openapi-part';
+import { mergingPaths, mergingSchemas } from './merging.endpoints';
+import { ingestionPaths, ingestionSchemas } from './ingestion.endpoints';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
@@ -21,9 +25,12 @@ const listAnswer = {
 };
 const utc = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', example: '2024-03-01T07:30:00Z' };
 
-function listPath(plural: string, type: string) {
+const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
+
+function listPath(plural: string, type: string): DeclaredPathItem {
   return {
     get: {
+      ...developer,
       tags: ['Records'],
       operationId: `list${plural[0].toUpperCase()}${plural.slice(1)}`,
       summary: `A user's ${plural}`,
@@ -63,10 +70,12 @@ function listPath(plural: string, type: string) {
   };
 }
 
-export function recordsOpenApi() {
-  const paths: Record<string, unknown> = {
+function recordsApi() {
+  const paths: Record<string, DeclaredPathItem> = {
     '/mobile/records': {
       post: {
+        // The user's mobile token (a query parameter) is the credential.
+        auth: 'public',
         operationId: 'ingestMobileRecords',
         tags: ['Records'],
         summary: 'Ingest records (mobile solution and source connectors)',
@@ -179,3 +188,7 @@ export function recordsOpenApi() {
     },
   };
 }
+
+const api = recordsApi();
+export const recordsEndpoints = declareEndpoints('records', api.paths);
+export const recordsOpenApi = openApiPart(recordsEndpoints, { tags: api.tags, schemas: api.components.schemas });

@@ -1,12 +1,14 @@
 /**
- * OpenAPI part of the streams service (paths relative to /v2), merged by the gateway into
- * /v2/openapi.json and /docs.
+ * The streams service's endpoints (paths relative to /v2), as published in /v2/openapi.json and
+ * /docs: stream resources, their SSE connection and the 30-day replay. Each operation carries its
+ * routing (`auth`), which is not published.
  */
-import { EVENT_TYPES, RESOURCE_TYPES } from '@wellstream/catalog';
+import { EVENT_TYPES, MAX_STREAM_NAME_LENGTH, RESOURCE_TYPES, STREAM_SORTS as SORTS } from '@wellstream/catalog';
 import { errorResponse, errorSchemas } from '@wellstream/http';
-import { MAX_STREAM_NAME_LENGTH } from '../streams/stream';
-import { SORTS } from '../streams/list-streams/list-streams.schema';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
 
+const developer = { auth: 'developer' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const err = errorResponse;
 /** One server-sent event as a client parses it; `data` is the JSON payload (the record for `data` events). */
@@ -37,7 +39,7 @@ const streamRef = { $ref: '#/components/schemas/Stream' };
 const resourceList = { type: 'array', items: { type: 'string', enum: [...RESOURCE_TYPES] } };
 const eventTypeList = { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } };
 
-export const streamsOpenApi = {
+const streamsApi = {
   tags: [{ name: 'streams', description: 'Event streams (SSE) and replay' }],
   components: {
     schemas: {
@@ -75,6 +77,7 @@ export const streamsOpenApi = {
   paths: {
     '/streams': {
       post: {
+        ...developer,
         operationId: 'createStream',
         tags: ['streams'],
         summary: 'Create a stream (at most 5 per customer; filters are fixed at creation)',
@@ -99,6 +102,7 @@ export const streamsOpenApi = {
         },
       },
       get: {
+        ...developer,
         operationId: 'listStreams',
         tags: ['streams'],
         summary: 'List streams (most recent first)',
@@ -113,6 +117,7 @@ export const streamsOpenApi = {
     },
     '/streams/{id}': {
       get: {
+        ...developer,
         operationId: 'getStream',
         tags: ['streams'],
         summary: 'Get a stream',
@@ -120,6 +125,7 @@ export const streamsOpenApi = {
         responses: { '200': { description: 'Stream', ...json(streamRef) }, '404': err(404, 'Unknown stream') },
       },
       put: {
+        ...developer,
         operationId: 'renameStream',
         tags: ['streams'],
         summary: 'Rename a stream (only `name` changes; other fields are ignored)',
@@ -133,6 +139,7 @@ export const streamsOpenApi = {
         },
       },
       delete: {
+        ...developer,
         operationId: 'deleteStream',
         tags: ['streams'],
         summary: 'Delete a stream for good',
@@ -142,6 +149,7 @@ export const streamsOpenApi = {
     },
     '/streams/{id}/connect': {
       get: {
+        ...developer,
         operationId: 'connectStream',
         tags: ['streams'],
         summary: 'Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)',
@@ -164,6 +172,7 @@ export const streamsOpenApi = {
     },
     '/replay': {
       get: {
+        ...developer,
         operationId: 'replay',
         tags: ['streams'],
         summary: "Replay the customer's events of the last 30 days, then stay live (SSE; no load balancing)",
@@ -182,3 +191,6 @@ export const streamsOpenApi = {
     },
   },
 };
+
+export const streamsEndpoints = declareEndpoints('streams', streamsApi.paths);
+export const streamsOpenApi = openApiPart(streamsEndpoints, { tags: streamsApi.tags, schemas: streamsApi.components.schemas });

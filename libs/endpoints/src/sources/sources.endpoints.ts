@@ -1,11 +1,15 @@
 /**
- * The sources service's part of the merged OpenAPI document (Connect and Disconnect of a provider
- * source share their paths with the users service's demo and mobile sources, so the users part
- * describes both answers there): Reconnect,
- * the OAuth callback and the webhook receivers (public paths: no developer token, no rate limit).
+ * The sources service's endpoints (Connect and Disconnect of a provider source share their paths
+ * with the users service's demo and mobile sources, so the users declarations describe both
+ * answers there and delegate provider types here): Reconnect, the OAuth callback and the webhook
+ * receivers (public paths: no developer token, no rate limit).
  */
 import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
 import { errorSchemas } from '@wellstream/http';
+import { declareEndpoints } from '../endpoint';
+import { openApiPart } from '../openapi-part';
+
+const open = { auth: 'public' } as const;
 
 const error = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } });
 const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: [...PROVIDER_SOURCE_TYPES] }, description: 'A provider source type offered by this deployment.' };
@@ -22,14 +26,15 @@ const connectOp = (summary: string) => ({
   },
 });
 
-export function sourcesOpenApi() {
+function sourcesApi() {
   return {
     openapi: '3.1.0',
     info: { title: 'Wellstream sources service', version: '2.0.0' },
     paths: {
-      '/marketplace/{token}/sources/{type}/reconnect': { post: { ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
+      '/marketplace/{token}/sources/{type}/reconnect': { post: { ...open, pathValues: { type: PROVIDER_SOURCE_TYPES }, ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
       '/sources/{type}/callback': {
         get: {
+          ...open,
           tags: ['Sources'],
           operationId: 'providerCallback',
           summary: 'Where the provider returns the browser after consent (the registered redirect URI)',
@@ -48,9 +53,10 @@ export function sourcesOpenApi() {
         },
       },
       '/sources/{type}/webhook': {
-        get: { tags: ['Sources'], operationId: 'providerWebhookHandshake', summary: 'The provider\'s verification handshake', security: [], parameters: [typeParam], responses: { '200': { description: 'Handshake answered as the provider documents.' }, '401': { description: 'Wrong verification token.' }, '404': error('Not offered.') } },
-        head: { tags: ['Sources'], operationId: 'providerWebhookProbe', summary: 'The provider checks the URL answers', security: [], parameters: [typeParam], responses: { '200': { description: 'Reachable.' }, '404': { description: 'Not offered.' } } },
+        get: { ...open, tags: ['Sources'], operationId: 'providerWebhookHandshake', summary: 'The provider\'s verification handshake', security: [], parameters: [typeParam], responses: { '200': { description: 'Handshake answered as the provider documents.' }, '401': { description: 'Wrong verification token.' }, '404': error('Not offered.') } },
+        head: { ...open, tags: ['Sources'], operationId: 'providerWebhookProbe', summary: 'The provider checks the URL answers', security: [], parameters: [typeParam], responses: { '200': { description: 'Reachable.' }, '404': { description: 'Not offered.' } } },
         post: {
+          ...open,
           tags: ['Sources'],
           operationId: 'providerWebhookNotification',
           summary: 'A provider notification: verified, answered at once, its fetch queued',
@@ -69,3 +75,7 @@ export function sourcesOpenApi() {
     components: { schemas: { ...errorSchemas } },
   };
 }
+
+const api = sourcesApi();
+export const sourcesEndpoints = declareEndpoints('sources', api.paths);
+export const sourcesOpenApi = openApiPart(sourcesEndpoints, { schemas: api.components.schemas });

@@ -1,10 +1,11 @@
 /**
  * The records service's OpenAPI for merging and availability: the organization's source priority
  * (customer and operator), the merged record shapes of `merged=true`, and a user's data
- * availability. recordsOpenApi() adds these to its part.
+ * availability. Part of the records declarations.
  */
 import { METRIC_TYPES, RESOURCE_TYPES, SOURCE_TYPES } from '@wellstream/catalog';
 import { errorResponse, jsonResponse } from '@wellstream/http';
+import type { DeclaredPathItem } from '../endpoint';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
@@ -156,19 +157,24 @@ export const mergingSchemas = {
   },
 };
 
-const priorityOps = (operator: boolean) => {
+const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
+const admin = { auth: 'admin' } as const;
+
+const priorityOps = (operator: boolean): DeclaredPathItem => {
   const tag = operator ? 'operator' : 'Records';
   const who = operator ? ' (operator token)' : '';
   const notFound = operator ? { 404: errorResponse(404, 'Unknown organization') } : {};
   return {
     parameters: [orgParam],
     get: {
+      ...(operator ? admin : developer),
       operationId: operator ? 'adminGetSourcePriority' : 'getSourcePriority',
       tags: [tag],
       summary: `The organization's source priority${who}`,
       responses: { 200: jsonResponse('The setting and the orders in force', ref('SourcePriority')), ...notFound },
     },
     put: {
+      ...(operator ? admin : developer),
       operationId: operator ? 'adminPutSourcePriority' : 'putSourcePriority',
       tags: [tag],
       summary: `Replace the organization's source priority${who}`,
@@ -184,11 +190,12 @@ const priorityOps = (operator: boolean) => {
   };
 };
 
-export const mergingPaths = {
+export const mergingPaths: Record<string, DeclaredPathItem> = {
   '/organizations/{org_id}/source_priority': priorityOps(false),
   '/admin/organizations/{org_id}/source_priority': priorityOps(true),
   '/organizations/{org_id}/users/{uid}/availability': {
     get: {
+      ...developer,
       operationId: 'getAvailability',
       tags: ['Records'],
       summary: "A user's data availability per source and resource",
