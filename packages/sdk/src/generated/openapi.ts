@@ -1095,6 +1095,7 @@ export interface components {
              * @description Last successful sync of a provider source; null before the first one, and for demo and phone apps.
              */
             last_synced_at: string | null;
+            missing_permissions?: components["schemas"]["MissingPermissions"];
             /**
              * @description Provider sources: `auth_expired` until the user reconnects, `error` while syncing fails. Demo and phone apps: always `active`.
              * @enum {string}
@@ -1234,7 +1235,7 @@ export interface components {
                     disconnect: string;
                     /**
                      * Format: uri
-                     * @description Only while `status` is `auth_expired`.
+                     * @description Only while `status` is `auth_expired`, or while `missing_permissions` names permissions the user refused.
                      */
                     reconnect?: string;
                 };
@@ -1250,6 +1251,7 @@ export interface components {
                 kind: "cloud" | "mobile" | "demo";
                 /** Format: date-time */
                 last_synced_at: string | null;
+                missing_permissions?: components["schemas"]["MissingPermissions"];
                 name: string;
                 /** @description How the source syncs, in words (e.g. polling only). */
                 note: string | null;
@@ -1352,6 +1354,8 @@ export interface components {
             unit: string;
             value: number;
         };
+        /** @description Provider sources only, and only when the user refused some of the data permissions asked for at the provider's consent page (the provider's own scope names, e.g. Strava's `activity:read_all`): the source is connected (`status` stays `active`) but brings only what was granted. Absent when everything asked for was granted. Reconnecting lets the user grant the rest. */
+        MissingPermissions: string[];
         NotificationAttempt: {
             response?: {
                 /** @description First 2 KiB */
