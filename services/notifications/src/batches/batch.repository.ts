@@ -80,6 +80,20 @@ export class BatchRepository {
     return 'kept';
   }
 
+  /**
+   * Takes items of gone users out of the batch: it keeps `items` (with their pending ids) and counts
+   * `withheld` more on `withheld_items`; a batch left with none goes. Returns whether it went.
+   */
+  async withhold(batch: Batch, items: Batch['items'], itemIds: string[], withheld: number): Promise<'kept' | 'removed'> {
+    if (items.length === 0) {
+      await this.batches.deleteMany({ _id: batch._id });
+      return 'removed';
+    }
+    const { items_packed } = pack({ ...batch, items });
+    await this.batches.findOneAndUpdate({ _id: batch._id }, { $set: { items_packed, item_ids: itemIds, withheld_items: (batch.withheld_items ?? 0) + withheld }, $unset: { items: 1 } });
+    return 'kept';
+  }
+
   /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
   insert(batch: Batch): Promise<void> {
     return this.batches.insertOne(pack(batch));
