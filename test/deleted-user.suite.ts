@@ -214,6 +214,17 @@ export function deletedUserSuite(mode: 'embedded' | 'distributed'): void {
     expect(job.counts).toMatchObject({ user: 1, record: 10, record_version: 4 });
     expect(job.counts.push_item).toBeGreaterThanOrEqual(goneEvents);
     console.log(`deleted-user (${mode}): the DELETE answered in ${answeredIn} ms`);
+
+    // A restart: what is gone comes back from each service's store, not from its memory.
+    for (const c of open.splice(0)) c.close();
+    await platform.stop();
+    platform = await startTestPlatform({ mode, label: 'deleted-user', dataDir: platform.dataDir, env: platform.env });
+    tenant = { ...tenant, api: new ApiClient(platform.baseUrl, tenant.token) };
+    admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
+    const restarted = await connectReplay();
+    await eventually(async () => dataOf(restarted, kept.id).length >= keptEvents, 60_000, 200);
+    expect(dataOf(restarted, gone.id)).toEqual([]);
+    expect((await tenant.api.get(`/organizations/${org()}/notifications/${mixed[0]}`)).text).not.toContain(gone.id);
   });
 
   it("cuts a user's events still on their way to a connected client within the race window (measured)", async () => {
