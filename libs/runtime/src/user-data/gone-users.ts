@@ -188,7 +188,15 @@ export class GoneUsers {
   private async catchUp(): Promise<void> {
     const deadline = Date.now() + this.maxWaitMs;
     const topics = [userEventsTopic.spec.name, userDataRequestsTopic.spec.name];
-    const positions = () => Promise.all(this.groups.map((g, i) => this.options.eventLog.groupPositions(g, topics[i]).catch(() => undefined)));
+    // A log that cannot say where it stands (an outage) does not hold the read past the deadline.
+    const positionsOf = (group: string, topic: string): Promise<GroupPosition[] | undefined> => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        this.options.eventLog.groupPositions(group, topic).catch(() => undefined),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(1, deadline - Date.now())))),
+      ]).finally(() => clearTimeout(timer));
+    };
+    const positions = () => Promise.all(this.groups.map((g, i) => positionsOf(g, topics[i])));
     const target = await positions();
     for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
       const now = await positions();
