@@ -5,6 +5,9 @@
  * FAILURE, so views show FAILURE for a batch that has not succeeded yet, and `next_attempt_at` tells
  * whether another try is scheduled (null = final). See the README.
  */
+/** Batches (with their records) are kept as long as the event log keeps events: 30 days. */
+export const BATCH_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
 export type BatchState = 'PENDING' | 'SUCCESS' | 'FAILURE';
 export type PublicStatus = 'SUCCESS' | 'FAILURE';
 

@@ -7,7 +7,7 @@
  */
 import { yieldToOthers } from '@wellstream/contracts';
 import type { Clock } from '@wellstream/clock';
-import type { Batch } from '../batches/batch';
+import { Batch, BATCH_RETENTION_MS } from '../batches/batch';
 import type { BatchRepository } from '../batches/batch.repository';
 import type { PendingItem, PendingItemRepository } from '../batches/pending-item.repository';
 import type { WithheldItem, WithheldItemRepository } from './withheld-item.repository';
@@ -77,9 +77,12 @@ export async function withholdFromQueue(deps: Pick<WithholdDeps, 'pending' | 'wi
  */
 export async function withholdUser(
   deps: WithholdDeps & { whileNotForming<T>(organizationId: string, work: () => Promise<T>): Promise<T> },
-  user: { userId: string; organizationId: string; erased: boolean },
+  user: { userId: string; organizationId: string; erased: boolean; at: string },
 ): Promise<void> {
   if (user.erased) return;
+  // Batches are kept 30 days: an older deletion (a group reading the users topic for the first
+  // time meets every deleted user kept) has nothing left here to take out.
+  if (Date.parse(user.at) < deps.clock.now().getTime() - BATCH_RETENTION_MS) return;
   const one: GoneUsersOf = { has: (id) => id === user.userId, erased: () => false };
   await deps.whileNotForming(user.organizationId, async () => {
     for await (const page of deps.batches.pagesOfOrganization(user.organizationId)) {
