@@ -50,16 +50,26 @@ function aside(gone: GoneUsersOf, batchId: string | null, organizationId: string
 }
 
 /** Takes gone users' items out of a stored batch; resolves to the batch as it is now (null: it went). */
-export async function withholdFromBatch(deps: WithholdDeps, batch: Batch, gone: GoneUsersOf): Promise<Batch | null> {
-  const all = batch.items.map((record, i) => ({ id: batch.item_ids.length === batch.items.length ? batch.item_ids[i] : String(record.id ?? i), record }));
-  const out = all.filter((i) => isGone(gone)(i.record));
-  if (out.length === 0) return batch;
-  const kept = all.filter((i) => !isGone(gone)(i.record));
-  await deps.withheld.keep(aside(gone, batch._id, batch.organization_id, deps.clock.now().toISOString(), out));
-  const items = kept.map((i) => i.record);
-  const itemIds = kept.map((i) => i.id);
-  if ((await deps.batches.withhold(batch, items, itemIds, out.length)) === 'removed') return null;
-  return { ...batch, items, item_ids: itemIds, withheld_items: (batch.withheld_items ?? 0) + out.length };
+export async function withholdFromBatch(deps: WithholdDeps, read: Batch, gone: GoneUsersOf): Promise<Batch | null> {
+  let batch: Batch | null = read;
+  // Two withholdings of one batch at once (a try, and the rewrite after a deletion): the second
+  // reads the batch again rather than count the same items twice.
+  for (let attempt = 0; batch && attempt < 5; attempt++) {
+    const current: Batch = batch;
+    const all = current.items.map((record, i) => ({ id: current.item_ids.length === current.items.length ? current.item_ids[i] : String(record.id ?? i), record }));
+    const out = all.filter((i) => isGone(gone)(i.record));
+    if (out.length === 0) return current;
+    const kept = all.filter((i) => !isGone(gone)(i.record));
+    await deps.withheld.keep(aside(gone, current._id, current.organization_id, deps.clock.now().toISOString(), out));
+    const items = kept.map((i) => i.record);
+    const itemIds = kept.map((i) => i.id);
+    const result = await deps.batches.withhold(current, items, itemIds, out.length);
+    if (result === 'removed') return null;
+    if (result === 'kept') return { ...current, items, item_ids: itemIds, withheld_items: (current.withheld_items ?? 0) + out.length };
+    batch = await deps.batches.byId(current._id);
+  }
+  if (batch) throw new Error(`could not withhold items of batch ${batch._id}: too much contention`);
+  return null;
 }
 
 /** Takes gone users' items out of the queue; resolves to the items left. */
