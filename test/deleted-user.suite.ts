@@ -35,6 +35,7 @@ export function deletedUserSuite(mode: 'embedded' | 'distributed'): void {
         // Known, so that replicas started beside the platform take its callers.
         WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY,
         WELLSTREAM_RULES_ENABLED: 'true',
+        WELLSTREAM_RULES_EVALUATE_INTERVAL_MS: '200',
         // Records posted within a second share a batch.
         WELLSTREAM_PUSH_FLUSH_MS: '1000',
         // Tries keep coming while the target is down (about 15 s of them).
@@ -122,11 +123,6 @@ export function deletedUserSuite(mode: 'embedded' | 'distributed'): void {
 
     const gone = await createUser(`gone-${Date.now().toString(36)}`);
     const kept = await createUser(`kept-${Date.now().toString(36)}`);
-    const rule = await eventually(async () => {
-      const r = await tenant.api.post(`${userPath(gone.uid)}/rules`, { type: 'user/missing_data', window: 'P1D', message: 'weigh in', metric: { type: 'body_weight' }, threshold: { value: 100, comparator: 'less_than' } });
-      return r.status === 201 && r;
-    });
-    expect(rule.status).toBe(201);
     // A batch with only the gone user's records, then batches with both users'.
     let goneEvents = await postData(gone, 'a');
     await sleep(2000);
@@ -146,6 +142,12 @@ export function deletedUserSuite(mode: 'embedded' | 'distributed'): void {
     const mixed = batches.filter((b: any) => b.items.some((i: any) => i.user.user_id === gone.id) && b.items.some((i: any) => i.user.user_id !== gone.id)).map((b: any) => b.id as string);
     expect(goneOnly.length).toBeGreaterThan(0);
     expect(mixed.length).toBeGreaterThan(0);
+
+    // Rules that fire once they have watched their two seconds (no weight in them): after the DELETE.
+    for (const user of [gone, kept]) {
+      const rule = { type: 'user/missing_data', window: 'PT2S', message: `weigh in ${user.uid}`, metric: { type: 'body_weight' }, threshold: { value: 1, comparator: 'less_than' } };
+      expect((await tenant.api.post(`${userPath(user.uid)}/rules`, rule)).status).toBe(201);
+    }
 
     // A replay started before the DELETE, still in its history when the DELETE comes.
     const before = await connectReplay();
@@ -190,9 +192,13 @@ export function deletedUserSuite(mode: 'embedded' | 'distributed'): void {
       late.push(await viaReplica(third, '/replay'));
     }
     const keptEverywhere = [liveClient, before, after, waitingClient, ...late];
+    // The kept user's rule fired (a rule event), the gone user's did not (checked below with the rest).
+    await liveClient.waitFor((e) => e.event === 'rule' && mentions(kept.id)(e), 20_000);
+    const keptRecords = keptEvents;
+    keptEvents += 1;
     await eventually(async () => keptEverywhere.every((c) => dataOf(c, kept.id).length >= keptEvents), 60_000, 200);
     if (split) await eventually(async () => onSecond.flatMap((c) => dataOf(c, kept.id)).length >= keptEvents, 30_000, 200);
-    await eventually(async () => receiver.items().filter((i) => i.user.user_id === kept.id).length >= keptEvents, 60_000, 200);
+    await eventually(async () => receiver.items().filter((i) => i.user.user_id === kept.id).length >= keptRecords, 60_000, 200);
     await sleep(1000);
 
     // Nothing of the gone user after the DELETE, by any channel.
