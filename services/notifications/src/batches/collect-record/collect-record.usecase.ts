@@ -21,9 +21,11 @@ export interface CollectRecordDeps {
 
 /** True when the record was queued for the organization's next batch. */
 export async function collectRecord(deps: CollectRecordDeps, event: CustomerEvent, batch: ReadBatch): Promise<boolean> {
-  if (event.event_type !== 'data' || (await deps.gone.forOrganization(event.organization_id)).has(event.user_id)) return false;
+  if (event.event_type !== 'data') return false;
   const target = await batch.shared(`target ${event.organization_id}`, () => deps.targets.get(event.organization_id));
   if (!target || !targetWants(target, event.resource, event.created_at)) return false;
+  // Asked only for organizations with a target: this process holds the gone users of those alone.
+  if ((await deps.gone.forOrganization(event.organization_id)).has(event.user_id)) return false;
   const now = deps.clock.now().getTime();
   return deps.pendingItems.add({
     _id: event.id,
