@@ -10,7 +10,9 @@
  * organization's) share the first time it reads that customer's events, so what a process holds
  * follows the customers it serves. Every process also tails both topics from its start, so a
  * deletion reaches the shares it has loaded on every replica, not only on the group member that
- * stored it.
+ * stored it. A share, once loaded, stays for the process's life (readers hold it and the tails keep
+ * it current): its size is that customer's gone users, and a process holds the shares of the
+ * customers it served since it started.
  *
  * A fresh read (a replay or stream reader starting, a batch shown or redelivered) first waits, at
  * most `maxWaitMs`, until the group has stored what the log held a moment before, then reads the
