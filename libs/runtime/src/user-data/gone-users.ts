@@ -95,11 +95,11 @@ export class GoneUsers {
     await options.eventLog.ensureTopic(userDataRequestsTopic.spec);
     // Live first, so nothing falls between the tails' start and the shares' first loads.
     const from = Date.now() - 60_000;
-    const tails = await Promise.all([
-      options.eventLog.tail({ topic: userEventsTopic.spec.name, fromTimestamp: from, handle: async (m) => gone.remember(fromUserEvent(decodeOrNull(userEventsTopic, m.value))) }),
-      options.eventLog.tail({ topic: userDataRequestsTopic.spec.name, fromTimestamp: from, handle: async (m) => gone.remember(fromRequest(decodeOrNull(userDataRequestsTopic, m.value))) }),
-    ]);
-    options.lifecycle.onStop('gone users tails', () => Promise.all(tails.map((t) => t.stop().catch(() => undefined))).then(() => undefined));
+    const tails = [
+      gone.keepTailing(userEventsTopic.spec.name, from, async (value) => gone.remember(fromUserEvent(decodeOrNull(userEventsTopic, value)))),
+      gone.keepTailing(userDataRequestsTopic.spec.name, from, async (value) => gone.remember(fromRequest(decodeOrNull(userDataRequestsTopic, value)))),
+    ];
+    options.lifecycle.onStop('gone users tails', () => Promise.all(tails.map((stop) => stop())).then(() => undefined));
     await options.consume<UserEvent>(userEventsTopic, {
       groupId: gone.groups[0],
       fromBeginning: true,
@@ -121,6 +121,33 @@ export class GoneUsers {
       },
     });
     return gone;
+  }
+
+  /**
+   * Tails `topic` from `from` on, starting again (from the same time) while the log cannot start it
+   * yet (a topic created a moment ago has no leader on Kafka yet): fresh reads go through the
+   * store meanwhile. Returns what stops it.
+   */
+  private keepTailing(topic: string, from: number, handle: (value: string) => Promise<void>): () => Promise<void> {
+    let stopped = false;
+    let subscription: { stop(): Promise<void> } | undefined;
+    const started = (async () => {
+      for (let attempt = 1; !stopped; attempt++) {
+        try {
+          subscription = await this.options.eventLog.tail({ topic, fromTimestamp: from, handle: (m) => handle(m.value) });
+          if (stopped) await subscription.stop();
+          return;
+        } catch (err) {
+          this.options.logger.warn('gone users: tailing a topic failed; trying again', { topic, attempt, error: err });
+          await sleep(Math.min(500 * attempt, 5_000));
+        }
+      }
+    })();
+    return async () => {
+      stopped = true;
+      await started;
+      await subscription?.stop().catch(() => undefined);
+    };
   }
 
   private get groups(): [string, string] {
