@@ -43,6 +43,7 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       // Deleted and erased users, per organization: the collector, formation and every try leave
       // their items out; once per deletion the organization's batches and queue lose them.
       const gone = await GoneUsers.start(ctx, {
+        scope: 'organization',
         onGone: (user) => withholdUser({ batches, pending: pendingItems, withheld, clock: systemClock, whileNotForming: whileNotFormingOf }, user),
       });
       const scheduler = new PushScheduler({

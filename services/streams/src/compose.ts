@@ -45,7 +45,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       });
       const lag = new StreamLag();
       // Deleted and erased users, per customer: streams and replays skip their events.
-      const gone = await GoneUsers.start(ctx);
+      const gone = await GoneUsers.start(ctx, { scope: 'customer' });
       // Stops after HTTP has closed every client: waits for the readers to leave their groups.
       const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, gone, resendWindowMs: config.WELLSTREAM_STREAM_RESEND_WINDOW_MS }));
       const connectable = new ConnectableStreams(repo);

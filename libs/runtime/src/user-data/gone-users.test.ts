@@ -61,17 +61,20 @@ describe('GoneUsers (embedded)', () => {
   let store: SqliteDocumentStore;
   const lifecycles: Lifecycle[] = [];
 
-  const replica = async () => {
+  const replica = async (scope: 'customer' | 'organization' = 'customer', on = store) => {
     const lifecycle = new Lifecycle(logger);
     lifecycles.push(lifecycle);
-    return GoneUsers.start({
-      name: 'svc',
-      store,
+    return GoneUsers.start(
+      {
+      name: scope === 'customer' ? 'svc' : 'push',
+      store: on,
       eventLog: log,
       logger,
       lifecycle,
       consume: async (topic, options) => lifecycle.started(`consumer ${options.groupId}`, await consumeEvents(log, topic, { ...options, logger })),
-    });
+      },
+      { scope },
+    );
   };
 
   beforeEach(() => {
@@ -101,12 +104,18 @@ describe('GoneUsers (embedded)', () => {
     // The other replica's share, loaded before, learns it without asking again.
     await eventually(() => loadedEarly.has('u1') && loadedEarly.has('u2'));
     expect(loadedEarly.has('u3')).toBe(false);
-    const byOrganization = await two.forOrganization('org-cus-b', true);
+    // A service that reads by organization (push), on its own store.
+    const pushStore = new SqliteDocumentStore(path.join(dir, 'push.db'));
+    const push = await replica('organization', pushStore);
+    const byOrganization = await push.forOrganization('org-cus-b', true);
     expect([byOrganization.has('u3'), byOrganization.has('u1')]).toEqual([true, false]);
+    await expect(push.forCustomer('cus-b')).rejects.toThrow(/by organization/);
 
     // A replica started later reads what was stored.
     const late = await replica();
     const b = await late.forCustomer('cus-b', true);
     expect(b.has('u3')).toBe(true);
+    for (const l of lifecycles.splice(0)) await l.stopAll();
+    await pushStore.close();
   });
 });

@@ -5,7 +5,7 @@
  * skip their events and items.
  *
  * Kept per customer, never as one platform-wide set: the service's own store holds one document
- * per gone user (indexed by customer and by organization), fed by a consumer group so that it
+ * per gone user (partitioned by customer, or by organization where push reads them), fed by a consumer group so that it
  * survives restarts and serves replicas that join later; a process loads a customer's (or an
  * organization's) share the first time it reads that customer's events, so what a process holds
  * follows the customers it serves. Every process also tails both topics from its start, so a
@@ -78,18 +78,23 @@ export class GoneUsers {
     private readonly options: GoneUsersContext,
     /** How long a fresh read waits for the groups to store what the log holds. */
     private readonly maxWaitMs: number,
+    /** What the service reads shares by: its customers (streams) or its organizations (push). */
+    private readonly scope: 'customer' | 'organization',
   ) {}
 
   /**
    * `onGone`: what the service does once per gone user (its group member, after storing it; a
    * failure is tried again by the log), e.g. take the user's items out of what it still holds.
    */
-  static async start(options: GoneUsersContext, { maxWaitMs = 2_000, onGone }: { maxWaitMs?: number; onGone?: (user: GoneUser) => Promise<void> } = {}): Promise<GoneUsers> {
-    const docs = await options.store.collection<GoneUserDoc>({
-      name: GONE_USERS_COLLECTION,
-      indexes: [{ fields: { customer_id: 1 } }, { fields: { organization_id: 1 } }],
-    });
-    const gone = new GoneUsers(docs, options, maxWaitMs);
+  static async start(
+    options: GoneUsersContext,
+    { scope, maxWaitMs = 2_000, onGone }: { scope: 'customer' | 'organization'; maxWaitMs?: number; onGone?: (user: GoneUser) => Promise<void> },
+  ): Promise<GoneUsers> {
+    // Partitioned by the scope the service reads by: a share's read touches that customer's (or
+    // organization's) documents only, on every backend (FerretDB v1 keeps a table per value).
+    const key = scope === 'customer' ? 'customer_id' : 'organization_id';
+    const docs = await options.store.collection<GoneUserDoc>({ name: GONE_USERS_COLLECTION, partitionKey: key, indexes: [{ fields: { [key]: 1 } }] });
+    const gone = new GoneUsers(docs, options, maxWaitMs, scope);
     await gone.loadLegacy();
     await options.eventLog.ensureTopic(userEventsTopic.spec);
     await options.eventLog.ensureTopic(userDataRequestsTopic.spec);
@@ -159,19 +164,21 @@ export class GoneUsers {
    * before the call (waits for the groups, reads the store again); otherwise a loaded share is
    * returned as it is (kept current by the tails), and only a first use loads it.
    */
-  forCustomer(customerId: string, fresh = false): Promise<GoneUsersOf> {
+  async forCustomer(customerId: string, fresh = false): Promise<GoneUsersOf> {
+    if (this.scope !== 'customer') throw new Error('gone users: this service keeps them by organization');
     return this.shareOf(`c:${customerId}`, { customer_id: customerId }, fresh);
   }
 
   /** An organization's gone users (push: batches and queues belong to an organization). */
-  forOrganization(organizationId: string, fresh = false): Promise<GoneUsersOf> {
+  async forOrganization(organizationId: string, fresh = false): Promise<GoneUsersOf> {
+    if (this.scope !== 'organization') throw new Error('gone users: this service keeps them by customer');
     return this.shareOf(`o:${organizationId}`, { organization_id: organizationId }, fresh);
   }
 
   /** Stores a user as gone (idempotent) and adds it to the shares this process holds. */
   async add(user: GoneUser): Promise<void> {
     this.remember(user);
-    const before = await this.docs.findOne({ _id: user.userId });
+    const before = await this.docs.findOne(this.scope === 'customer' ? { _id: user.userId, customer_id: user.customerId } : { _id: user.userId, organization_id: user.organizationId });
     await this.docs.bulkUpsert([
       {
         _id: user.userId,
