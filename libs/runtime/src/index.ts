@@ -7,4 +7,4 @@ export * from './start-service';
 export * from './organization-owners/organization-owner.repository';
 export { followOrganizationOwners } from './organization-owners/organization-owners.consumer';
 export * from './user-data/user-data-responder';
-export * from './user-data/erased-users';
+export * from './user-data/gone-users';

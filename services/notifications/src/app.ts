@@ -13,12 +13,15 @@ import { listBatchesRoute } from './batches/list-batches/list-batches.route';
 import { getBatchRoute } from './batches/get-batch/get-batch.route';
 import { redeliverBatchRoute } from './batches/redeliver-batch/redeliver-batch.route';
 import type { Clock } from '@wellstream/clock';
+import type { GoneUsersSource } from './withheld/withhold-gone';
 
 export interface NotificationsRouteDeps {
   targets: TargetRepository;
   batches: BatchRepository;
   policy: AddressPolicy;
   clock: Clock;
+  /** Deleted and erased users: the status endpoints neither show nor resend their items. */
+  gone: GoneUsersSource;
   dropPendingItems(organizationId: string): Promise<number>;
   wake(): void;
 }

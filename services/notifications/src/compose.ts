@@ -16,7 +16,9 @@ import { HttpPushSender } from './delivery/push-sender.http';
 import { countingSender } from './delivery/push-sender.metrics';
 import { notificationsOpenApi } from '@wellstream/endpoints';
 import { systemClock } from '@wellstream/clock';
-import { answerUserDataRequests, ErasedUsers } from '@wellstream/runtime';
+import { answerUserDataRequests, GoneUsers } from '@wellstream/runtime';
+import { WithheldItemRepository } from './withheld/withheld-item.repository';
+import { withholdUser } from './withheld/withhold-gone';
 import { whileNotForming } from './batches/form-batches/form-batches.usecase';
 import { notificationsDataHolder } from './lifecycle/notifications-data-holder';
 
@@ -30,20 +32,27 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
     topics: [customerEventsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, metrics, lifecycle } = ctx;
-      const [targets, batches, pendingItems, organizations] = await Promise.all([
+      const [targets, batches, pendingItems, organizations, withheld] = await Promise.all([
         TargetRepository.open(store),
         BatchRepository.open(store),
         PendingItemRepository.open(store),
         PushOrganizationRepository.open(store),
+        WithheldItemRepository.open(store),
       ]);
-      // Users erased: the collector and batch formation leave their events out from then on.
-      const erased = await ErasedUsers.open(store);
+      const whileNotFormingOf = <T>(organizationId: string, work: () => Promise<T>) => whileNotForming({ organizations, clock: systemClock }, organizationId, work);
+      // Deleted and erased users, per organization: the collector, formation and every try leave
+      // their items out; once per deletion the organization's batches and queue lose them.
+      const gone = await GoneUsers.start(ctx, {
+        scope: 'organization',
+        onGone: (user) => withholdUser({ batches, pending: pendingItems, withheld, clock: systemClock, whileNotForming: whileNotFormingOf }, user),
+      });
       const scheduler = new PushScheduler({
         targets,
         batches,
         pendingItems,
         organizations,
-        erased,
+        gone,
+        withheld,
         sender: countingSender(new HttpPushSender({ timeoutMs: settings.timeoutMs, policy }), metrics),
         settings,
         logger,
@@ -52,7 +61,7 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       const organizationOwners = await followOrganizationOwners(ctx);
       lifecycle.started(
         'record collection',
-        await startCollectingRecords(eventLog, { targets, pendingItems, erased, logger, clock: systemClock, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
+        await startCollectingRecords(eventLog, { targets, pendingItems, gone, logger, clock: systemClock, onQueued: (organizationId) => scheduler.noteQueued(organizationId) }),
       );
       scheduler.start();
       lifecycle.started('push scheduler', scheduler);
@@ -62,8 +71,9 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       const dataHolder = notificationsDataHolder({
         batches,
         pending: pendingItems,
-        erased,
-        whileNotForming: (organizationId, work) => whileNotForming({ organizations, clock: systemClock }, organizationId, work),
+        withheld,
+        gone,
+        whileNotForming: whileNotFormingOf,
       });
       await answerUserDataRequests(ctx, outbox, dataHolder, shared.clock ?? systemClock);
       const routes = notificationsRoutes({
@@ -71,6 +81,7 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
         batches,
         policy,
         clock: systemClock,
+        gone,
         dropPendingItems: (organizationId) => pendingItems.removeOrganization(organizationId),
         wake: () => scheduler.wake(),
       });

@@ -3,8 +3,8 @@
  * metrics and its routes. It consumes no topic itself: one reader per stream with clients here
  * reads the log for them (delivery/shared-reader).
  */
-import { customerEventsTopic, userDataRequestsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, ErasedUsers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { customerEventsTopic } from '@wellstream/contracts';
+import { createStandardServiceApp, GoneUsers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { streamsRoutes } from './app';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
@@ -44,17 +44,10 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
       });
       const lag = new StreamLag();
-      const erased = await ErasedUsers.open(store);
-      await eventLog.ensureTopic(userDataRequestsTopic.spec);
-      await ctx.consume(userDataRequestsTopic, {
-        groupId: 'streams.user-data-requests',
-        fromBeginning: true,
-        handle: async (request) => {
-          if (request.type === 'erasure.requested') await erased.add(request.user_id, request.requested_at);
-        },
-      });
+      // Deleted and erased users, per customer: streams and replays skip their events.
+      const gone = await GoneUsers.start(ctx, { scope: 'customer' });
       // Stops after HTTP has closed every client: waits for the readers to leave their groups.
-      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, erased, resendWindowMs: config.WELLSTREAM_STREAM_RESEND_WINDOW_MS }));
+      const readers = ctx.lifecycle.started('stream readers', new StreamReaders({ eventLog, lag, logger, gone, resendWindowMs: config.WELLSTREAM_STREAM_RESEND_WINDOW_MS }));
       const connectable = new ConnectableStreams(repo);
       const admission = new ConnectAdmission({ maxInProgress: config.WELLSTREAM_STREAM_MAX_CONNECTING, retryAfterSeconds: { min: 1, max: 5 } });
       metrics.gauge('stream_readers', 'Streams with clients on this process (one broker consumer each)', () => [{ value: readers.size }]);
@@ -72,7 +65,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       );
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock, forgetConnectable: (customerId, id) => connectable.forget(customerId, id) },
-        replay: { clock: systemClock, erased, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
+        replay: { clock: systemClock, gone, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
         sse,
       });
       const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes });

@@ -27,7 +27,7 @@ const notificationsApi = {
     {
       name: 'push',
       description:
-        'Push service: new records of an organization are POSTed in batches to its notification target ({"id","items"}), with headers X-Wellstream-Batch-Id, X-Wellstream-Timestamp and, with a secret, X-Wellstream-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>. Any 2xx is success; other answers are retried per WELLSTREAM_PUSH_RETRY_DELAYS_MS.',
+        'Push service: new records of an organization are POSTed in batches to its notification target ({"id","items"}), with headers X-Wellstream-Batch-Id, X-Wellstream-Timestamp and, with a secret, X-Wellstream-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>. Any 2xx is success; other answers are retried per WELLSTREAM_PUSH_RETRY_DELAYS_MS. Items of a user deleted (or erased) before they were delivered are taken out of the batch: a try then also carries X-Wellstream-Withheld-Items (how many; never whose), the batch shows `withheld_items`, and a batch left empty is removed.',
     },
   ],
   components: {
@@ -99,6 +99,11 @@ const notificationsApi = {
           next_attempt_at: nullableTime,
           created_at: { type: 'string', format: 'date-time' },
           items: { type: 'array', items: { type: 'object' } },
+          withheld_items: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Present only when some were: items taken out because their user was deleted or erased (no user is named). They are neither shown nor sent again.',
+          },
         },
       },
     },

@@ -80,6 +80,19 @@ export class BatchRepository {
     return 'kept';
   }
 
+  /**
+   * Takes items of gone users out of the batch: it keeps `items` (with their pending ids) and counts
+   * `withheld` more on `withheld_items`; a batch left with none goes. Only if no other withholding
+   * changed the batch since it was read (`changed`: read it again), so no item is counted twice.
+   */
+  async withhold(batch: Batch, items: Batch['items'], itemIds: string[], withheld: number): Promise<'kept' | 'removed' | 'changed'> {
+    const unchanged: Filter<StoredBatch> = { _id: batch._id, withheld_items: batch.withheld_items === undefined ? { $exists: false } : batch.withheld_items };
+    if (items.length === 0) return (await this.batches.deleteMany(unchanged)) > 0 ? 'removed' : 'changed';
+    const { items_packed } = pack({ ...batch, items });
+    const updated = await this.batches.findOneAndUpdate(unchanged, { $set: { items_packed, item_ids: itemIds, withheld_items: (batch.withheld_items ?? 0) + withheld }, $unset: { items: 1 } });
+    return updated ? 'kept' : 'changed';
+  }
+
   /** Throws DuplicateKeyError when a batch with this id exists (a formation re-run after a crash). */
   insert(batch: Batch): Promise<void> {
     return this.batches.insertOne(pack(batch));

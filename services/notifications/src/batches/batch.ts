@@ -5,6 +5,9 @@
  * FAILURE, so views show FAILURE for a batch that has not succeeded yet, and `next_attempt_at` tells
  * whether another try is scheduled (null = final). See the README.
  */
+/** Batches (with their records) are kept as long as the event log keeps events: 30 days. */
+export const BATCH_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
 export type BatchState = 'PENDING' | 'SUCCESS' | 'FAILURE';
 export type PublicStatus = 'SUCCESS' | 'FAILURE';
 
@@ -40,6 +43,8 @@ export interface Batch {
   /** A replica holding an unexpired lease is sending; nobody else may. */
   lease_until_ms: number;
   lease_owner: string | null;
+  /** Items taken out because their user was deleted or erased (absent: none). */
+  withheld_items?: number;
 }
 
 export const publicStatus = (b: Batch): PublicStatus => (b.state === 'SUCCESS' ? 'SUCCESS' : 'FAILURE');
@@ -62,6 +67,8 @@ export interface BatchDetailView {
   next_attempt_at: string | null;
   created_at: string;
   items: Record<string, unknown>[];
+  /** How many items were taken out because their user is gone (deleted or erased); only when some were. */
+  withheld_items?: number;
 }
 
 export function toSummaryView(b: Batch): BatchSummaryView {
@@ -83,6 +90,7 @@ export function toDetailView(b: Batch): BatchDetailView {
     next_attempt_at: iso(b.next_attempt_ms),
     created_at: b.created_at,
     items: b.items,
+    ...(b.withheld_items ? { withheld_items: b.withheld_items } : {}),
   };
 }
 

@@ -15,18 +15,21 @@ import type { UserDataHolder } from '@wellstream/runtime';
 import { yieldToOthers } from '@wellstream/contracts';
 import type { BatchRepository } from '../batches/batch.repository';
 import type { PendingItemRepository } from '../batches/pending-item.repository';
+import type { WithheldItemRepository } from '../withheld/withheld-item.repository';
 
 const ofUser = (userId: string) => (record: Record<string, unknown>) => (record.user as { user_id?: string } | undefined)?.user_id === userId;
 
 export interface NotificationsDataDeps {
   batches: BatchRepository;
   pending: PendingItemRepository;
-  erased: { add(userId: string, at: string): Promise<void> };
+  /** Items withheld from push because the user was deleted: part of the export, gone with an erasure. */
+  withheld: WithheldItemRepository;
+  gone: { add(user: { userId: string; customerId: string; organizationId: string; at: string; erased: boolean }): Promise<void> };
   /** Runs its work while no batch of the organization is being formed (whileNotForming). */
   whileNotForming<T>(organizationId: string, work: () => Promise<T>): Promise<T>;
 }
 
-export function notificationsDataHolder({ batches, pending, erased, whileNotForming }: NotificationsDataDeps): UserDataHolder {
+export function notificationsDataHolder({ batches, pending, withheld, gone, whileNotForming }: NotificationsDataDeps): UserDataHolder {
   return {
     service: 'notifications',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
@@ -39,9 +42,12 @@ export function notificationsDataHolder({ batches, pending, erased, whileNotForm
       for await (const page of pending.pagesOfOrganization(request.organization_id)) {
         yield page.filter((p) => mine(p.record)).map((p) => ({ kind: 'push_item', data: { batch_id: null, waiting_since: new Date(p.enqueued_ms).toISOString(), record: p.record } }));
       }
+      for await (const page of withheld.pagesOfUser(request.organization_id, request.user_id)) {
+        yield page.map((w) => ({ kind: 'push_item', data: { batch_id: w.batch_id, withheld_at: w.withheld_at, record: w.record } }));
+      }
     },
     async erase(request: UserDataRequest): Promise<Record<string, number>> {
-      await erased.add(request.user_id, request.requested_at);
+      await gone.add({ userId: request.user_id, customerId: request.customer_id, organizationId: request.organization_id, at: request.requested_at, erased: true });
       const mine = ofUser(request.user_id);
       return whileNotForming(request.organization_id, async () => {
         let items = 0;
@@ -57,7 +63,12 @@ export function notificationsDataHolder({ batches, pending, erased, whileNotForm
         }
         const waiting: string[] = [];
         for await (const page of pending.pagesOfOrganization(request.organization_id)) waiting.push(...page.filter((p) => mine(p.record)).map((p) => p._id));
-        return { push_items: items, batches_removed: batchesRemoved, pending_items: await pending.remove(waiting) };
+        return {
+          push_items: items,
+          batches_removed: batchesRemoved,
+          pending_items: await pending.remove(waiting),
+          withheld_items: await withheld.removeUser(request.organization_id, request.user_id),
+        };
       });
     },
   };

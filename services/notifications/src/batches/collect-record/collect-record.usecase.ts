@@ -9,20 +9,23 @@ import { targetWants } from '../../targets/target';
 import type { TargetRepository } from '../../targets/target.repository';
 import { nextArrivalOrder, PendingItemRepository } from '../pending-item.repository';
 import type { Clock } from '@wellstream/clock';
+import type { GoneUsersSource } from '../../withheld/withhold-gone';
 
 export interface CollectRecordDeps {
   targets: TargetRepository;
   pendingItems: PendingItemRepository;
   clock: Clock;
-  /** Erased users: their events still on the log are not queued (issue 32). */
-  erased?: { has(userId: string): boolean };
+  /** Deleted and erased users: their events still on the log are not queued. */
+  gone: GoneUsersSource;
 }
 
 /** True when the record was queued for the organization's next batch. */
 export async function collectRecord(deps: CollectRecordDeps, event: CustomerEvent, batch: ReadBatch): Promise<boolean> {
-  if (event.event_type !== 'data' || deps.erased?.has(event.user_id)) return false;
+  if (event.event_type !== 'data') return false;
   const target = await batch.shared(`target ${event.organization_id}`, () => deps.targets.get(event.organization_id));
   if (!target || !targetWants(target, event.resource, event.created_at)) return false;
+  // Asked only for organizations with a target: this process holds the gone users of those alone.
+  if ((await deps.gone.forOrganization(event.organization_id)).has(event.user_id)) return false;
   const now = deps.clock.now().getTime();
   return deps.pendingItems.add({
     _id: event.id,

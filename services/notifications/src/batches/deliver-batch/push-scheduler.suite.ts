@@ -2,6 +2,8 @@
  * Two replicas (two schedulers on one store) deliver every batch exactly once, first tries in
  * formation order per organization; a stopped scheduler's work is picked up by the other.
  */
+import { NOBODY_GONE } from '@wellstream/runtime';
+import { WithheldItemRepository } from '../../withheld/withheld-item.repository';
 import { createLogger } from '@wellstream/logging';
 import type { TestableDocumentStore } from '@wellstream/store';
 import { TargetRepository } from '../../targets/target.repository';
@@ -45,6 +47,8 @@ describe(`PushScheduler with two replicas (${label})`, () => {
       pendingItems: await PendingItemRepository.open(store),
       batches: await BatchRepository.open(store),
       organizations: await PushOrganizationRepository.open(store),
+      gone: NOBODY_GONE,
+      withheld: await WithheldItemRepository.open(store),
       settings: { flushMs: 0, batchSize: 2, retryDelaysMs: [50, 50], jitter: 0.1, pollMs: 10, timeoutMs: 1000 },
       logger: createLogger('test'),
       clock: systemClock,

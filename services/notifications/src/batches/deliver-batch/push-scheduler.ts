@@ -10,6 +10,7 @@ import type { Logger } from '@wellstream/logging';
 import type { BatchRepository, DueBatch } from '../batch.repository';
 import { formDueBatches, FormBatchesDeps } from '../form-batches/form-batches.usecase';
 import { deliverBatch, DeliverBatchDeps } from './deliver-batch.usecase';
+import { BATCH_RETENTION_MS } from '../batch';
 
 export interface PushSchedulerDeps extends Omit<FormBatchesDeps, 'settings'>, Omit<DeliverBatchDeps, 'settings' | 'owner'> {
   batches: BatchRepository;
@@ -19,8 +20,6 @@ export interface PushSchedulerDeps extends Omit<FormBatchesDeps, 'settings'>, Om
 
 const DUE_SCAN_LIMIT = 200;
 const MAX_PARALLEL_ORGANIZATIONS = 16;
-/** Batches (with their records) are kept as long as the event log keeps events: 30 days. */
-export const BATCH_RETENTION_MS = 30 * 24 * 3600 * 1000;
 const PURGE_EVERY_MS = 3600_000;
 const PURGE_LIMIT = 500;
 /** Grace for in-flight tries at shutdown before they are cut short (and retried after restart). */

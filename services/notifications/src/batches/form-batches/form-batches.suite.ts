@@ -2,6 +2,8 @@
  * Batch formation over a real (in-memory SQLite) store: due rules, size limit, order, and the
  * crash between storing a batch and removing its pending items.
  */
+import { NOBODY_GONE } from '@wellstream/runtime';
+import { WithheldItemRepository } from '../../withheld/withheld-item.repository';
 import { createLogger } from '@wellstream/logging';
 import type { TestableDocumentStore } from '@wellstream/store';
 import { TargetRepository } from '../../targets/target.repository';
@@ -26,6 +28,8 @@ describe(`formDueBatches (${label})`, () => {
       pendingItems: await PendingItemRepository.open(store),
       batches: await BatchRepository.open(store),
       organizations: await PushOrganizationRepository.open(store),
+      gone: NOBODY_GONE,
+      withheld: await WithheldItemRepository.open(store),
       settings: { flushMs: 5000, batchSize: 3 },
       logger: createLogger('test'),
       clock: { now: () => new Date(now) },
@@ -91,11 +95,11 @@ describe(`formDueBatches (${label})`, () => {
     expect(await formDueBatches(deps)).toBe(1);
   });
 
-  it('drops, rather than batches, the queued items of a user erased since (issue 32)', async () => {
-    const erased = new Set(['u-gone']);
-    const d = { ...deps, erased };
+  it("takes a gone user's queued items out rather than batching them: a deleted user's kept aside for the export, an erased user's dropped", async () => {
+    const share = { has: (u: string) => u === 'u-deleted' || u === 'u-erased', erased: (u: string) => u === 'u-erased' };
+    const d: FormBatchesDeps = { ...deps, gone: { forOrganization: async () => share } };
     await Promise.all(
-      ['u-gone', 'u-kept', 'u-gone', 'u-kept'].map((user, i) =>
+      ['u-deleted', 'u-kept', 'u-erased', 'u-kept'].map((user, i) =>
         deps.pendingItems.add({ _id: `evt-e-${i}`, organization_id: ORG, enqueued_ms: now, order: nextArrivalOrder(now), record: { id: `r${i}`, user: { user_id: user } } }),
       ),
     );
@@ -105,6 +109,13 @@ describe(`formDueBatches (${label})`, () => {
     const { batches } = await all();
     expect(batches.map((b) => b.items.map((r) => (r as { id: string }).id)).sort()).toEqual([['r1'], ['r3']]);
     expect(await deps.pendingItems.oldest(10)).toEqual([]);
+    const aside = async (user: string) => {
+      const out = [];
+      for await (const page of deps.withheld.pagesOfUser(ORG, user)) out.push(...page);
+      return out;
+    };
+    expect(await aside('u-deleted')).toEqual([expect.objectContaining({ _id: 'queue:evt-e-0', batch_id: null, record: { id: 'r0', user: { user_id: 'u-deleted' } } })]);
+    expect(await aside('u-erased')).toEqual([]);
   });
 
   it('runs an erasure rewrite only while no pass forms the organization batches', async () => {

@@ -17,6 +17,8 @@ import type { BatchRepository } from '../batch.repository';
 import type { PendingItem, PendingItemRepository } from '../pending-item.repository';
 import type { PushOrganizationRepository } from '../push-organization.repository';
 import type { Clock } from '@wellstream/clock';
+import { GoneUsersSource, withholdFromQueue } from '../../withheld/withhold-gone';
+import type { WithheldItemRepository } from '../../withheld/withheld-item.repository';
 
 export interface FormBatchesDeps {
   targets: TargetRepository;
@@ -26,15 +28,15 @@ export interface FormBatchesDeps {
   settings: { flushMs: number; batchSize: number };
   logger: Logger;
   clock: Clock;
-  /** Erased users: items of theirs queued just before the erasure are dropped, not batched. */
-  erased?: { has(userId: string): boolean };
+  /** Deleted and erased users: items of theirs queued just before are taken out, not batched. */
+  gone: GoneUsersSource;
+  withheld: WithheldItemRepository;
 }
 
 const FORMATION_LEASE_MS = 30_000;
 /** How often an erasure asks again for an organization's formation lease while a pass holds it. */
 const LEASE_RETRY_MS = 100;
 
-const userOf = (item: PendingItem) => (item.record.user as { user_id?: string } | undefined)?.user_id;
 /** Bounds one pass; the next pass continues (keeps a pass short when an organization floods). */
 const MAX_BATCHES_PER_ORGANIZATION_PASS = 20;
 const SCAN_LIMIT = 2000;
@@ -71,7 +73,7 @@ async function formForOrganization(deps: FormBatchesDeps, organizationId: string
     for (let i = 0; i < MAX_BATCHES_PER_ORGANIZATION_PASS; i++) {
       const read = await deps.pendingItems.forOrganization(organizationId, deps.settings.batchSize);
       if (read.length === 0) break;
-      const items = await withoutErased(deps, read);
+      const items = await withholdFromQueue({ ...deps, pending: deps.pendingItems }, organizationId, read, await deps.gone.forOrganization(organizationId));
       if (items.length === 0) continue;
       const full = items.length >= deps.settings.batchSize;
       if (!full && items[0].enqueued_ms > now - deps.settings.flushMs) break;
@@ -87,14 +89,6 @@ async function formForOrganization(deps: FormBatchesDeps, organizationId: string
     await deps.organizations.releaseFormation(organizationId);
   }
   return formed;
-}
-
-/** Drops (from the queue too) the items of users erased since they were queued. */
-async function withoutErased(deps: FormBatchesDeps, items: PendingItem[]): Promise<PendingItem[]> {
-  const erased = deps.erased;
-  if (!erased || !items.some((i) => erased.has(userOf(i) ?? ''))) return items;
-  await deps.pendingItems.remove(items.filter((i) => erased.has(userOf(i) ?? '')).map((i) => i._id));
-  return items.filter((i) => !erased.has(userOf(i) ?? ''));
 }
 
 /**

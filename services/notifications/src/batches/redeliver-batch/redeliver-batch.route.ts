@@ -4,10 +4,11 @@
 import type { IRouter } from 'express';
 import { organizationCaller, route } from '@wellstream/http';
 import type { BatchRepository } from '../batch.repository';
+import type { GoneUsersSource } from '../../withheld/withhold-gone';
 import { redeliverBatch } from './redeliver-batch.usecase';
 import type { Clock } from '@wellstream/clock';
 
-export function redeliverBatchRoute(router: IRouter, deps: { batches: BatchRepository; wake(): void; clock: Clock }): void {
+export function redeliverBatchRoute(router: IRouter, deps: { batches: BatchRepository; wake(): void; clock: Clock; gone: GoneUsersSource }): void {
   router.post(
     '/v2/organizations/:org_id/notifications/:id/redeliver',
     route(async (req, res) => {

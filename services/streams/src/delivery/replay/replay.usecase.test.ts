@@ -2,6 +2,7 @@
  * A replay cut off mid-way leaves nothing running: its reader is stopped, reads no more, and its
  * slot is given back. On the embedded log, with a history far longer than what the client takes.
  */
+import { NOBODY_GONE } from '@wellstream/runtime';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,7 @@ describe('replay cut off mid-way', () => {
     const quota = new CustomerQuota({ stream: 1, replay: 1, retryAfterSeconds: 1 });
     const release = quota.acquire(tenant.customerId, 'replay');
     const sink = new CountingSink(100);
-    startReplay({ clock: systemClock, eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
+    startReplay({ clock: systemClock, gone: NOBODY_GONE, eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);
 
     await eventually(async () => readerStopped, 10_000);
     expect(quota.active(tenant.customerId, 'replay')).toBe(0);

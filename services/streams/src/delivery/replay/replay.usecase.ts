@@ -16,11 +16,15 @@ import { startPokeTimer } from '../poke-timer';
 import { ReplayPace } from './replay-pace';
 import type { ReplayQuery } from './replay.schema';
 import type { Clock } from '@wellstream/clock';
+import type { GoneUsersSource } from '../gone-users.port';
 
 export interface ReplayDeps {
   clock: Clock;
-  /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
-  erased?: { has(userId: string): boolean };
+  /**
+   * Deleted and erased users of a customer: their events are skipped (a deleted user's stay on the
+   * log for its 30 days; an erased user's on Kafka until the next compaction).
+   */
+  gone: GoneUsersSource;
   eventLog: EventLog;
   quota: CustomerQuota;
   logger: Logger;
@@ -58,24 +62,30 @@ export function startReplay(deps: ReplayDeps, customerId: string, query: ReplayQ
   };
   sink.onClose(stop);
 
-  deps.eventLog
-    .tail({
+  // Fresh: a replay started after a DELETE answered knows the user.
+  deps.gone
+    .forCustomer(customerId, true)
+    .then((gone) =>
+      deps.eventLog.tail({
       topic: customerEventsTopic.spec.name,
       tenant: customerId,
       fromTimestamp: deps.clock.now().getTime() - THIRTY_DAYS_MS,
       handle: async (m) => {
         if (sink.closed || stopped) throw new ClientGoneError();
         const event = parseCustomerEvent(m.value);
-        if (!event || !matchesFilter(filter, event) || deps.erased?.has(event.user_id)) return;
+        if (!event || !matchesFilter(filter, event) || gone.has(event.user_id)) return;
         if (alreadySeen(query.resumeAfter, m)) return;
         await pace.take();
+        // Asked again after the pause: a deletion may have come while this event waited.
+        if (gone.has(event.user_id)) return;
         await sink.send(event.event_type, JSON.stringify(event.payload), encodePosition(m));
       },
       onCaughtUp: () => {
         sink.comment('replay caught up');
         poker.pokeNow();
       },
-    })
+    }),
+    )
     .then(
       (sub) => {
         subscription = sub;

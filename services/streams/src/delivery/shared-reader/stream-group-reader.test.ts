@@ -1,4 +1,5 @@
 import { ConsumeOptions, EventLog, LogMessage, unshared } from '@wellstream/bus';
+import { NOBODY_GONE } from '@wellstream/runtime';
 import { customerEvent } from '../../../test/stream-fixtures';
 import type { EventSink } from '../event-sink';
 import { StreamLag } from '../stream-lag';
@@ -37,7 +38,7 @@ describe('a stream reader whose group cannot be joined (the broker is away)', ()
       },
     } as unknown as EventLog;
     let idle = false;
-    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet }, () => (idle = true));
+    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet, gone: NOBODY_GONE }, () => (idle = true));
     const client = { sink: sink() };
     reader.add(client);
     await reader.settled();
@@ -58,7 +59,7 @@ describe('a stream reader whose group cannot be joined (the broker is away)', ()
         throw new Error('broker unreachable');
       },
     } as unknown as EventLog;
-    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet }, () => {});
+    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet, gone: NOBODY_GONE }, () => {});
     const client = { sink: sink() };
     reader.add(client);
     await new Promise((r) => setTimeout(r, 50));
@@ -78,7 +79,7 @@ describe('a rebalance handing back what was already written', () => {
         return { stop: async () => {} };
       },
     } as unknown as EventLog;
-    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet }, () => {});
+    const reader = new StreamGroupReader('grp', { customerId: 'cus_1' }, { eventLog, lag: new StreamLag(), logger: quiet, gone: NOBODY_GONE }, () => {});
     const client = { sink: sink() };
     reader.add(client);
     await reader.settled();

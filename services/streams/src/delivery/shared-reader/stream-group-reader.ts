@@ -19,6 +19,7 @@ import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter'
 import { alreadySeen, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
 import type { StreamLag } from '../stream-lag';
+import type { GoneUsersOf, GoneUsersSource } from '../gone-users.port';
 import { ConnectionWrites } from './connection-writes';
 import { splitPartitions } from './partition-split';
 
@@ -38,8 +39,8 @@ export interface GroupReaderDeps {
   eventLog: EventLog;
   lag: StreamLag;
   logger: Logger;
-  /** Erased users: their events are skipped (on Kafka they stay until the next compaction). */
-  erased?: { has(userId: string): boolean };
+  /** Deleted and erased users of a customer: their events are skipped, whenever they were written. */
+  gone: GoneUsersSource;
   /** When a client goes, what it was written this long before is read again for its successors (default IN_FLIGHT_MS). */
   resendWindowMs?: number;
 }
@@ -58,6 +59,8 @@ export class StreamGroupReader {
   /** Per client gone, the partitions read again for their next owners. */
   private readonly reread = new WeakMap<StreamClient, Set<number>>();
   private subscription?: GroupSubscription;
+  /** The customer's gone users, loaded fresh as the reader joins (before it reads anything). */
+  private gone?: GoneUsersOf;
   /** Resume positions of clients that arrived while the reader was joining (see rewindFor). */
   private pendingRewinds: LogPosition[] = [];
   /** Joins and leaves run one after the other, so a client arriving while the last one leaves rejoins cleanly. */
@@ -113,6 +116,8 @@ export class StreamGroupReader {
   private async join(): Promise<void> {
     for (let attempt = 1; this.clients.size > 0 && !this.subscription; attempt++) {
       try {
+        // Fresh: a reader joining after a DELETE answered knows the user before its first event.
+        this.gone = await this.deps.gone.forCustomer(this.filter.customerId, true);
         this.subscription = await this.deps.eventLog.consume({
           topic: customerEventsTopic.spec.name,
           tenant: this.filter.customerId,
@@ -188,7 +193,7 @@ export class StreamGroupReader {
 
   private readonly handle = async (m: LogMessage): Promise<void> => {
     const event = parseCustomerEvent(m.value);
-    const wanted = event !== undefined && matchesFilter(this.filter, event) && !this.deps.erased?.has(event.user_id);
+    const wanted = event !== undefined && matchesFilter(this.filter, event) && !this.gone?.has(event.user_id);
     for (;;) {
       if (!this.owners.has(m.partition) && this.clients.size > 0 && !this.assigned.includes(m.partition)) {
         // A message of a partition whose assignment this reader has not been told of yet.
@@ -198,7 +203,8 @@ export class StreamGroupReader {
       const client = this.owners.get(m.partition);
       // No local client: the reader is leaving; the message stays uncommitted for the next owner.
       if (!client) throw new ClientGoneError('no client of this stream is connected here');
-      if (!wanted) return;
+      // Asked again on every turn: a deletion may have come while an earlier write waited.
+      if (!wanted || this.gone?.has(event!.user_id)) return;
       if (client.sink.closed) {
         this.remove(client);
         // Its successor gets the partition from further back, this message included, in order.

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { auditEntry, auditLogTopic, RETENTION_REQUEST_PREFIX, userDataRequestsTopic } from '@wellstream/contracts';
+import { DEFAULT_PUBLISH_WITHIN_MS } from '@wellstream/outbox';
 import { userNotFound } from '../../users/user.errors';
 import type { User } from '../../users/user';
 import type { LifecycleDeps } from '../lifecycle.deps';
@@ -57,9 +58,14 @@ export async function eraseUser(deps: LifecycleDeps, user: User, reason: Erasure
     service: 'users',
     details: { request_id: requestId, reason, user_status: user.status, deleted_at: user.deleted_at },
   });
-  await deps.outbox.write([deps.outbox.message(userDataRequestsTopic, request, stored), deps.outbox.message(auditLogTopic, audit, stored)], async () => {
-    await deps.erasures.save(erasure);
-    await deps.users.remove(user.id);
-  });
+  // On the log before the answer: a stream or replay started after it knows the user is gone.
+  await deps.outbox.write(
+    [deps.outbox.message(userDataRequestsTopic, request, stored), deps.outbox.message(auditLogTopic, audit, stored)],
+    async () => {
+      await deps.erasures.save(erasure);
+      await deps.users.remove(user.id);
+    },
+    { publishWithinMs: DEFAULT_PUBLISH_WITHIN_MS },
+  );
   return erasure;
 }
