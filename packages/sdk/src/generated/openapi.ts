@@ -1382,6 +1382,8 @@ export interface components {
             next_attempt_at?: string | null;
             /** @enum {string} */
             status?: "SUCCESS" | "FAILURE";
+            /** @description Present only when some were: items taken out because their user was deleted or erased (no user is named). They are neither shown nor sent again. */
+            withheld_items?: number;
         };
         NotificationBatchSummary: {
             attempts?: {
