@@ -111,9 +111,9 @@ export function createGatewayApp(deps: GatewayAppDeps): RequestHandlerOrListener
       if (identity.kind !== 'admin') throw unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
       next();
     }),
-    adminRoutes(deps),
-    operatorReadRoutes(deps),
   );
+  // At the paths their declarations give (/v2/admin/…), behind the check above.
+  app.use(adminRoutes(deps), operatorReadRoutes(deps));
 
   app.use(notFoundHandler());
   app.use(errorHandler(deps.logger));

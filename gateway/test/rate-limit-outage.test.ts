@@ -72,7 +72,7 @@ it('the operator\'s token usage read answers 503 {"message"} with Retry-After wh
   await repo.tokens.insertOne({ _id: 'a'.repeat(64), customer_id: 'cus_1', rate_limit_per_hour: 5, created_at: '2026-01-01T00:00:00.000Z', revoked_at: null, prefix: 'wst_abcdefgh' });
   for (const mode of ['open', 'closed'] as const) {
     const app = express();
-    app.use('/v2/admin', operatorReadRoutes({ repo, rateLimits: new FaultTolerantRateLimitStore(refusing, { mode, logger: createLogger('usage-outage-test') }) }));
+    app.use(operatorReadRoutes({ repo, rateLimits: new FaultTolerantRateLimitStore(refusing, { mode, logger: createLogger('usage-outage-test') }) }));
     app.use(errorHandler(createLogger('usage-outage-test')));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));

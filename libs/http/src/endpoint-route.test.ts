@@ -3,7 +3,7 @@ import express from 'express';
 import Joi from 'joi';
 import { errorHandler } from './create-service-app';
 import { createLogger } from '@wellstream/logging';
-import { endpointRoute } from './endpoint-route';
+import { declaredRoute, endpointRoute } from './endpoint-route';
 
 // As @wellstream/endpoints declares it: PUT /v2/things/{thing_id}.
 const declaration = { method: 'put', path: '/things/{thing_id}' } as const;
@@ -26,6 +26,10 @@ describe('endpointRoute', () => {
     endpointRoute<unknown, { name: string }>(app, declaration, checks, (req, res, { body }) => {
       res.json({ id: req.params.thing_id, body });
     });
+    // A service's own handlers at a declared method and path: here a url-encoded form.
+    declaredRoute(app, { method: 'post', path: '/things/{thing_id}/form' }, express.urlencoded({ extended: false }), (req, res) => {
+      res.json({ id: req.params.thing_id, body: req.body });
+    });
     app.use(errorHandler(createLogger('test')));
     base = await serve(app);
   });
@@ -45,5 +49,12 @@ describe('endpointRoute', () => {
   it('runs the checks in order: a malformed body is the first check’s 400, a bad value the second’s 422', async () => {
     expect((await put('/v2/things/t1', { name: 5 })).status).toBe(400);
     expect((await put('/v2/things/t1', { name: '  ' })).status).toBe(422);
+  });
+
+  it('declaredRoute registers the service\'s own handlers at the declared method and path', async () => {
+    const res = await fetch(`${base.url}/v2/things/t2/form`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=b' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: 't2', body: { name: 'b' } });
+    expect((await fetch(`${base.url}/v2/things/t2/form`, { method: 'PUT', body: 'name=b' })).status).toBe(404);
   });
 });

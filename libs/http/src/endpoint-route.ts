@@ -37,15 +37,24 @@ export interface CheckedRequest<Query, Body> {
   body: Body;
 }
 
+/**
+ * The declaration's method and path with express handlers of the service's own (a body parser of
+ * its own, errors answered as a page): for a route `endpointRoute`'s one JSON handler does not fit.
+ */
+export function declaredRoute(router: IRouter, declaration: DeclaredRoute, ...handlers: RequestHandler[]): void {
+  const register = router[declaration.method].bind(router) as (path: string, ...handlers: RequestHandler[]) => void;
+  register(expressPath(declaration), ...handlers);
+}
+
 export function endpointRoute<Query = unknown, Body = unknown>(
   router: IRouter,
   declaration: DeclaredRoute,
   checks: readonly RequestCheck[],
   handler: (req: Request, res: Response, checked: CheckedRequest<Query, Body>) => Promise<unknown> | unknown,
 ): void {
-  const register = router[declaration.method].bind(router) as (path: string, ...handlers: RequestHandler[]) => void;
-  register(
-    expressPath(declaration),
+  declaredRoute(
+    router,
+    declaration,
     route(async (req, res) => {
       const checked: Record<RequestCheck['in'], unknown> = { query: req.query, body: req.body };
       // Each check reads the request as sent: a shape check (400) before a value check (422) of one body.

@@ -4,9 +4,10 @@
  * The gateway app does not parse query strings (services parse their own), so this router does.
  */
 import express, { Request } from 'express';
-import { route } from '@wellstream/http';
+import { endpointRoute } from '@wellstream/http';
 import type { RateLimitStore } from '@wellstream/ratelimit';
 import type { AccountRepository } from '../account.repository';
+import { gatewayEndpoint } from '../gateway-endpoints';
 import { asUnavailable, HOUR_MS, rateLimitKey } from '../../auth/rate-limit';
 import { getCustomer, listCustomers } from './customer-reads.usecase';
 import { getOrganization, listOrganizations } from './organization-reads.usecase';
@@ -32,14 +33,11 @@ export function operatorReadRoutes(deps: { repo: AccountRepository; rateLimits: 
     });
   const tokens = { repo: deps.repo, readUsage };
 
-  r.get('/customers', route(async (req, res) => void res.json(await listCustomers(deps.repo, parsePageQuery(queryOf(req))))));
-  r.get('/customers/:customerId', route(async (req, res) => void res.json(await getCustomer(deps.repo, req.params.customerId))));
-  r.get(
-    '/customers/:customerId/organizations',
-    route(async (req, res) => void res.json(await listOrganizations(deps.repo, req.params.customerId, parsePageQuery(queryOf(req))))),
-  );
-  r.get('/organizations/:orgId', route(async (req, res) => void res.json(await getOrganization(deps.repo, req.params.orgId))));
-  r.get('/customers/:customerId/tokens', route(async (req, res) => void res.json(await listTokens(tokens, req.params.customerId, parsePageQuery(queryOf(req))))));
-  r.get('/customers/:customerId/tokens/:tokenId', route(async (req, res) => void res.json(await getToken(tokens, req.params.customerId, req.params.tokenId))));
+  endpointRoute(r, gatewayEndpoint('listCustomers'), [], async (req, res) => void res.json(await listCustomers(deps.repo, parsePageQuery(queryOf(req)))));
+  endpointRoute(r, gatewayEndpoint('getCustomer'), [], async (req, res) => void res.json(await getCustomer(deps.repo, req.params.customer_id)));
+  endpointRoute(r, gatewayEndpoint('listOrganizations'), [], async (req, res) => void res.json(await listOrganizations(deps.repo, req.params.customer_id, parsePageQuery(queryOf(req)))));
+  endpointRoute(r, gatewayEndpoint('getOrganization'), [], async (req, res) => void res.json(await getOrganization(deps.repo, req.params.org_id)));
+  endpointRoute(r, gatewayEndpoint('listTokens'), [], async (req, res) => void res.json(await listTokens(tokens, req.params.customer_id, parsePageQuery(queryOf(req)))));
+  endpointRoute(r, gatewayEndpoint('getToken'), [], async (req, res) => void res.json(await getToken(tokens, req.params.customer_id, req.params.token_id)));
   return r;
 }

@@ -5,8 +5,9 @@
  * back to the marketplace, or JSON to a script.
  */
 import express, { IRouter, Request, Response } from 'express';
-import { route, toHttpError } from '@wellstream/http';
+import { declaredRoute, route, toHttpError } from '@wellstream/http';
 import type { SourcesDeps } from '../sources.deps';
+import { delegatedEndpoint, sourcesEndpoint } from '../sources-endpoints';
 import { startConnect } from '../oauth/start-connect.usecase';
 import { disconnect } from '../connections/disconnect.usecase';
 import { marketplaceNotFound, sourceNotOffered } from '../connections/source.errors';
@@ -33,7 +34,6 @@ const pageOrJson = (fn: (req: Request, res: Response) => Promise<void>) =>
   });
 
 export function connectRoutes(router: IRouter, deps: SourcesDeps): void {
-  const base = '/v2/marketplace/:token/sources/:type';
   const marketplaceUrl = (token: string) => `${deps.settings.publicUrl}/v2/marketplace/${encodeURIComponent(token)}`;
 
   const connect = pageOrJson(async (req, res) => {
@@ -41,11 +41,12 @@ export function connectRoutes(router: IRouter, deps: SourcesDeps): void {
     const location = await startConnect(deps, user, req.params.type, marketplaceUrl(req.params.token));
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location);
   });
-  router.post(`${base}/connect`, formBody, connect);
-  router.post(`${base}/reconnect`, formBody, connect);
+  declaredRoute(router, delegatedEndpoint('connectSource'), formBody, connect);
+  declaredRoute(router, sourcesEndpoint('reconnectProviderSource'), formBody, connect);
 
-  router.post(
-    `${base}/disconnect`,
+  declaredRoute(
+    router,
+    delegatedEndpoint('disconnectSource'),
     formBody,
     pageOrJson(async (req, res) => {
       const user = await marketplaceUser(deps.users, req.params.token, USER_WAIT_MS);

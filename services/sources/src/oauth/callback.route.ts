@@ -4,16 +4,18 @@
  * replayed (nothing is stored then).
  */
 import type { IRouter } from 'express';
-import { route, toHttpError } from '@wellstream/http';
+import { declaredRoute, route, toHttpError } from '@wellstream/http';
 import type { SourcesDeps } from '../sources.deps';
+import { sourcesEndpoint } from '../sources-endpoints';
 import { sendMessagePage } from '../marketplace/simple-page';
 import { completeConnect } from './complete-connect.usecase';
 
 const first = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
 export function callbackRoute(router: IRouter, deps: SourcesDeps): void {
-  router.get(
-    '/v2/sources/:type/callback',
+  declaredRoute(
+    router,
+    sourcesEndpoint('providerCallback'),
     route(async (req, res, next) => {
       try {
         const outcome = await completeConnect(deps, req.params.type, { code: first(req.query.code), state: first(req.query.state), error: first(req.query.error), scope: first(req.query.scope) });

@@ -5,9 +5,10 @@
  * a good one is answered as soon as its fetch is queued.
  */
 import express, { IRouter, Request } from 'express';
-import { route } from '@wellstream/http';
+import { declaredRoute, route } from '@wellstream/http';
 import { notFound } from '@wellstream/errors';
 import type { SourcesDeps } from '../sources.deps';
+import { sourcesEndpoint } from '../sources-endpoints';
 import { isProviderError, InboundRequest } from '../providers/provider.port';
 import { AppSubscriptionKeeper } from './app-subscription-keeper';
 import { receiveNotification } from './receive-notification.usecase';
@@ -27,7 +28,6 @@ function inbound(req: Request): InboundRequest {
 }
 
 export function webhookRoutes(router: IRouter, deps: SourcesDeps, onQueued: () => void): void {
-  const path = '/v2/sources/:type/webhook';
   const handshake = route(async (req, res) => {
     const provider = deps.registry.get(req.params.type);
     if (!provider) throw notFound('SOURCE_NOT_OFFERED', `The source "${req.params.type}" is not offered here.`);
@@ -41,10 +41,11 @@ export function webhookRoutes(router: IRouter, deps: SourcesDeps, onQueued: () =
     else if (answer.body === undefined) res.status(answer.status).end();
     else res.status(answer.status).json(answer.body);
   });
-  router.get(path, handshake);
-  router.head(path, handshake);
-  router.post(
-    path,
+  declaredRoute(router, sourcesEndpoint('providerWebhookHandshake'), handshake);
+  declaredRoute(router, sourcesEndpoint('providerWebhookProbe'), handshake);
+  declaredRoute(
+    router,
+    sourcesEndpoint('providerWebhookNotification'),
     rawBody,
     route(async (req, res) => {
       try {

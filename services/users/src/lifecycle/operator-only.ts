@@ -6,8 +6,6 @@ import type { Request } from 'express';
 import { isOperatorCall } from '@wellstream/http';
 import { adminOnly } from '../users/user.errors';
 
-export const ADMIN_USER_PATH = '/v2/admin/organizations/:orgId/users/:uid';
-
 /** Who did it, as the audit log names them. */
 export function operatorActor(req: Request): string {
   if (!isOperatorCall(req)) throw adminOnly();

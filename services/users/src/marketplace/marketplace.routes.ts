@@ -3,8 +3,9 @@
  * marketplace token in the path is the credential).
  */
 import type { IRouter } from 'express';
-import { validate } from '@wellstream/http';
+import { declaredRoute, validate } from '@wellstream/http';
 import type { UsersDeps } from '../users/users.deps';
+import { usersEndpoint } from '../users-endpoints';
 import { supportedTimeZones } from '../users/location-policy';
 import { openMarketplace } from './open-marketplace';
 import { marketplaceView, signInOrigins } from './marketplace.view';
@@ -16,11 +17,11 @@ import { chooseTimezone } from './choose-timezone/choose-timezone.usecase';
 import { chooseTimezoneSchema } from './choose-timezone/choose-timezone.schema';
 
 export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
-  const base = '/v2/marketplace/:token';
   const zones = supportedTimeZones();
 
-  app.get(
-    base,
+  declaredRoute(
+    app,
+    usersEndpoint('openMarketplace'),
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
       const providers = await deps.providers.list();
@@ -40,8 +41,9 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     }),
   );
 
-  app.post(
-    `${base}/sources/:type/connect`,
+  declaredRoute(
+    app,
+    usersEndpoint('connectSource'),
     formBody,
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
@@ -50,8 +52,9 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     }),
   );
 
-  app.post(
-    `${base}/sources/:type/disconnect`,
+  declaredRoute(
+    app,
+    usersEndpoint('disconnectSource'),
     formBody,
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
@@ -60,8 +63,9 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     }),
   );
 
-  app.post(
-    `${base}/timezone`,
+  declaredRoute(
+    app,
+    usersEndpoint('chooseTimezone'),
     formBody,
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);

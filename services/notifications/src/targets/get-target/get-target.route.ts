@@ -2,16 +2,14 @@
  * GET /v2/organizations/:org_id/notification_target → 200 target view, or 404.
  */
 import type { IRouter } from 'express';
-import { organizationCaller, route } from '@wellstream/http';
+import { endpointRoute, organizationCaller } from '@wellstream/http';
+import { notificationsEndpoint } from '../../notifications-endpoints';
 import type { TargetRepository } from '../target.repository';
 import { getTarget } from './get-target.usecase';
 
 export function getTargetRoute(router: IRouter, deps: { targets: TargetRepository }): void {
-  router.get(
-    '/v2/organizations/:org_id/notification_target',
-    route(async (req, res) => {
-      const caller = organizationCaller(req);
-      res.json(await getTarget(deps, caller.organizationId));
-    }),
-  );
+  endpointRoute(router, notificationsEndpoint('getNotificationTarget'), [], async (req, res) => {
+    const caller = organizationCaller(req);
+    res.json(await getTarget(deps, caller.organizationId));
+  });
 }

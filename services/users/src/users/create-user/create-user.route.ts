@@ -1,22 +1,19 @@
 /**
- * POST /v2/organizations/:orgId/users → 201 with the created user.
+ * POST /v2/organizations/:org_id/users → 201 with the created user.
  */
 import type { IRouter } from 'express';
-import { organizationCaller, route, validate } from '@wellstream/http';
+import { endpointRoute, organizationCaller, validate } from '@wellstream/http';
 import type { UsersDeps } from '../users.deps';
-import { USERS_PATH } from '../user-paths';
+import { usersEndpoint } from '../../users-endpoints';
 import { userView } from '../user.views';
 import { createUserSchema } from './create-user.schema';
 import { createUser } from './create-user.usecase';
 
 export function createUserRoute(router: IRouter, deps: UsersDeps): void {
-  router.post(
-    USERS_PATH,
-    route(async (req, res) => {
-      const caller = organizationCaller(req);
-      const body = validate(createUserSchema, req.body, { kind: 'bad_request' });
-      const user = await createUser(deps, { ...body, ...caller });
-      res.status(201).json(userView(user, deps.marketplaceUrl));
-    }),
-  );
+  endpointRoute(router, usersEndpoint('createUser'), [], async (req, res) => {
+    const caller = organizationCaller(req);
+    const body = validate(createUserSchema, req.body, { kind: 'bad_request' });
+    const user = await createUser(deps, { ...body, ...caller });
+    res.status(201).json(userView(user, deps.marketplaceUrl));
+  });
 }
