@@ -1,6 +1,6 @@
 /**
- * Settings of the sources service, validated once at start-up. Provider settings follow the
- * contract (DESIGN.md §2, Sources): WELLSTREAM_SOURCE_<TYPE>_CLIENT_ID/_CLIENT_SECRET (offered
+ * Settings of the sources service, validated once at start-up. Provider settings are part of the
+ * published interface (docs/configuration.md): WELLSTREAM_SOURCE_<TYPE>_CLIENT_ID/_CLIENT_SECRET (offered
  * only when both are set) and _AUTH_URL/_TOKEN_URL/_API_URL defaulting to production.
  */
 import Joi from 'joi';

@@ -1,5 +1,5 @@
 /**
- * Users erased (issue 32), so a service skips their events from then on: on Kafka an erasure
+ * Users erased (docs/data-lifecycle.md), so a service skips their events from then on: on Kafka an erasure
  * leaves tombstones that the cleaner applies only at the topic's next compaction, and until then
  * the user's messages are still in the customer's topic (streams and replays read them; a
  * consumer behind the erasure, like the push collector, still has them to read). Kept in the

@@ -14,7 +14,7 @@ export interface CollectRecordDeps {
   targets: TargetRepository;
   pendingItems: PendingItemRepository;
   clock: Clock;
-  /** Erased users: their events still on the log are not queued (issue 32). */
+  /** Erased users: their events still on the log are not queued (docs/data-lifecycle.md). */
   erased?: { has(userId: string): boolean };
 }
 

@@ -91,7 +91,7 @@ describe(`formDueBatches (${label})`, () => {
     expect(await formDueBatches(deps)).toBe(1);
   });
 
-  it('drops, rather than batches, the queued items of a user erased since (issue 32)', async () => {
+  it('drops, rather than batches, the queued items of a user erased since', async () => {
     const erased = new Set(['u-gone']);
     const d = { ...deps, erased };
     await Promise.all(
