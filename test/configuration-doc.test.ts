@@ -15,7 +15,7 @@ const REGENERATE = 'npm run build && node scripts/generate-config-docs.mjs';
 
 /** What the deployables and the set-up scripts read from the environment, by name. */
 function variablesReadFromEnvironment(): Map<string, string> {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'libs', 'gateway/src', 'services', 'platform/src', 'scripts', 'deploy/docker'], { cwd: ROOT, encoding: 'utf8' })
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'libs', 'gateway/src', 'edge/src', 'services', 'platform/src', 'scripts', 'deploy/docker'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
     .filter((f) => /\.(ts|js|mjs|cjs)$/.test(f))
     .filter((f) => !/\.(test|suite)\.ts$/.test(f) && !f.startsWith('libs/testing/') && !/\/(test|bench)\//.test(f) && !f.includes('/dist/'))

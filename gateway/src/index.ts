@@ -2,5 +2,4 @@ export { composeGateway } from './compose';
 export type { RunningGateway } from './compose';
 export { gatewayConfigSchema, loadGatewayConfig } from './config';
 export type { GatewayConfig } from './config';
-export { edgeConfigSchema } from './edge/config';
 export type { ServiceName } from './proxy/route-table';
