@@ -18,6 +18,7 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?@apidevtools/json-schema-ref-parser/)'],
   moduleNameMapper: {
     '^@wellstream/gateway$': '<rootDir>/gateway/src',
+    '^@wellstream/edge$': '<rootDir>/edge/src',
     '^@wellstream/platform$': '<rootDir>/platform/src',
     '^@wellstream/(sdk|cli)$': '<rootDir>/packages/$1/src',
     '^@wellstream/(.+)-service$': '<rootDir>/services/$1/src',
@@ -38,20 +39,20 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$', '\\.containers\\.test\\.ts$'],
     },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.int.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.int.test.ts'],
       globalSetup: '<rootDir>/deploy/servers/jest-global-setup.js',
       globalTeardown: '<rootDir>/deploy/servers/jest-global-teardown.js',
     },
     {
       ...shared,
       displayName: 'faults',
-      testMatch: ['<rootDir>/{libs,gateway,services,platform,packages,test}/**/*.faults.test.ts'],
+      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.faults.test.ts'],
     },
     {
       ...shared,

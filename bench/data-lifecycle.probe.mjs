@@ -1,5 +1,5 @@
 /**
- * A probe of the data lifecycle (issue 32), not part of `npm run bench`: on the embedded platform
+ * A probe of the data lifecycle (docs/data-lifecycle.md), not part of `npm run bench`: on the embedded platform
  * (build first), one user with N records (default 10,000): how long an export takes to become
  * ready and to download, how long an erasure takes to answer and to finish in every service, and
  * another customer-API request's latency meanwhile beside the same request idle.

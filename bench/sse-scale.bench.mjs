@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Stream clients at scale (issue 29): one streams process holding many idle SSE clients, on the
+ * Stream clients at scale: one streams process holding many idle SSE clients, on the
  * distributed runtime (every service its own process on Kafka, FerretDB and Redis, from
  * deploy/servers) and embedded, beside a bare node:http SSE server measured in the same run; then
  * records flowing to them; then a reconnect storm.

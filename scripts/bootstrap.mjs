@@ -40,7 +40,7 @@ function manifestsHash() {
     if (!fs.existsSync(path.join(root, dir))) continue;
     for (const d of fs.readdirSync(path.join(root, dir))) files.push(path.join(dir, d, 'package.json'));
   }
-  files.push('gateway/package.json', 'platform/package.json');
+  files.push('gateway/package.json', 'edge/package.json', 'platform/package.json');
   for (const f of files.sort()) {
     const p = path.join(root, f);
     if (fs.existsSync(p)) h.update(f).update(fs.readFileSync(p));

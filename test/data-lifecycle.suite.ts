@@ -1,5 +1,5 @@
 /**
- * The data lifecycle (issue 32) on a whole platform, on both runtimes: a deleted user's data
+ * The data lifecycle (docs/data-lifecycle.md) on a whole platform, on both runtimes: a deleted user's data
  * exported on special request from every service that holds some (users, records, rules,
  * notifications, sources), fetched through the signed link (410 once past its lifetime); an
  * erasure after which no API, replay or export finds anything of the user, idempotent; retention

@@ -10,7 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/env.sh"
 need_podman
 repo="$(cd "$WELLSTREAM_CONTAINERS_DIR/../.." && pwd)"
-DEPLOYABLES=(gateway users records streams notifications rules sources)
+DEPLOYABLES=(gateway edge users records streams notifications rules sources)
 INFRA=(kafka ferretdb redis)
 wanted=("$@"); [ ${#wanted[@]} -gt 0 ] || wanted=("${DEPLOYABLES[@]}" "${INFRA[@]}")
 
@@ -25,7 +25,7 @@ revision="$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)"
 build_deployable() {
   local name="$1" t0=$SECONDS
   echo "image wellstream/$name:local …"
-  # --layers: the build stage (install, compile, prune) is shared by all seven and built once.
+  # --layers: the build stage (install, compile, prune) is shared by all eight and built once.
   # --format docker: the OCI format has no HEALTHCHECK (podman would drop it).
   podman build --quiet --layers --format docker --network host \
     -f "$repo/deploy/docker/Dockerfile" --ignorefile "$repo/deploy/docker/Dockerfile.dockerignore" \

@@ -13,8 +13,7 @@ need_podman
 command -v podman-compose >/dev/null || die "podman-compose is not installed (pip install podman-compose==1.2.0)"
 repo="$(cd "$WELLSTREAM_CONTAINERS_DIR/../.." && pwd)"
 project="${WELLSTREAM_COMPOSE_PROJECT:-wellstream}"
-# (The edge runs from the gateway's image with another command: no image of its own.)
-for image in gateway users records streams notifications rules sources kafka ferretdb redis; do
+for image in gateway edge users records streams notifications rules sources kafka ferretdb redis; do
   podman image exists "localhost/wellstream/$image:local" || die "image wellstream/$image:local is missing: run npm run images first"
 done
 keys="$repo/.wellstream-containers.env"

@@ -17,8 +17,8 @@ import { AccountLookups, adminTokenHash, authenticate } from './accounts/authent
 import type { TokenRevocations } from './auth/token-revocations';
 import { gatewayPipeline } from './auth/gateway-pipeline';
 import { tokenFromRequest } from './auth/token-from-request';
-import { DOCS_PAGE_HEADERS, renderDocsPage } from './docs/docs-page';
-import { mergedOpenApi } from './docs/openapi-merge';
+import { DOCS_PAGE_HEADERS, renderDocsPage } from './openapi/docs-page';
+import { mergedOpenApi } from './openapi/openapi-merge';
 import { callerSigner } from './proxy/caller-signer';
 import { forwardRequests } from './proxy/forward-request';
 import type { InProcessServices, RequestHandlerOrListener } from './proxy/in-process-services';

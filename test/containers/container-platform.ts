@@ -9,10 +9,10 @@
 import { eventually, freePort, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, TEST_SOURCE_TOKEN_KEY, uniqueTestName } from '@wellstream/testing';
 import { must, podman, run } from './podman';
 
-/** One image each (the edge runs from the gateway's image). */
+/** One image and one Kubernetes manifest each (the edge has an image too, but no manifest: a Kubernetes Service does its job there). */
 export const DEPLOYABLES = ['gateway', 'users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
 export type Deployable = (typeof DEPLOYABLES)[number];
-/** The compose services run from those images: the gateway twice behind the edge. */
+/** The compose services: the gateway twice, behind the edge. */
 export const APP_CONTAINERS = ['edge', 'gateway-a', 'gateway-b', 'users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;
 export type AppContainer = (typeof APP_CONTAINERS)[number];
 // GATEWAY is the public port (the edge's); GATEWAY_A and GATEWAY_B the two gateways'.

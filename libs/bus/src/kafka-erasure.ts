@@ -1,5 +1,5 @@
 /**
- * Erasure on Kafka (issue 32): a tombstone (same key, null value, same partition) for every key of
+ * Erasure on Kafka (docs/data-lifecycle.md): a tombstone (same key, null value, same partition) for every key of
  * the user, so the log cleaner removes the key's messages at the topic's next compaction; consumers
  * see an empty value and skip it. Keys come from the caller, or from reading the one partition the
  * user's partition key picks (from its oldest kept message to the high watermark taken at the

@@ -1,5 +1,5 @@
 /**
- * The data lifecycle topics (issue 32): what the platform holds about one user is spread over the
+ * The data lifecycle topics (docs/data-lifecycle.md): what the platform holds about one user is spread over the
  * services that own it, so an export or an erasure is asked of all of them on the log and each
  * answers from its own store (no service reads another's database).
  * - `user-data-requests`: the users service (it owns users) asks every service holding user data

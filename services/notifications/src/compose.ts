@@ -65,7 +65,7 @@ export function composeNotifications(config: NotificationsConfig, shared: Shared
       );
       scheduler.start();
       lifecycle.started('push scheduler', scheduler);
-      // Exports and erasures of one user's push items (issue 32); its audit entries leave through an outbox.
+      // Exports and erasures of one user's push items (docs/data-lifecycle.md); its audit entries leave through an outbox.
       const outbox = await ctx.openOutbox();
       await outbox.start();
       const dataHolder = notificationsDataHolder({

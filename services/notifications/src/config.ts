@@ -24,13 +24,20 @@ export interface NotificationsConfig extends ServiceSettings {
 
 export const notificationsConfigSchema = Joi.object<NotificationsConfig>({
   ...serviceSettingsSchema,
-  WELLSTREAM_PUSH_RETRY_DELAYS_MS: durationList().default('60000,300000,1800000'),
-  WELLSTREAM_PUSH_FLUSH_MS: Joi.number().integer().min(0).max(3_600_000).default(5000),
-  WELLSTREAM_PUSH_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100),
-  WELLSTREAM_PUSH_TIMEOUT_MS: Joi.number().integer().min(50).max(300_000).default(10_000),
-  WELLSTREAM_PUSH_ALLOW_PRIVATE_TARGETS: Joi.boolean().truthy('1', 'yes').falsy('0', 'no').default(false),
-  WELLSTREAM_PUSH_POLL_MS: Joi.number().integer().min(10).max(60_000),
-  WELLSTREAM_PUSH_RETRY_JITTER: Joi.number().min(0).max(0.5).default(0.1),
+  WELLSTREAM_PUSH_RETRY_DELAYS_MS: durationList().default('60000,300000,1800000')
+    .description('comma list of delays between delivery attempts (N delays: N + 1 tries)'),
+  WELLSTREAM_PUSH_FLUSH_MS: Joi.number().integer().min(0).max(3_600_000).default(5000)
+    .description('how long new records gather before a batch is formed'),
+  WELLSTREAM_PUSH_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100)
+    .description('a batch is formed at once when this many records wait'),
+  WELLSTREAM_PUSH_TIMEOUT_MS: Joi.number().integer().min(50).max(300_000).default(10_000)
+    .description('whole-attempt timeout of one delivery (connect, send, first 2 KiB of the answer)'),
+  WELLSTREAM_PUSH_ALLOW_PRIVATE_TARGETS: Joi.boolean().truthy('1', 'yes').falsy('0', 'no').default(false)
+    .description('allow push targets on private and loopback addresses (10/8, 192.168/16, 127/8, ::1, fc00::/7 …); link-local and metadata addresses are always refused'),
+  WELLSTREAM_PUSH_POLL_MS: Joi.number().integer().min(10).max(60_000)
+    .description('how often the delivery scheduler looks for work; unset: half the shortest of the flush time and the retry delays, between 25 ms and 1 s'),
+  WELLSTREAM_PUSH_RETRY_JITTER: Joi.number().min(0).max(0.5).default(0.1)
+    .description('relative jitter applied to every retry delay (`0.1`: ±10 %)'),
 });
 
 export const loadNotificationsConfig = (env: NodeJS.ProcessEnv = process.env): NotificationsConfig => loadConfig(notificationsConfigSchema, env);

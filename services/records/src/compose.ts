@@ -60,7 +60,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       });
       // Publish what a previous run stored but did not get onto the log, before taking new writes.
       await outbox.start();
-      // Exports and erasures of one user's records (issue 32).
+      // Exports and erasures of one user's records (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, await recordsDataHolder(store), shared.clock ?? clock);
       for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
       // Provider data fetched by the sources service: the same ingestion as a mobile post.

@@ -20,10 +20,14 @@ export interface RecordsConfig extends ServiceSettings {
 
 export const recordsConfigSchema = Joi.object<RecordsConfig>({
   ...serviceSettingsSchema,
-  WELLSTREAM_DEMO_TICK_MS: Joi.number().integer().min(100).default(60_000),
-  WELLSTREAM_DEMO_BACKFILL_DAYS: Joi.number().integer().min(0).max(30).default(7),
-  WELLSTREAM_RECORDS_USER_WAIT_MS: Joi.number().integer().min(0).max(60_000).default(10_000),
-  WELLSTREAM_INGESTION_COUNT_FLUSH_MS: Joi.number().integer().min(100).max(600_000).default(1_000),
+  WELLSTREAM_DEMO_TICK_MS: Joi.number().integer().min(100).default(60_000)
+    .description("how often the demo source refreshes today's data for each user with demo connected"),
+  WELLSTREAM_DEMO_BACKFILL_DAYS: Joi.number().integer().min(0).max(30).default(7)
+    .description('days the demo source fills in when it is connected (today not counted)'),
+  WELLSTREAM_RECORDS_USER_WAIT_MS: Joi.number().integer().min(0).max(60_000).default(10_000)
+    .description("the longest an unknown mobile token waits while records' user projection is behind the users log (read-your-writes; a projection that is caught up refuses at once)"),
+  WELLSTREAM_INGESTION_COUNT_FLUSH_MS: Joi.number().integer().min(100).max(600_000).default(1_000)
+    .description("how often the per-organization, per-day ingestion counts gathered in memory are written out (the operator's `GET /v2/admin/organizations/:org_id/ingestion`)"),
 });
 
 export const loadRecordsConfig = (env: NodeJS.ProcessEnv = process.env): RecordsConfig => loadConfig(recordsConfigSchema, env);

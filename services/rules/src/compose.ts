@@ -47,7 +47,7 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       const outbox = await ctx.openOutbox();
       const evaluation: EvaluationDeps = { rules, points, feature, outbox, logger };
       await outbox.start();
-      // Exports and erasures of one user's rules and data points (issue 32).
+      // Exports and erasures of one user's rules and data points (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, rulesDataHolder(rules, points, users), shared.clock ?? clock);
       // One group per projection: replicas share the service's database, so each message needs
       // handling by one replica only.

@@ -64,7 +64,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       // One deps object for routes and sync runs (wake is set below, once the scheduler exists).
       const syncDeps: SyncDeps = Object.assign(deps, { keeper: new TokenKeeper(deps) });
       await outbox.start();
-      // Exports and erasures of one user's provider connections (issue 32).
+      // Exports and erasures of one user's provider connections (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, deps.connections), shared.clock ?? clock);
       await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
       await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent(deps, event) });

@@ -1,6 +1,6 @@
 /**
- * Settings of the sources service, validated once at start-up. Provider settings follow the
- * contract (DESIGN.md §2, Sources): WELLSTREAM_SOURCE_<TYPE>_CLIENT_ID/_CLIENT_SECRET (offered
+ * Settings of the sources service, validated once at start-up. Provider settings are part of the
+ * published interface (docs/configuration.md): WELLSTREAM_SOURCE_<TYPE>_CLIENT_ID/_CLIENT_SECRET (offered
  * only when both are set) and _AUTH_URL/_TOKEN_URL/_API_URL defaulting to production.
  */
 import Joi from 'joi';
@@ -17,6 +17,12 @@ export function parseRateLimits(value: string): BudgetWindow[] {
     const m = /^\s*(\d+)\s*\/\s*(\d+)\s*([smhd])\s*$/.exec(part)!;
     return { limit: Math.max(1, Number(m[1])), windowMs: Math.max(1, Number(m[2])) * UNIT_MS[m[3]] };
   });
+}
+
+/** The inverse of parseRateLimits, for the configuration reference: `[{500, 15 min}]` → `500/15m`. */
+export function formatRateLimits(windows: BudgetWindow[]): string {
+  const unit = (ms: number) => (['d', 'h', 'm', 's'] as const).find((u) => ms % UNIT_MS[u] === 0) ?? 's';
+  return windows.map((w) => `${w.limit}/${Math.max(1, Math.round(w.windowMs / UNIT_MS[unit(w.windowMs)]))}${unit(w.windowMs)}`).join(',');
 }
 
 export interface ProviderConfig {
@@ -50,16 +56,23 @@ const providerKeys: Record<string, Joi.Schema> = {};
 for (const type of PROVIDER_TYPES) {
   const T = type.toUpperCase();
   const d = PROVIDER_DEFAULTS[type];
-  providerKeys[`WELLSTREAM_SOURCE_${T}_CLIENT_ID`] = Joi.string().max(500);
-  providerKeys[`WELLSTREAM_SOURCE_${T}_CLIENT_SECRET`] = Joi.string().max(500);
-  providerKeys[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.authUrl);
-  providerKeys[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.tokenUrl);
-  providerKeys[`WELLSTREAM_SOURCE_${T}_API_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.apiUrl);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_CLIENT_ID`] = Joi.string().max(500)
+    .description(`our ${type} application's OAuth client id; ${type} is offered in the marketplace only when it and the secret are set`);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_CLIENT_SECRET`] = Joi.string().max(500)
+    .description(`our ${type} application's OAuth client secret`);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.authUrl)
+    .description(`${type}'s OAuth authorize address, where a connecting user is sent (tests point it at the simulator)`);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.tokenUrl)
+    .description(`${type}'s OAuth token address (tests point it at the simulator)`);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_API_URL`] = Joi.string().uri({ scheme: ['http', 'https'] }).default(d.apiUrl)
+    .description(`${type}'s data API base address (tests point it at the simulator)`);
   // An application granted a higher quota (Strava, Polar and WHOOP grant them on request) replaces
   // the documented limits, e.g. `1000/15m,10000/1d`.
-  providerKeys[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d');
+  providerKeys[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d')
+    .description(`requests our ${type} application may make, all users and replicas together, as \`count/duration,…\` (s, m, h, d); unset: ${type}'s documented limits, \`${formatRateLimits(d.rateLimits)}\`; set it when ${type} granted the application more`);
   // A further per-minute cap of our own (unset: the documented windows alone).
-  providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000)
+    .description(`a further per-minute cap of our own on ${type} requests, on top of its limits (unset: none)`);
 }
 
 const tokenKey = Joi.string()
@@ -74,14 +87,21 @@ export const sourcesConfigSchema = Joi.object<SourcesConfig>({
   ...providerKeys,
   WELLSTREAM_PUBLIC_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
-    .default('http://127.0.0.1:8080'),
+    .default('http://127.0.0.1:8080')
+    .description("the platform's public address, the prefix of every absolute URL a service hands out or registers (marketplace, export links, provider callbacks and webhooks); the one-process platform passes the gateway's"),
   // Distributed replicas must share the key (a token one replica stored, another decrypts).
-  WELLSTREAM_SOURCE_TOKEN_KEY: tokenKey.when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() }),
-  WELLSTREAM_SOURCE_BACKFILL_DAYS: Joi.number().integer().min(0).max(3650).default(30),
-  WELLSTREAM_SOURCE_POLL_INTERVAL_S: Joi.number().integer().min(1).max(86_400).default(900),
-  WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500),
-  WELLSTREAM_SOURCE_SYNC_CONCURRENCY: Joi.number().integer().min(1).max(256).default(16),
-  WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
+  WELLSTREAM_SOURCE_TOKEN_KEY: tokenKey.when('WELLSTREAM_MODE', { is: 'distributed', then: Joi.required() })
+    .description('the key provider tokens are encrypted with at rest (at least 32 characters; `new,old` while rotating); every replica needs the same; unset in embedded mode: a key generated once and kept in the data directory'),
+  WELLSTREAM_SOURCE_BACKFILL_DAYS: Joi.number().integer().min(0).max(3650).default(30)
+    .description("days of history fetched when a source is connected (a provider's shorter documented history bounds it)"),
+  WELLSTREAM_SOURCE_POLL_INTERVAL_S: Joi.number().integer().min(1).max(86_400).default(900)
+    .description('how often a provider without notifications (Dexcom) is polled; providers with notifications are polled 4× less often, as a fallback'),
+  WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500)
+    .description('how often the sources scheduler looks for due sync work'),
+  WELLSTREAM_SOURCE_SYNC_CONCURRENCY: Joi.number().integer().min(1).max(256).default(16)
+    .description('sync jobs run at once per sources process (each holds one provider request at a time)'),
+  WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(15_000)
+    .description('deadline of one provider request'),
 });
 
 export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): SourcesConfig => {

@@ -62,7 +62,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         publicUrl,
         retentionDays: config.WELLSTREAM_RETENTION_DAYS,
       };
-      // The data lifecycle (issue 32): the audit log it keeps, the exports it assembles, its own share of every request.
+      // The data lifecycle (docs/data-lifecycle.md): the audit log it keeps, the exports it assembles, its own share of every request.
       await ctx.consume(auditLogTopic, { groupId: 'users.audit-log', fromBeginning: true, handle: (entry) => lifecycleDeps.audit.keep(entry) });
       await ctx.consume(userDataExportsTopic, { groupId: 'users.user-data-exports', fromBeginning: true, handle: (part) => assembleExportPart(lifecycleDeps, part) });
       await answerUserDataRequests(ctx, outbox, usersDataHolder(lifecycleDeps), clock);

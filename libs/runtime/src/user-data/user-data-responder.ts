@@ -1,5 +1,5 @@
 /**
- * How a service that holds user data answers the `user-data-requests` topic (issue 32): an export
+ * How a service that holds user data answers the `user-data-requests` topic (docs/data-lifecycle.md): an export
  * is its share of the user's data read from its own store page by page and sent as numbered parts
  * on `user-data-exports`; an erasure (on request, or the retention sweep the users service starts
  * once a deleted user's retention has passed) removes it from its own store in small slices and

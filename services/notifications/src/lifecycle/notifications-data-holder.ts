@@ -1,5 +1,5 @@
 /**
- * The notifications service's share of a user's data (issue 32): the push items that carried the
+ * The notifications service's share of a user's data (docs/data-lifecycle.md): the push items that carried the
  * user's records, in batches already formed (with the batch's id, time and state) and waiting to
  * be batched. Batches belong to an organization, not a user, so this reads the organization's
  * batches a page at a time (the push queue keeps them only for its retention period), and an

@@ -1,5 +1,5 @@
 /**
- * The records service's share of a user's data (issue 32): every record of every type, deleted ones
+ * The records service's share of a user's data (docs/data-lifecycle.md): every record of every type, deleted ones
  * included, as stored now, and each earlier version a change replaced (`record_version`); for an erasure also its content keys and
  * availability stats, its projections of the user and of the user's provider connections. Every
  * query pins the user (the collections' partition key), so the work follows this user's data.

@@ -36,7 +36,7 @@ export interface AvailabilityStatsDoc {
 
 /**
  * A record's earlier version (`v:…`), kept when a change replaced it: what the special-request
- * export (issue 32) gives as the record's history. Never read at ingestion.
+ * export (docs/data-lifecycle.md) gives as the record's history. Never read at ingestion.
  */
 export interface RecordVersionDoc {
   _id: string;

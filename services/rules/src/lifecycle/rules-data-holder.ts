@@ -1,5 +1,5 @@
 /**
- * The rules service's share of a user's data (issue 32): the user's rules (exported and erased),
+ * The rules service's share of a user's data (docs/data-lifecycle.md): the user's rules (exported and erased),
  * and for an erasure also the data points copied from the user's records and its projection of
  * the user. Every query pins the user.
  */

@@ -1,5 +1,5 @@
 /**
- * The sources service's share of a user's data (issue 32): the user's provider connections (state,
+ * The sources service's share of a user's data (docs/data-lifecycle.md): the user's provider connections (state,
  * per-resource history progress; never the sealed provider tokens) and the log of their past
  * disconnections; for an erasure also their sync jobs, the provider-user keys and the projection
  * of the user with its marketplace key. Every query pins the user.

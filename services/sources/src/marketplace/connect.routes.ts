@@ -1,7 +1,7 @@
 /**
  * The marketplace's Connect, Reconnect and Disconnect for provider sources (the gateway routes
  * these paths of a marketplace URL here; the users service keeps the rest of the page). Connect
- * answers 303 to the provider's authorize URL (DESIGN.md §2, Sources); Disconnect answers 303
+ * answers 303 to the provider's authorize URL (the user consents there, then comes back to our callback); Disconnect answers 303
  * back to the marketplace, or JSON to a script.
  */
 import express, { IRouter, Request, Response } from 'express';

@@ -1,5 +1,5 @@
 /**
- * The operator's data lifecycle routes (issue 32): exports, erasure, the audit log; and the signed
+ * The operator's data lifecycle routes (docs/data-lifecycle.md): exports, erasure, the audit log; and the signed
  * export download link.
  */
 import type { RouteRegistration } from '@wellstream/runtime';

@@ -1,5 +1,5 @@
 /**
- * The edge (gateway/src/edge) in front of real node:http upstreams on loopback: round-robin, a
+ * The edge (edge/src) in front of real node:http upstreams on loopback: round-robin, a
  * refused gateway skipped with no error the caller sees (its body sent intact to the next one), all
  * down → 503 with Retry-After in the platform's error shape, SSE passed through as it is written
  * and aborted upstream when the caller leaves, a gateway that stops gracefully handed over without
@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startHttpServer, HttpServerHandle } from '@wellstream/http';
 import { eventually, freePort } from '@wellstream/testing';
-import { composeEdge, RunningEdge } from '../src/edge/compose';
-import { loadEdgeConfig } from '../src/edge/config';
+import { composeEdge, RunningEdge } from '../src/compose';
+import { loadEdgeConfig } from '../src/config';
 
 interface Upstream {
   name: string;
@@ -190,7 +190,7 @@ it('a body over the limit: 413 {"errors"} as the services answer, nothing forwar
 });
 
 describe('the edge process (the built dist, as in a container)', () => {
-  const MAIN = path.resolve(__dirname, '../dist/edge/main.js');
+  const MAIN = path.resolve(__dirname, '../dist/main.js');
   const run = (env: NodeJS.ProcessEnv) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });

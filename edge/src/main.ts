@@ -1,6 +1,5 @@
 /**
- * Distributed entry point of the edge (node gateway/dist/edge/main.js, from the gateway image with
- * another command): the shared main's start, ready line, bounded stop on SIGTERM, and a config
+ * Distributed entry point of the edge (node edge/dist/main.js, its own image): the shared main's start, ready line, bounded stop on SIGTERM, and a config
  * error on stderr with exit 1.
  */
 import { runServiceMain } from '@wellstream/runtime';
