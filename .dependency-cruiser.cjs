@@ -59,6 +59,13 @@ module.exports = {
       to: { path: '^(services|gateway|platform|edge)/' },
     },
     {
+      name: 'testing-not-importing-services',
+      comment: 'Test helpers start the whole platform (platform/) but reach into no service or the gateway: what tests share with a service lives in a library (e.g. the record-input contract).',
+      severity: 'error',
+      from: { path: '^libs/testing/' },
+      to: { path: '^(services|gateway)/' },
+    },
+    {
       name: 'production-not-importing-testing',
       severity: 'error',
       from: { path: '^(libs|services|gateway|platform|edge)/[^/]+/src/', pathNot: '(\\.test|\\.suite|\\.contract)\\.ts$|^libs/testing/' },

@@ -1,8 +1,9 @@
 export * from './topic';
 export type { ReadBatch } from '@wellstream/bus';
 export * as typed from './typed-schema';
-export type { Infer, Typed } from './typed-schema';
+export type { Infer, InferInput, Typed } from './typed-schema';
 export * from './record-payload';
+export * from './record-input';
 export * from './customer-events';
 export * from './user-events';
 export * from './organization-events';

@@ -9,6 +9,7 @@
  *   ingests them through its one ingestion path (same validation, identity, checksums, events).
  */
 import Joi from 'joi';
+import type { RecordInput } from './record-input/record-input.schema';
 import type { TopicDefinition } from './topic';
 
 export const SOURCE_CONNECTION_ACTIONS = ['connected', 'reconnected', 'disconnected', 'auth_expired', 'backfill_progress', 'backfill_completed', 'synced', 'status'] as const;
@@ -121,8 +122,13 @@ export interface SourceRecordsEvent {
   user_id: string;
   organization_id: string;
   source_type: string;
-  /** Records in the ingestion body's shape; records validates them as it validates any post. */
-  records: Record<string, unknown>[];
+  /**
+   * Records of the record-input contract (the ingestion body's shape). The message itself checks
+   * only that each is an object: records validates them one by one with the record-input schemas,
+   * as it validates any post, so one record a provider got wrong is refused and logged without
+   * losing the message's other records.
+   */
+  records: RecordInput[];
   fetched_at: string;
 }
 

@@ -3,7 +3,7 @@
  */
 import { badRequest, FieldErrors, notFound, unauthenticated, unprocessable } from '@wellstream/errors';
 
-export const invalidRecords = (fields: FieldErrors) => badRequest('INVALID_RECORDS', fields);
+export { invalidRecords } from '@wellstream/contracts';
 export const invalidMobileToken = () => unauthenticated('INVALID_MOBILE_TOKEN', 'Invalid or missing mobile token.');
 export const userSuspended = () => unprocessable('USER_SUSPENDED', { user: ['user is suspended'] });
 export const userNotFound = (uid: string) => notFound('USER_NOT_FOUND', `No user with uid ${uid} in this organization.`);

@@ -6,6 +6,8 @@
  * no state and makes every HTTP call through the ProviderHttp it is given, so rate limits,
  * timeouts and logging live in one place (the service) and no adapter imports a transport.
  */
+import type { FullRecordInput, MetricInput, RecordInputOf, SeriesInput } from '@wellstream/contracts';
+export type { WorkoutCategory } from '@wellstream/contracts';
 
 /** Where the provider lives and who we are to it (from WELLSTREAM_SOURCE_<TYPE>_* and the public URL). */
 export interface ProviderSettings {
@@ -96,39 +98,17 @@ export class ProviderError extends Error {
 
 export const isProviderError = (e: unknown): e is ProviderError => e instanceof ProviderError;
 
-export interface ValueMetric {
-  type: string;
-  unit: string;
-  value: number;
-  origin?: 'device' | 'manual' | 'unknown';
-  sub_type?: string;
-}
-
-/** A time series of one metric (intraday, cgm): `granularity` as the record schemas list them. */
-export interface SeriesMetric {
-  type: string;
-  unit: string;
-  origin?: 'device' | 'manual' | 'unknown';
-  granularity: string;
-  samples: { time: string; value: number }[];
-}
-
+/**
+ * Records as adapters write them: the record-input contract of libs/contracts, the very schemas
+ * the records service validates `source-records` with (so a mapping cannot drift from them).
+ */
+export type ValueMetric = MetricInput;
+/** A time series of one metric (intraday, cgm). */
+export type SeriesMetric = SeriesInput;
 /** A record in the ingestion body's shape (POST /mobile/records `records[]`), source.type set. */
-export interface IngestRecord {
-  type: 'measurement' | 'nutrition' | 'sleep' | 'summary' | 'workout' | 'intraday' | 'cgm';
-  source: { type: string; device?: { name?: string; type?: string; id?: string; model?: string; manufacturer?: string } };
-  /** The provider's stable id for the item (plus a suffix when one item yields several records). */
-  log_id: string;
-  /** `YYYY-MM-DDThh:mm:ssZ` (no milliseconds). */
-  start_time: string;
-  end_time: string;
-  /** From the provider's own offset or time zone; omit when the provider gives none (the user's profile decides). */
-  utc_offset?: number;
-  /** Value metrics, or for intraday and cgm records one series per metric type. */
-  metrics?: (ValueMetric | SeriesMetric)[];
-  deleted?: boolean;
-  [field: string]: unknown;
-}
+export type IngestRecord = FullRecordInput;
+/** A record of one type, as a mapper that makes only that type returns it. */
+export type IngestRecordOf<K extends IngestRecord['type']> = RecordInputOf<K>;
 
 /** One syncable resource of a provider, as documented. */
 export interface ResourceSpec {

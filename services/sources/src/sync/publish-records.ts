@@ -5,18 +5,17 @@
  * window (ingestion's checksums make the repeat a no-op).
  */
 import { randomUUID } from 'node:crypto';
-import { SOURCE_RECORDS_MAX_PER_MESSAGE, sourceRecordsTopic } from '@wellstream/contracts';
+import { RecordInput, SOURCE_RECORDS_MAX_PER_MESSAGE, sourceRecordsTopic } from '@wellstream/contracts';
 import type { Outbox, PendingMessage } from '@wellstream/outbox';
 import type { Connection } from '../connections/connection';
 import { atSeq } from '../connections/connection-events';
-import type { IngestRecord } from '../providers/provider.port';
 
 /** Also bounded by size: intraday records of 1,440 samples are ~60 KB each. */
 const MAX_MESSAGE_BYTES = 600_000;
 
-export function recordMessages(outbox: Outbox, c: Connection, records: IngestRecord[], at: string): PendingMessage[] {
+export function recordMessages(outbox: Outbox, c: Connection, records: RecordInput[], at: string): PendingMessage[] {
   const messages: PendingMessage[] = [];
-  let chunk: IngestRecord[] = [];
+  let chunk: RecordInput[] = [];
   let bytes = 0;
   const flush = () => {
     if (chunk.length === 0) return;

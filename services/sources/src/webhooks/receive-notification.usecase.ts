@@ -11,7 +11,8 @@
  */
 import type { SourcesDeps } from '../sources.deps';
 import { sourceNotOffered } from '../connections/source.errors';
-import type { InboundRequest, IngestRecord, ProviderNotification } from '../providers/provider.port';
+import type { DeletionStubInput } from '@wellstream/contracts';
+import type { InboundRequest, ProviderNotification } from '../providers/provider.port';
 import { recordMessages } from '../sync/publish-records';
 import { endConnection } from '../connections/disconnect.usecase';
 
@@ -60,7 +61,7 @@ export async function receiveNotification(deps: SourcesDeps, type: string, req: 
     if (n.deleted && n.objectId) {
       // The object is gone at the provider: a fetch would not show it, so say so directly.
       const spec = provider.adapter.resources.find((r) => r.name === n.resource)!;
-      const stubs = (n.deletedLogIds ?? [n.objectId]).map((logId) => ({ type: spec.recordTypes[0], source: { type }, log_id: logId, deleted: true }) as IngestRecord);
+      const stubs = (n.deletedLogIds ?? [n.objectId]).map((logId): DeletionStubInput => ({ type: spec.recordTypes[0], source: { type }, log_id: logId, deleted: true }));
       await deps.outbox.write(recordMessages(deps.outbox, c, stubs, now.toISOString()), async () => undefined);
       queued++;
       continue;

@@ -9,7 +9,7 @@ import { RESOURCE_TYPES } from '@wellstream/catalog';
 import { fastValidate } from '@wellstream/contracts';
 import { fastPathAgrees, mutationsAgree } from '@wellstream/testing';
 import { sampleRecord } from '../../../test/records-fixtures';
-import { RECORD_SCHEMAS } from './ingest-records.schema';
+import { RECORD_SCHEMAS } from '@wellstream/contracts';
 
 /** The options ingestion validates records with (validate-records.ts). */
 const STRICT: Joi.ValidationOptions = { abortEarly: false, convert: false };

@@ -8,7 +8,7 @@ import { RESOURCE_TYPES, ResourceType } from '@wellstream/catalog';
 import { OffsetOrigin, RecordContentOf, recordPayloadSchema } from '@wellstream/contracts';
 import { sampleRecord } from '../../../test/records-fixtures';
 import { buildPayload, checksumOf } from '../record';
-import type { IngestedOf } from './ingest-records.schema';
+import type { IngestedOf } from '@wellstream/contracts';
 import { resolveOffset, validateRecords } from './validate-records';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -94,8 +94,8 @@ function hourRecord(hour: number, readings: Reading[]): IngestRecord {
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([unit, samples]) => {
         if (samples.length > MAX_SAMPLES) throw new ProviderError('bad_response', `Dexcom egvs: ${samples.length} readings in one hour`);
-        return { type: 'blood_glucose', unit, origin: 'device' as const, granularity: 'PT5M', samples };
-      }) as unknown as IngestRecord['metrics'],
+        return { type: 'blood_glucose', unit, origin: 'device' as const, granularity: 'PT5M' as const, samples };
+      }),
   };
   // utc_offset is the local time at start_time: the hour's first reading speaks for it.
   const offset = utcOffsetOf(first.raw.systemTime, first.raw.displayTime, first.raw.displayDevice);

@@ -7,7 +7,7 @@
  * `heartrate:<YYYY-MM-DD>` with all its samples: fetching the same day twice yields the same record
  * (or a fuller one once more data synced), never a partial copy that would shadow a complete one.
  */
-import type { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import type { FetchResult, FetchWindow, IngestRecord, IngestRecordOf, ProviderHttp, ProviderSettings } from '../provider.port';
 import { apiUrl, bearer, send } from './oura-http';
 import { badResponse, DAY_MS, instant, optionalNumber, readCollection, requireString, startOfUtcDay, utcDay, utcTime } from './oura-json';
 
@@ -55,12 +55,7 @@ export function dayRecords(rows: { at: number; bpm: number }[]): IngestRecord[] 
     .map(([day, samples]) => dayRecord(day, [...samples.entries()].sort(([a], [b]) => a - b)));
 }
 
-/** An intraday series (granularity + samples), the shape ingestion validates for intraday records. */
-interface SeriesRecord extends Omit<IngestRecord, 'metrics'> {
-  metrics: { type: string; unit: string; origin: 'device'; granularity: 'PT1M' | 'PT5M'; samples: { time: string; value: number }[] }[];
-}
-
-function dayRecord(day: number, samples: [number, number][]): IngestRecord {
+function dayRecord(day: number, samples: [number, number][]): IngestRecordOf<'intraday'> {
   // Oura documents 5-minute increments; workout/live sources can be denser, then minute granularity.
   const dense = samples.some(([t], i) => i > 0 && t - samples[i - 1][0] < 5 * 60_000);
   let kept = samples;
@@ -70,7 +65,7 @@ function dayRecord(day: number, samples: [number, number][]): IngestRecord {
     for (const s of samples) if (!perMinute.has(Math.floor(s[0] / 60_000))) perMinute.set(Math.floor(s[0] / 60_000), s);
     kept = [...perMinute.values()].slice(0, MAX_SAMPLES);
   }
-  const record: SeriesRecord = {
+  return {
     type: 'intraday',
     source: { type: 'oura' },
     log_id: `heartrate:${utcDay(day)}`,
@@ -87,6 +82,4 @@ function dayRecord(day: number, samples: [number, number][]): IngestRecord {
       },
     ],
   };
-  // The port types IngestRecord.metrics as value metrics; an intraday record carries series instead.
-  return record as unknown as IngestRecord;
 }

@@ -4,7 +4,7 @@
  * left out (README.md lists each one and why). `log_id` is Oura's document `id`, and `utc_offset`
  * is the offset Oura wrote into the document's own local times.
  */
-import type { IngestRecord } from '../provider.port';
+import type { IngestRecord, IngestRecordOf, ValueMetric, WorkoutCategory } from '../provider.port';
 import {
   badResponse,
   instant,
@@ -19,7 +19,7 @@ import {
   DAY_MS,
 } from './oura-json';
 
-type Metric = NonNullable<IngestRecord['metrics']>[number];
+type Metric = ValueMetric;
 type Origin = Metric['origin'];
 
 const SOURCE = { type: 'oura' } as const;
@@ -84,7 +84,7 @@ export function sleepStages(phases: string | undefined, startMs: number, endMs: 
  * (deleted by the user) and 'rest' (a falsely detected sleep the user rejected) are not sleeps: they
  * become deletions of the same log_id, so an earlier copy goes away.
  */
-export function mapSleep(doc: Json): IngestRecord {
+export function mapSleep(doc: Json): IngestRecordOf<'sleep'> {
   const what = 'sleep';
   const id = requireString(doc, 'id', what);
   const bedStart = requireString(doc, 'bedtime_start', what);
@@ -112,7 +112,7 @@ export function mapSleep(doc: Json): IngestRecord {
 }
 
 /** Oura's free-text `activity` names onto the catalog's workout categories; anything else is `other`. */
-const CATEGORIES: Record<string, string> = {
+const CATEGORIES: Record<string, WorkoutCategory> = {
   running: 'running',
   cycling: 'cycling',
   walking: 'walking',
@@ -125,7 +125,7 @@ const CATEGORIES: Record<string, string> = {
   yoga: 'yoga',
 };
 
-export const workoutCategory = (activity: string): string => CATEGORIES[activity.toLowerCase().replace(/[\s-]/g, '_')] ?? CATEGORIES[activity.toLowerCase().replace(/[\s_-]/g, '')] ?? 'other';
+export const workoutCategory = (activity: string): WorkoutCategory => CATEGORIES[activity.toLowerCase().replace(/[\s-]/g, '_')] ?? CATEGORIES[activity.toLowerCase().replace(/[\s_-]/g, '')] ?? 'other';
 
 /** PublicWorkout → `workout`. A workout the user typed in (`source: manual`) has `manual` metrics. */
 export function mapWorkout(doc: Json): IngestRecord {

@@ -3,7 +3,7 @@
  * those uploaded after the user was registered with our client. The list takes no date filter, so a
  * window is one request whose answer is kept where start_time falls in the window.
  */
-import type { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import type { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, WorkoutCategory } from '../provider.port';
 import { apiUrl, bearer, send } from './polar-http';
 import { badResponse, Json, optionalNumber, optionalObject, optionalString, parseJson, requireArray, requireId, requireObject, requireString } from './polar-json';
 import { inWindow, metric, SOURCE } from './polar-records';
@@ -22,7 +22,7 @@ export async function fetchExercises(http: ProviderHttp, settings: ProviderSetti
  * TRAIL_RUNNING, INDOOR_CYCLING, POOL_SWIMMING, NORDIC_WALKING, INDOOR_ROWING, STRENGTH_TRAINING,
  * YOGA, …) onto the catalog's workout categories by their last word; every other sport is `other`.
  */
-const CATEGORIES: [RegExp, string][] = [
+const CATEGORIES: [RegExp, WorkoutCategory][] = [
   [/(^|_)RUNNING$/, 'running'],
   [/(^|_)(CYCLING|BIKING)$/, 'cycling'],
   [/(^|_)WALKING$/, 'walking'],
@@ -33,7 +33,7 @@ const CATEGORIES: [RegExp, string][] = [
   [/^YOGA$/, 'yoga'],
 ];
 
-export function workoutCategory(...names: (string | undefined)[]): string {
+export function workoutCategory(...names: (string | undefined)[]): WorkoutCategory {
   for (const name of names) {
     if (!name) continue;
     const hit = CATEGORIES.find(([re]) => re.test(name.toUpperCase()));

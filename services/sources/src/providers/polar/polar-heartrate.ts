@@ -15,7 +15,7 @@
  * (`heart_rates`, or a bare array). 404 ("No data found", the per-date form's documented answer)
  * and 204 are no data, not an error.
  */
-import type { FetchContext, FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import type { FetchContext, FetchResult, FetchWindow, IngestRecordOf, ProviderHttp, ProviderSettings } from '../provider.port';
 import { apiUrl, bearer, failureOf } from './polar-http';
 import { badResponse, optionalNumber, parseJson, requireArray, requireObject, requireString } from './polar-json';
 import { inWindow, SOURCE } from './polar-records';
@@ -42,7 +42,7 @@ export async function fetchHeartRate(http: ProviderHttp, settings: ProviderSetti
   if (failure) throw failure;
   const records = heartRateDays(parseJson(res.body, 'continuous heart rate', res.status))
     .map((day) => mapHeartRateDay(day, zone))
-    .filter((r): r is IngestRecord => r !== undefined);
+    .filter((r): r is IngestRecordOf<'intraday'> => r !== undefined);
   return { records: inWindow(records, window), ...more };
 }
 
@@ -54,13 +54,8 @@ export function heartRateDays(body: unknown): Record<string, unknown>[] {
   return list.map((d, i) => requireObject(d, `${what}[${i}]`));
 }
 
-/** An intraday series record (the port types metrics as value metrics; intraday carries series). */
-interface SeriesRecord extends Omit<IngestRecord, 'metrics'> {
-  metrics: { type: 'heart_rate'; unit: 'bpm'; origin: 'device'; granularity: 'PT1M' | 'PT5M'; samples: { time: string; value: number }[] }[];
-}
-
 /** continuous-heartrate → an intraday heart_rate series of its day; undefined for a day without samples. */
-export function mapHeartRateDay(o: Record<string, unknown>, zone: string | null | undefined): IngestRecord | undefined {
+export function mapHeartRateDay(o: Record<string, unknown>, zone: string | null | undefined): IngestRecordOf<'intraday'> | undefined {
   const what = 'continuous heart rate';
   const day = requireDay(requireString(o, 'date', what), `${what}.date`);
   const raw = o.heart_rate_samples === undefined || o.heart_rate_samples === null ? [] : requireArray(o.heart_rate_samples, `${what}.heart_rate_samples`);
@@ -86,7 +81,7 @@ export function mapHeartRateDay(o: Record<string, unknown>, zone: string | null 
     samples = [...perMinute.values()];
   }
   const midnight = Date.parse(`${day}T00:00:00Z`);
-  const record: SeriesRecord = {
+  return {
     type: 'intraday',
     source: SOURCE,
     log_id: `continuous_heart_rate:${day}`,
@@ -94,5 +89,4 @@ export function mapHeartRateDay(o: Record<string, unknown>, zone: string | null 
     end_time: utcTime(localToInstant(midnight + DAY_MS, zone)),
     metrics: [{ type: 'heart_rate', unit: 'bpm', origin: 'device', granularity: dense ? 'PT1M' : 'PT5M', samples: samples.slice(0, MAX_SAMPLES).map(([t, value]) => ({ time: utcTime(t), value })) }],
   };
-  return record as unknown as IngestRecord;
 }

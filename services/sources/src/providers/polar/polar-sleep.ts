@@ -3,7 +3,7 @@
  * kept where the sleep's start falls in the window. A night has no id of its own: its `date` ("Result
  * date of the sleep") is Polar's key for it (`/v3/users/sleep/{date}`), so log_id is `sleep:<date>`.
  */
-import type { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import type { FetchResult, FetchWindow, IngestRecordOf, ProviderHttp, ProviderSettings } from '../provider.port';
 import { apiUrl, bearer, send } from './polar-http';
 import { badResponse, Json, optionalNumber, optionalObject, parseJson, requireArray, requireObject, requireString } from './polar-json';
 import { inWindow, metric, SOURCE } from './polar-records';
@@ -61,7 +61,7 @@ export function sleepStages(hypnogram: Json | undefined, startMs: number, endMs:
  * sleep), only when all four are present; awake_duration is total_interruption_duration ("time you
  * spent awake between when you fell asleep and when you woke up").
  */
-export function mapSleep(n: Json): IngestRecord {
+export function mapSleep(n: Json): IngestRecordOf<'sleep'> {
   const what = 'sleep';
   const date = requireDay(requireString(n, 'date', what), `${what}.date`);
   const start = instantWithOffset(requireString(n, 'sleep_start_time', what), `${what}.sleep_start_time`);

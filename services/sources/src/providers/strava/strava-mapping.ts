@@ -5,16 +5,16 @@
  * else (max_speed, watts, kilojoules, suffer_score, elevation extremes, …) is left out. README.md
  * has the table.
  */
-import type { IngestRecord } from '../provider.port';
+import type { IngestRecordOf, ValueMetric, WorkoutCategory } from '../provider.port';
 import { badResponse, instant, Json, optionalNumber, optionalString, requireId, requireString, utcTime } from './strava-json';
 
-type Metric = NonNullable<IngestRecord['metrics']>[number];
+type Metric = ValueMetric;
 type Origin = Metric['origin'];
 
 const MAX_OFFSET_S = 14 * 3600;
 
 /** SportType (falling back to the deprecated `type`) → the catalog's workout categories. */
-const CATEGORIES: Record<string, string> = {
+const CATEGORIES: Record<string, WorkoutCategory> = {
   Run: 'running',
   TrailRun: 'running',
   VirtualRun: 'running',
@@ -34,7 +34,7 @@ const CATEGORIES: Record<string, string> = {
   Yoga: 'yoga',
 };
 
-export const workoutCategory = (sport: string): string => CATEGORIES[sport] ?? 'other';
+export const workoutCategory = (sport: string): WorkoutCategory => CATEGORIES[sport] ?? 'other';
 
 /** The offset, in seconds, of an Olson zone at an instant; undefined when the zone is unknown. */
 function zoneOffset(zone: string, ms: number): number | undefined {
@@ -70,7 +70,7 @@ function metric(type: string, unit: string, value: number | undefined, origin: O
   return value === undefined || value < 0 ? [] : [{ type, unit, value, origin }];
 }
 
-export function mapActivity(doc: Json): IngestRecord {
+export function mapActivity(doc: Json): IngestRecordOf<'workout'> {
   const what = 'activity';
   const id = requireId(doc, 'id', what);
   const startMs = instant(requireString(doc, 'start_date', what), `${what} ${id}.start_date`);

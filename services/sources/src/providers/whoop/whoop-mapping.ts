@@ -7,7 +7,7 @@
  * UUID of its sleep (v2 recovery webhooks carry that one). Scores are present only when
  * `score_state` is SCORED; an unscored object still becomes a record, without metrics.
  */
-import type { IngestRecord } from '../provider.port';
+import type { IngestRecord, ValueMetric, WorkoutCategory } from '../provider.port';
 import {
   badResponse,
   instant,
@@ -21,7 +21,7 @@ import {
   utcTime,
 } from './whoop-json';
 
-type Metric = NonNullable<IngestRecord['metrics']>[number];
+type Metric = ValueMetric;
 
 const SOURCE = { type: 'whoop' } as const;
 
@@ -135,7 +135,7 @@ export function mapSleep(sleep: Json): IngestRecord {
 }
 
 /** WHOOP sport names (lower-case, e.g. `running`, `functional-fitness`) onto the catalog's workout categories. */
-const CATEGORIES: Record<string, string> = {
+const CATEGORIES: Record<string, WorkoutCategory> = {
   running: 'running',
   treadmill_running: 'running',
   track_and_field: 'running',
@@ -157,7 +157,7 @@ const CATEGORIES: Record<string, string> = {
   hot_yoga: 'yoga',
 };
 
-export const workoutCategory = (sport: string): string => CATEGORIES[sport.toLowerCase().trim().replace(/[^a-z0-9]+/g, '_')] ?? 'other';
+export const workoutCategory = (sport: string): WorkoutCategory => CATEGORIES[sport.toLowerCase().trim().replace(/[^a-z0-9]+/g, '_')] ?? 'other';
 
 /**
  * WorkoutV2 → `workout`. kilojoule → energy_burned (kJ), average/max heart rate → avg/max_heart_rate,

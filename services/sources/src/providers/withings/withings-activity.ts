@@ -4,11 +4,11 @@
  * is its `id`. Start times come from Withings' own `timezone` (the local midnight of `date`),
  * offsets too. Fields without a catalog metric are not mapped (README lists them).
  */
-import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric, WorkoutCategory } from '../provider.port';
 import { callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS, str, arrayOf } from './withings-call';
 import { inWindow, isoSeconds, localMidnight, paddedYmdRange, zoneOffsetSeconds } from './withings-time';
 
-type Metric = NonNullable<IngestRecord['metrics']>[number];
+type Metric = ValueMetric;
 
 /** activity field → catalog metric (API reference, activity_object). */
 const ACTIVITY_FIELDS: Record<string, { type: string; unit: string }> = {
@@ -31,7 +31,7 @@ const WORKOUT_FIELDS: Record<string, { type: string; unit: string }> = {
 export const WORKOUT_DATA_FIELDS = Object.keys(WORKOUT_FIELDS).join(',');
 
 /** Withings workout category → Wellstream category (others are `other`, with Withings' name kept). */
-const WORKOUT_CATEGORIES: Record<number, { category: string; name: string }> = {
+const WORKOUT_CATEGORIES: Record<number, { category: WorkoutCategory; name: string }> = {
   1: { category: 'walking', name: 'Walk' },
   2: { category: 'running', name: 'Run' },
   3: { category: 'hiking', name: 'Hiking' },

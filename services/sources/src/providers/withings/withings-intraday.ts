@@ -58,7 +58,7 @@ export function mapIntradayDay(body: Record<string, unknown>, dayStart: number):
     log_id: `intraday-${utcYmd(dayStart)}`,
     start_time: isoSeconds(dayStart),
     end_time: isoSeconds(dayStart + DAY_S - 1),
-    metrics: metrics as unknown as IngestRecord['metrics'],
+    metrics,
   };
 }
 

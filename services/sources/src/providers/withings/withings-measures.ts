@@ -4,7 +4,7 @@
  * each Withings meastype mapped to one catalog metric; types without a catalog metric are not
  * requested and, if they come anyway, left out (README lists them).
  */
-import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric } from '../provider.port';
 import { arrayOf, callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, offsetParam, PATHS } from './withings-call';
 import { isoSeconds, zoneOffsetSeconds } from './withings-time';
 
@@ -43,7 +43,7 @@ export function mapMeasureGroup(grp: unknown, timezone: unknown): IngestRecord |
   // category 2 is a user objective, not a measure.
   if (!grpid || date === undefined || int(grp.category) === 2) return undefined;
   const origin = originOf(grp.attrib);
-  const metrics: NonNullable<IngestRecord['metrics']> = [];
+  const metrics: ValueMetric[] = [];
   for (const m of arrayOf(grp.measures)) {
     if (!isRecord(m)) continue;
     const type = int(m.type);

@@ -3,11 +3,11 @@
  * from `startdate` to `enddate`, offset from the summary's own `timezone`. The summary has no
  * stage timeline (that is Sleep v2 - Get), so `stages` stays empty.
  */
-import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
+import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric } from '../provider.port';
 import { arrayOf, callWithings, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS } from './withings-call';
 import { inWindow, isoSeconds, paddedYmdRange, zoneOffsetSeconds } from './withings-time';
 
-type Metric = NonNullable<IngestRecord['metrics']>[number];
+type Metric = ValueMetric;
 
 /** summary `data` field → catalog metric (API reference, sleep_summary_object). */
 const SLEEP_FIELDS: Record<string, { type: string; unit: string }> = {

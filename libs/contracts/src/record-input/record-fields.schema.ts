@@ -1,10 +1,11 @@
 /**
- * Typed joi building blocks (libs/contracts typed-schema) of an ingested record: UTC times, the source, metric objects whose type and
+ * Typed joi building blocks (typed-schema) of an ingested record: UTC times, the source, metric objects whose type and
  * unit come from the catalog (libs/catalog METRICS), and time series for intraday/cgm records.
  */
 import Joi from 'joi';
 import { METRICS, METRIC_ORIGINS, ResourceType, SOURCE_TYPES } from '@wellstream/catalog';
-import { GRANULARITIES, typed } from '@wellstream/contracts';
+import { GRANULARITIES } from '../record-payload';
+import * as typed from '../typed-schema';
 
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 

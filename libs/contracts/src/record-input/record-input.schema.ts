@@ -1,12 +1,15 @@
 /**
- * The ingestion request and one typed joi schema per record type (the record payload of
- * libs/contracts is what they validate to, plus the fields the service assigns);
+ * The record-input contract: the ingestion request and one typed joi schema per record type, as
+ * the mobile endpoint accepts them and providers write them to `source-records` (the record
+ * payload is what they validate to, plus the fields the records service assigns);
  * services/records/README.md documents every field.
  */
 import Joi from 'joi';
 import { RESOURCE_TYPES, ResourceType } from '@wellstream/catalog';
-import { Infer, NUTRITION_CATEGORIES, SLEEP_STAGES, SUMMARY_CATEGORIES, typed, Typed, WORKOUT_CATEGORIES } from '@wellstream/contracts';
-import { commonFields, metricsSchema, serviceAssigned, seriesSchema, sourceSchema, utcTime } from './record-fields.schema';
+import { NUTRITION_CATEGORIES, SLEEP_STAGES, SUMMARY_CATEGORIES, WORKOUT_CATEGORIES } from '../record-payload';
+import * as typed from '../typed-schema';
+import type { Infer, InferInput, Typed } from '../typed-schema';
+import { commonFields, metricSchema, metricsSchema, serviceAssigned, seriesSchema, sourceSchema, utcTime } from './record-fields.schema';
 
 export const MAX_RECORDS_PER_REQUEST = 1000;
 
@@ -62,6 +65,18 @@ export const RECORD_SCHEMAS = {
 export type IngestedOf<K extends ResourceType> = Infer<(typeof RECORD_SCHEMAS)[K]>;
 export type Ingested = { [K in ResourceType]: IngestedOf<K> }[ResourceType];
 
+/** What one record type's schema accepts: what a producer (a provider adapter) may write. */
+export type RecordInputOf<K extends ResourceType> = InferInput<(typeof RECORD_SCHEMAS)[K]>;
+/** A workout record's category. */
+export type WorkoutCategory = (typeof WORKOUT_CATEGORIES)[number];
+
+/** One value metric as a producer writes it (origin may be left out). */
+export type MetricInput = InferInput<ReturnType<typeof metricSchema>>;
+/** One time series (intraday, cgm) as a producer writes it. */
+export type SeriesInput = InferInput<ReturnType<typeof seriesSchema>>;
+/** A full record as a producer writes it (defaults may be left out); `deletionStubSchema` takes the rest. */
+export type FullRecordInput = { [K in ResourceType]: RecordInputOf<K> }[ResourceType];
+
 /** A deletion may name the record only: `{type, source, log_id, deleted: true}`. */
 export const deletionStubSchema = Joi.object({
   ...Object.fromEntries(Object.entries(serviceAssigned).map(([field, f]) => [field, f.joi])),
@@ -72,6 +87,17 @@ export const deletionStubSchema = Joi.object({
   log_id: Joi.string().min(1).max(200).required(),
   deleted: Joi.valid(true).required(),
 }).unknown(false);
+
+/** A deletion that names the record only. */
+export type DeletionStubInput = {
+  type: ResourceType;
+  source: { type: string };
+  log_id: string;
+  deleted: true;
+};
+
+/** One record of an ingestion body or a `source-records` message: a full record or a deletion stub. */
+export type RecordInput = FullRecordInput | DeletionStubInput;
 
 export const ingestRequestSchema = Joi.object({
   records: Joi.array().items(Joi.object().unknown(true)).min(1).max(MAX_RECORDS_PER_REQUEST).required(),
