@@ -5,6 +5,7 @@
  * intraday) and per-user notify subscriptions (withings-notify). See README.md for the documents
  * it follows and the readings chosen where they are silent.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { FetchResult, FetchWindow, ProviderAdapter, ProviderError, ProviderHttp, ProviderSettings, ResourceSpec } from '../provider.port';
 import { fetchActivity, fetchWorkouts } from './withings-activity';
 import { fetchIntraday } from './withings-intraday';
@@ -28,10 +29,13 @@ const RESOURCES: (ResourceSpec & { fetch: Fetcher })[] = [
   { name: 'getintradayactivity', recordTypes: ['intraday'], maxWindowDays: 1, fetch: fetchIntraday },
 ];
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/withings.ts. */
+const definition = providerDefinition('withings');
+
 export const withingsAdapter: ProviderAdapter = {
-  type: 'withings',
+  type: definition.type,
   resources: RESOURCES.map(({ name, recordTypes, maxWindowDays }) => ({ name, recordTypes, maxWindowDays })),
-  pkce: false,
+  pkce: definition.capabilities.pkce,
   // The token answer's `scope` says what was granted; user.info brings no data we read.
   consentScopes: { data: [{ scope: 'user.metrics' }, { scope: 'user.activity' }] },
   authorizeUrl: (settings, params) => authorizeUrl(settings, params),
