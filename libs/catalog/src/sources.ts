@@ -15,6 +15,8 @@ export interface SourceDefinition {
   /** Brand-free initials and colour for the marketplace tile (no external assets). */
   initials: string;
   color: string;
+  /** A cloud source that is an app rather than a device (libs/providers); absent for the others. */
+  app?: true;
 }
 
 const s = (type: string, name: string, kind: SourceKind, resources: ResourceType[], initials: string, color: string): SourceDefinition => ({
@@ -35,7 +37,7 @@ const resourcesOf = (p: ProviderDefinition): ResourceType[] =>
 /** The cloud providers (libs/providers), in their marketplace order. */
 const cloudSources = [...PROVIDERS]
   .sort((a, b) => a.tile.position - b.tile.position)
-  .map((p) => s(p.type, p.name, p.kind, resourcesOf(p), p.tile.initials, p.tile.color));
+  .map((p): SourceDefinition => ({ ...s(p.type, p.name, p.kind, resourcesOf(p), p.tile.initials, p.tile.color), ...(p.app ? { app: true as const } : {}) }));
 
 export const SOURCES: SourceDefinition[] = [
   s('demo', 'Demo source', 'demo', ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday'], 'D', '#6b7280'),

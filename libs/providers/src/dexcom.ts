@@ -5,6 +5,7 @@ export const dexcom = {
   type: 'dexcom',
   name: 'Dexcom',
   kind: 'cloud',
+  app: false,
   resources: ['cgm', 'measurement'],
   tile: { initials: 'Dx', color: '#58a618', position: 4 },
   addresses: { authUrl: 'https://api.dexcom.com/v2/oauth2/login', tokenUrl: 'https://api.dexcom.com/v2/oauth2/token', apiUrl: 'https://api.dexcom.com' },

@@ -5,6 +5,7 @@ export const oura = {
   type: 'oura',
   name: 'Oura',
   kind: 'cloud',
+  app: false,
   resources: ['sleep', 'summary', 'workout', 'intraday'],
   tile: { initials: 'Ou', color: '#2d2d2d', position: 2 },
   addresses: { authUrl: 'https://cloud.ouraring.com/oauth/authorize', tokenUrl: 'https://api.ouraring.com/oauth/token', apiUrl: 'https://api.ouraring.com' },

@@ -5,6 +5,7 @@ export const polar = {
   type: 'polar',
   name: 'Polar Flow',
   kind: 'cloud',
+  app: false,
   resources: ['measurement', 'sleep', 'summary', 'workout', 'intraday'],
   tile: { initials: 'Po', color: '#d10027', position: 3 },
   addresses: { authUrl: 'https://flow.polar.com/oauth2/authorization', tokenUrl: 'https://polarremote.com/v2/oauth2/token', apiUrl: 'https://www.polaraccesslink.com' },

@@ -16,6 +16,11 @@ export interface ProviderDefinition {
   /** Shown in the marketplace. */
   name: string;
   kind: 'cloud';
+  /**
+   * An app rather than a device: a user types into it or it relays other devices' data (a watch's
+   * runs uploaded to Strava). The platform's default merge order ranks devices above apps.
+   */
+  app: boolean;
   /** The resource types its records can carry (checked against the catalog's resources when loaded). */
   resources: readonly string[];
   /** The marketplace tile: brand-free initials and colour, and its place among the cloud tiles. */

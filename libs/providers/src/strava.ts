@@ -5,6 +5,7 @@ export const strava = {
   type: 'strava',
   name: 'Strava',
   kind: 'cloud',
+  app: true,
   resources: ['workout'],
   tile: { initials: 'St', color: '#fc4c02', position: 5 },
   addresses: { authUrl: 'https://www.strava.com/oauth/authorize', tokenUrl: 'https://www.strava.com/oauth/token', apiUrl: 'https://www.strava.com/api/v3' },

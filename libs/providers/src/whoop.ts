@@ -5,6 +5,7 @@ export const whoop = {
   type: 'whoop',
   name: 'WHOOP',
   kind: 'cloud',
+  app: false,
   resources: ['measurement', 'sleep', 'summary', 'workout'],
   tile: { initials: 'Wh', color: '#111111', position: 6 },
   addresses: { authUrl: 'https://api.prod.whoop.com/oauth/oauth2/auth', tokenUrl: 'https://api.prod.whoop.com/oauth/oauth2/token', apiUrl: 'https://api.prod.whoop.com/developer' },

@@ -5,6 +5,7 @@ export const withings = {
   type: 'withings',
   name: 'Withings',
   kind: 'cloud',
+  app: false,
   resources: ['measurement', 'sleep', 'summary', 'workout', 'intraday'],
   tile: { initials: 'Wi', color: '#1f2a44', position: 1 },
   addresses: { authUrl: 'https://account.withings.com/oauth2_user/authorize2', tokenUrl: 'https://wbsapi.withings.net/v2/oauth2', apiUrl: 'https://wbsapi.withings.net' },
