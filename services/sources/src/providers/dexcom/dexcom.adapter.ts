@@ -9,7 +9,7 @@ import { ProviderAdapter, ProviderError } from '../provider.port';
 import { fetchCalibrations } from './dexcom-calibrations';
 import { fetchEgvs } from './dexcom-egvs';
 import { authorizeUrl, exchangeCode, refresh } from './dexcom-oauth';
-import { getJson } from './dexcom-request';
+import { getJson } from './dexcom-http';
 
 /** Type, name, addresses, limits and capabilities: libs/providers/src/dexcom.ts. */
 const definition = providerDefinition('dexcom');

@@ -2,7 +2,7 @@
  * The Withings provider adapter (ProviderAdapter `withings`), assembled from the modules beside it:
  * OAuth and its non-standard token call (withings-oauth), the status-in-200 error mapping
  * (withings-status), one module per data service (measures, activity + workouts, sleep,
- * intraday) and per-user notify subscriptions (withings-notify). See README.md for the documents
+ * intraday) and per-user notify subscriptions (withings-webhooks). See README.md for the documents
  * it follows and the readings chosen where they are silent.
  */
 import { providerDefinition } from '@wellstream/providers';
@@ -10,7 +10,7 @@ import { FetchResult, FetchWindow, ProviderAdapter, ProviderError, ProviderHttp,
 import { fetchActivity, fetchWorkouts } from './withings-activity';
 import { fetchIntraday } from './withings-intraday';
 import { fetchMeasures } from './withings-measures';
-import { handshake, parseNotification, subscribe, unsubscribe } from './withings-notify';
+import { handshake, parseNotification, subscribe, unsubscribe } from './withings-webhooks';
 import { authorizeUrl, exchangeCode, refresh, revoke } from './withings-oauth';
 import { fetchSleepSummaries } from './withings-sleep';
 
