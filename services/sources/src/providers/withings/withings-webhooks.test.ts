@@ -1,6 +1,6 @@
 import { InboundRequest } from '../provider.port';
 import { withingsAdapter } from './withings.adapter';
-import { json, scriptedHttp, SETTINGS } from './withings-test-http';
+import { json, scriptedHttp, SETTINGS } from './simulator/withings-unit-fixtures';
 
 const post = (body: string, contentType = 'application/x-www-form-urlencoded'): InboundRequest => ({ method: 'POST', query: {}, headers: { 'content-type': contentType }, rawBody: Buffer.from(body) });
 

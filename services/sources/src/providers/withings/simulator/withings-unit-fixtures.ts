@@ -2,7 +2,7 @@
  * A scripted ProviderHttp for the Withings unit tests: answers queued responses in order and keeps
  * every request, so a test can check what the adapter sent (form fields, bearer header).
  */
-import { ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../provider.port';
+import { ProviderHttp, ProviderRequest, ProviderResponse, ProviderSettings } from '../../provider.port';
 
 export const SETTINGS: ProviderSettings = {
   clientId: 'client-id',
