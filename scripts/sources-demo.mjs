@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run demo:sources`: one command that shows a provider source working end to end, offline.
- * It starts the Oura simulator (services/sources/test/simulators/oura, written from Oura's API
+ * It starts the Oura simulator (services/sources/src/providers/oura/simulator, written from Oura's API
  * documents) and the embedded platform configured for it, creates a customer and a user, connects
  * the user's "Oura account" through the marketplace (303 to the authorize URL, consent, callback),
  * waits for the 30-day backfill and prints what arrived. It then keeps running: open the printed
@@ -16,8 +16,8 @@ import { requireTs } from './ts-require.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-// The simulator is TypeScript in the test tree.
-const { OuraSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/oura/oura-simulator.ts'));
+// The simulator is TypeScript, beside its adapter (compiled on load).
+const { OuraSimulator } = requireTs(path.join(root, 'services/sources/src/providers/oura/simulator/oura-simulator.ts'));
 const { startPlatform } = require(path.join(root, 'platform/dist/index.js'));
 
 const say = (line) => console.log(`[demo] ${line}`);

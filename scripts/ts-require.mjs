@@ -1,5 +1,5 @@
 /**
- * Loads a TypeScript module of the test tree (the provider simulators) from a plain Node script,
+ * Loads a TypeScript module the build leaves out (the provider simulators) from a plain Node script,
  * compiling it on load with swc exactly as the test runner does. For the demo and the benchmarks.
  */
 import fs from 'node:fs';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { manualClock } from '@wellstream/clock';
 import { ApiClient, connectSse, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
-import { OuraSimulator } from '../services/sources/test/simulators/oura/oura-simulator';
+import { OuraSimulator } from '../services/sources/src/providers/oura/simulator/oura-simulator';
 
 const DAY = 24 * 3600 * 1000;
 const LINK_TTL_S = 60;

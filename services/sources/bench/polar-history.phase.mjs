@@ -21,7 +21,7 @@ const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
 
 export async function polarHistoryPhase(root, latencyMs) {
-  const { PolarSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/polar/polar-simulator.ts'));
+  const { PolarSimulator } = requireTs(path.join(root, 'services/sources/src/providers/polar/simulator/polar-simulator.ts'));
   const sim = new PolarSimulator();
   await sim.start();
   const platform = await startEmbedded({ ...sim.env(), WELLSTREAM_SOURCE_BACKFILL_DAYS: '28', WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100', ...(process.env.BENCH_LOG_LEVEL ? { WELLSTREAM_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}) });

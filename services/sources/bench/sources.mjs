@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The sources service against the provider simulators (services/sources/test/simulators), the
+ * The sources service against the provider simulators (services/sources/src/providers/<type>/simulator), the
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
@@ -31,8 +31,8 @@ import { polarHistoryPhase } from './polar-history.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
-const { OuraSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/oura/oura-simulator.ts'));
-const { DexcomSimulator } = requireTs(path.join(root, 'services/sources/test/simulators/dexcom/dexcom-simulator.ts'));
+const { OuraSimulator } = requireTs(path.join(root, 'services/sources/src/providers/oura/simulator/oura-simulator.ts'));
+const { DexcomSimulator } = requireTs(path.join(root, 'services/sources/src/providers/dexcom/simulator/dexcom-simulator.ts'));
 const { ouraAdapter } = require(path.join(root, 'services/sources/dist/providers/oura/oura.adapter.js'));
 const { dexcomAdapter } = require(path.join(root, 'services/sources/dist/providers/dexcom/dexcom.adapter.js'));
 const { fetchProviderHttp } = require(path.join(root, 'services/sources/dist/http/fetch-provider-http.js'));

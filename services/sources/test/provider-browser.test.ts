@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext, Locator, Page } from 'playwright-core';
 import { createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
-import { OuraSimulator } from './simulators/oura/oura-simulator';
+import { OuraSimulator } from '../src/providers/oura/simulator/oura-simulator';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');

@@ -24,12 +24,6 @@ export interface SourcePrioritySetting {
 export const EMPTY_SETTING: SourcePrioritySetting = { default: [], resources: {}, metrics: {} };
 
 /**
- * Cloud sources that are apps rather than devices: a user types into them (nutrition, manual
- * weights) or they relay a device's data (a watch's runs uploaded to Strava).
- */
-const APP_SOURCES = new Set(['strava']);
-
-/**
  * The platform's default order: dedicated devices (cloud sources that read a ring, a watch, a
  * scale, a glucose sensor) over apps, over the phone's aggregators (Apple Health, Health Connect,
  * Samsung Health: they mix the phone's own step counter with whatever other apps write), over the
@@ -39,7 +33,7 @@ const APP_SOURCES = new Set(['strava']);
 export function platformDefaultOrder(): string[] {
   const tier = (type: string): number => {
     const kind = sourceDefinition(type)?.kind;
-    if (kind === 'cloud') return APP_SOURCES.has(type) ? 1 : 0;
+    if (kind === 'cloud') return sourceDefinition(type)?.app ? 1 : 0; // apps (the provider's definition says) below devices
     if (kind === 'mobile') return 2;
     return 3;
   };

@@ -5,18 +5,11 @@
  * not here, so it is neither offered nor called.
  */
 import type { SourcesConfig } from '../config';
-import { dexcomAdapter } from './dexcom/dexcom.adapter';
-import { ouraAdapter } from './oura/oura.adapter';
+import { adapterOf } from './adapter-of';
 import { PROVIDER_DEFAULTS, PROVIDER_TYPES, ProviderDefaults, ProviderType } from './provider-defaults';
 import type { ProviderAdapter, ProviderHttp, ProviderSettings } from './provider.port';
 import type { ProviderBudgetStore } from './budget/provider-budget.port';
 import { RateLimitedHttp } from './rate-limited-http';
-import { withingsAdapter } from './withings/withings.adapter';
-import { polarAdapter } from './polar/polar.adapter';
-import { whoopAdapter } from './whoop/whoop.adapter';
-import { stravaAdapter } from './strava/strava.adapter';
-
-const ADAPTERS: Record<ProviderType, ProviderAdapter> = { oura: ouraAdapter, withings: withingsAdapter, dexcom: dexcomAdapter, polar: polarAdapter, whoop: whoopAdapter, strava: stravaAdapter };
 
 export interface Provider {
   type: ProviderType;
@@ -36,7 +29,7 @@ export class ProviderRegistry {
       const defaults = PROVIDER_DEFAULTS[type];
       this.providers.set(type, {
         type,
-        adapter: ADAPTERS[type],
+        adapter: adapterOf(type),
         defaults,
         settings: {
           clientId: p.clientId,

@@ -1,7 +1,7 @@
 // ingest-validation directly: @wellstream/testing's index starts a whole platform on import.
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { dexcomAdapter } from './dexcom.adapter';
-import { calibration, calibrationsAnswer, fakeHttp, json, settings } from '../../../test/simulators/dexcom/dexcom-unit-fixtures';
+import { calibration, calibrationsAnswer, fakeHttp, json, settings } from './simulator/dexcom-unit-fixtures';
 
 const fetchCalibrations = (http: ReturnType<typeof fakeHttp>) =>
   dexcomAdapter.fetchWindow(http, settings, 'at-1', 'calibrations', { start: new Date('2025-02-06T00:00:00Z'), end: new Date('2025-02-07T00:00:00Z') }, { userTimezone: null });

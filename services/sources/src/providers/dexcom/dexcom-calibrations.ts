@@ -4,7 +4,7 @@
  * typed into the CGM (developer.dexcom.com glossary, "Calibration"), so its origin is `manual`.
  */
 import { FetchResult, IngestRecord, ProviderError, ProviderHttp, ProviderSettings } from '../provider.port';
-import { deviceOf, getRecords, glucoseUnit } from './dexcom-request';
+import { deviceOf, getRecords, glucoseUnit } from './dexcom-http';
 import { requestRange, systemInstant, utcOffsetOf, utcTime } from './dexcom-time';
 
 export const CALIBRATIONS_PATH = '/v3/users/self/calibrations';

@@ -2,7 +2,7 @@
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { ProviderError } from '../provider.port';
 import { dexcomAdapter } from './dexcom.adapter';
-import { egv, egvsAnswer, fakeHttp, json, settings } from '../../../test/simulators/dexcom/dexcom-unit-fixtures';
+import { egv, egvsAnswer, fakeHttp, json, settings } from './simulator/dexcom-unit-fixtures';
 
 const ctx = { userTimezone: null };
 const window = (start: string, end: string, cursor?: string) => ({ start: new Date(start), end: new Date(end), cursor });

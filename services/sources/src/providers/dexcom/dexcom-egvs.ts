@@ -19,7 +19,7 @@
  * systemTime, and a reading Dexcom revises keeps its time, so it lands in the same sample.
  */
 import { FetchResult, IngestRecord, ProviderError, ProviderHttp, ProviderSettings } from '../provider.port';
-import { deviceOf, getRecords, glucoseUnit } from './dexcom-request';
+import { deviceOf, getRecords, glucoseUnit } from './dexcom-http';
 import { ceilHour, floorHour, requestRange, systemInstant, utcOffsetOf, utcTime } from './dexcom-time';
 
 export const EGVS_PATH = '/v3/users/self/egvs';

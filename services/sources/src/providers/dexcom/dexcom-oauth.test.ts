@@ -1,6 +1,6 @@
 import { ProviderError } from '../provider.port';
 import { dexcomAdapter } from './dexcom.adapter';
-import { fakeHttp, json, settings } from '../../../test/simulators/dexcom/dexcom-unit-fixtures';
+import { fakeHttp, json, settings } from './simulator/dexcom-unit-fixtures';
 
 const now = new Date('2025-02-06T10:00:00Z');
 const kindOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: unknown) => (e instanceof ProviderError ? e.kind : `not a ProviderError: ${String(e)}`));

@@ -4,14 +4,18 @@
  * there is no handshake, parseNotification or subscription here; it documents no revoke endpoint,
  * so there is no revoke either. README.md next to this file holds the documents and choices.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { ProviderAdapter, ProviderError } from '../provider.port';
 import { fetchCalibrations } from './dexcom-calibrations';
 import { fetchEgvs } from './dexcom-egvs';
 import { authorizeUrl, exchangeCode, refresh } from './dexcom-oauth';
-import { getJson } from './dexcom-request';
+import { getJson } from './dexcom-http';
+
+/** Type, name, addresses, limits and capabilities: libs/providers/src/dexcom.ts. */
+const definition = providerDefinition('dexcom');
 
 export const dexcomAdapter: ProviderAdapter = {
-  type: 'dexcom',
+  type: definition.type,
   // 30 days: the longest startDate→endDate span Dexcom v3 accepts. A window of up to 30 days stays
   // within it once egvs widen it to whole hours (both ends move up, by less than an hour each); a
   // longer one is split with nextCursor rather than refused by Dexcom.
@@ -19,7 +23,7 @@ export const dexcomAdapter: ProviderAdapter = {
     { name: 'egvs', recordTypes: ['cgm'], maxWindowDays: 30 },
     { name: 'calibrations', recordTypes: ['measurement'], maxWindowDays: 30 },
   ],
-  pkce: false, // Dexcom's authentication page documents no code_challenge
+  pkce: definition.capabilities.pkce, // Dexcom's authentication page documents no code_challenge
 
   authorizeUrl: (settings, params) => authorizeUrl(settings, params),
   exchangeCode: (http, settings, params, now) => exchangeCode(http, settings, params.code, now),

@@ -4,6 +4,7 @@
  * subscriptions with a verification handshake, and HMAC-signed notifications. The parts live in
  * the oura-*.ts modules next to this one; README.md says what each call and field is and why.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
 import { fetchDocuments, DOCUMENT_COLLECTIONS } from './oura-fetch';
@@ -12,8 +13,11 @@ import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from
 import { create, list, remove, renew, wanted } from './oura-subscriptions';
 import { handshake, parseNotification } from './oura-webhooks';
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/oura.ts. */
+const definition = providerDefinition('oura');
+
 export const ouraAdapter: ProviderAdapter = {
-  type: 'oura',
+  type: definition.type,
   // Oura's FAQ suggests 1-3 months per historical request; heart rate is fetched a UTC day at a time
   // because a day is its record (see oura-heartrate.ts).
   resources: [

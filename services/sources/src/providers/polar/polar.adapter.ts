@@ -5,6 +5,7 @@
  * whose signature secret Polar returns once, and HMAC-signed notifications. The parts live in the
  * polar-*.ts modules next to this one; README.md says what each call and field is and why.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { ProviderAdapter, ProviderError } from '../provider.port';
 import { ACTIVITY_WINDOW_DAYS, fetchActivities } from './polar-activities';
 import { fetchExercises } from './polar-exercises';
@@ -15,8 +16,11 @@ import { fetchSleep } from './polar-sleep';
 import { create, list, remove, renew, wanted } from './polar-subscriptions';
 import { parseNotification } from './polar-webhooks';
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/polar.ts. */
+const definition = providerDefinition('polar');
+
 export const polarAdapter: ProviderAdapter = {
-  type: 'polar',
+  type: definition.type,
   resources: [
     // /v3/exercises lists the last 30 days of uploads in one answer.
     { name: 'exercises', recordTypes: ['workout'], maxWindowDays: 30 },
@@ -30,7 +34,7 @@ export const polarAdapter: ProviderAdapter = {
     { name: 'physical_info', recordTypes: ['measurement'], maxWindowDays: 28 },
   ],
   // Polar's authorization endpoint documents no PKCE parameters.
-  pkce: false,
+  pkce: definition.capabilities.pkce,
   // One scope: without it there is nothing to read.
   consentScopes: { data: [{ scope: 'accesslink.read_all' }] },
 

@@ -5,6 +5,7 @@
  * create/update/delete, athlete deauthorization). The parts live in the strava-*.ts modules next to
  * this one; README.md says what each call and field is and why.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
 import { fetchActivities, fetchActivity } from './strava-activities';
@@ -12,8 +13,11 @@ import { authorizeUrl, checkAccess, exchangeCode, fetchProviderUserId, refresh, 
 import { create, list, remove, renew, wanted } from './strava-subscriptions';
 import { ACTIVITIES, handshake, parseNotification } from './strava-webhooks';
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/strava.ts. */
+const definition = providerDefinition('strava');
+
 export const stravaAdapter: ProviderAdapter = {
-  type: 'strava',
+  type: definition.type,
   // 90 days: usually one 200-activity page plus the empty page that ends it (see strava-activities.ts).
   resources: [{ name: ACTIVITIES, recordTypes: ['workout'], maxWindowDays: 90 }],
   // Strava's authentication document describes no PKCE parameters: pkce false.

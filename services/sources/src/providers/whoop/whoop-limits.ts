@@ -1,21 +1,25 @@
 /**
- * WHOOP's documented request limits and what our polling spends against them: the one place the
- * WHOOP adapter states them (README.md, "Rate limits", has the arithmetic).
- *
- * WHOOP "API Rate Limiting" (developer.whoop.com/docs/developing/rate-limiting): "All clients are
- * subject to two sets of rate limiting … 100 requests per minute. 10,000 requests per day", per
- * client (our application, all users together), raised on request. Every answer carries
- * `X-RateLimit-Limit` ("100, 100;window=60, 10000;window=86400"), `X-RateLimit-Remaining` and
- * `X-RateLimit-Reset` (seconds until the window the client is closest to exhausting resets: up to
- * a day once the daily limit is near); over either limit WHOOP answers 429.
+ * WHOOP's documented request limits (its definition, libs/providers/src/whoop.ts, states them and
+ * cites the page) and what our polling spends against them (README.md, "Rate limits", has the
+ * arithmetic). Every answer carries `X-RateLimit-Limit` ("100, 100;window=60, 10000;window=86400"),
+ * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window the client is closest to
+ * exhausting resets: up to a day once the daily limit is near); over either limit WHOOP answers 429.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { DAY_MS } from './whoop-json';
+
+const windows = providerDefinition('whoop').limits.windows;
+const limitOver = (windowMs: number): number => {
+  const w = windows.find((x) => x.windowMs === windowMs);
+  if (!w) throw new Error(`WHOOP's definition has no ${windowMs} ms window`);
+  return w.limit;
+};
 
 export const WHOOP_RATE_LIMITS = {
   /** Per application (OAuth client), all users together. */
-  perMinute: 100,
+  perMinute: limitOver(60_000),
   /** Per application, over WHOOP's 86,400-second window. */
-  perDay: 10_000,
+  perDay: limitOver(DAY_MS),
 } as const;
 
 /**

@@ -5,6 +5,7 @@
  * WHOOP's dashboard (HMAC-signed; no subscription API, so no appSubscriptions). The parts live in
  * the whoop-*.ts modules next to this one; README.md says what each call and field is and why.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { oauthWithoutPkce, unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
 import { COLLECTIONS, fetchBodyMeasurement, fetchCollection, fetchRecoveries } from './whoop-fetch';
@@ -13,8 +14,11 @@ import { fetchObject } from './whoop-objects';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, refresh, revoke } from './whoop-oauth';
 import { parseNotification } from './whoop-webhooks';
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/whoop.ts. */
+const definition = providerDefinition('whoop');
+
 export const whoopAdapter: ProviderAdapter = {
-  type: 'whoop',
+  type: definition.type,
   // WHOOP documents no history limit or window size; pages hold at most 25 objects (about 25 days
   // of cycles). Recoveries are fetched 10 days at a time so their cycles come in one page. What
   // WHOOP notifies, and body measurements, are polled once a day (whoop-limits.ts): the daily limit

@@ -5,7 +5,7 @@
  * offsets too. Fields without a catalog metric are not mapped (README lists them).
  */
 import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric, WorkoutCategory } from '../provider.port';
-import { callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS, str, arrayOf } from './withings-call';
+import { callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS, str, arrayOf } from './withings-http';
 import { inWindow, isoSeconds, localMidnight, paddedYmdRange, zoneOffsetSeconds } from './withings-time';
 
 type Metric = ValueMetric;

@@ -7,7 +7,7 @@
  * fetch (Withings has no pagination here). No utc_offset: the service gives none.
  */
 import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings } from '../provider.port';
-import { callWithings, isRecord, num, PATHS } from './withings-call';
+import { callWithings, isRecord, num, PATHS } from './withings-http';
 import { ceilUtcDay, DAY_S, isoSeconds, utcYmd } from './withings-time';
 
 type Series = { type: string; unit: string; granularity: 'PT1M'; samples: { time: string; value: number }[] };

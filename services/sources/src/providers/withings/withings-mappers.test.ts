@@ -1,6 +1,6 @@
 import { assertIngestible } from '@wellstream/testing';
 import { withingsAdapter } from './withings.adapter';
-import { json, scriptedHttp, SETTINGS } from './withings-test-http';
+import { json, scriptedHttp, SETTINGS } from './simulator/withings-unit-fixtures';
 import type { ValueMetric } from '../provider.port';
 
 const CTX = { userTimezone: null };

@@ -5,7 +5,7 @@
  * requested and, if they come anyway, left out (README lists them).
  */
 import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric } from '../provider.port';
-import { arrayOf, callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, offsetParam, PATHS } from './withings-call';
+import { arrayOf, callWithings, deviceOf, idOf, int, isRecord, nextCursorOf, offsetParam, PATHS } from './withings-http';
 import { isoSeconds, zoneOffsetSeconds } from './withings-time';
 
 /** meastype → catalog metric (API reference, Measure - Getmeas `meastype` table). */

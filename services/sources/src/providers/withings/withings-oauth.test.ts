@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { withingsAdapter } from './withings.adapter';
 import { statusFamily } from './withings-status';
-import { json, scriptedHttp, SETTINGS } from './withings-test-http';
+import { json, scriptedHttp, SETTINGS } from './simulator/withings-unit-fixtures';
 
 // The token answer of the API reference (OAuth 2.0 - Request Access and Refresh Tokens, examples).
 const TOKEN_BODY = {

@@ -8,7 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { ProviderError, ProviderHttp, ProviderSettings, TokenSet } from '../provider.port';
-import { idOf, int, PATHS, str } from './withings-call';
+import { idOf, int, PATHS, str } from './withings-http';
 import { readEnvelope } from './withings-status';
 
 /** Measures, activity and sleep; user.info as the API reference's authorize example asks (README: it may need a contract). */

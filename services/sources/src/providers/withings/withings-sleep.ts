@@ -4,7 +4,7 @@
  * stage timeline (that is Sleep v2 - Get), so `stages` stays empty.
  */
 import { FetchResult, FetchWindow, IngestRecord, ProviderHttp, ProviderSettings, ValueMetric } from '../provider.port';
-import { arrayOf, callWithings, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS } from './withings-call';
+import { arrayOf, callWithings, idOf, int, isRecord, nextCursorOf, num, offsetParam, PATHS } from './withings-http';
 import { inWindow, isoSeconds, paddedYmdRange, zoneOffsetSeconds } from './withings-time';
 
 type Metric = ValueMetric;

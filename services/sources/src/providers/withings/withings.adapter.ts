@@ -2,14 +2,15 @@
  * The Withings provider adapter (ProviderAdapter `withings`), assembled from the modules beside it:
  * OAuth and its non-standard token call (withings-oauth), the status-in-200 error mapping
  * (withings-status), one module per data service (measures, activity + workouts, sleep,
- * intraday) and per-user notify subscriptions (withings-notify). See README.md for the documents
+ * intraday) and per-user notify subscriptions (withings-webhooks). See README.md for the documents
  * it follows and the readings chosen where they are silent.
  */
+import { providerDefinition } from '@wellstream/providers';
 import { FetchResult, FetchWindow, ProviderAdapter, ProviderError, ProviderHttp, ProviderSettings, ResourceSpec } from '../provider.port';
 import { fetchActivity, fetchWorkouts } from './withings-activity';
 import { fetchIntraday } from './withings-intraday';
 import { fetchMeasures } from './withings-measures';
-import { handshake, parseNotification, subscribe, unsubscribe } from './withings-notify';
+import { handshake, parseNotification, subscribe, unsubscribe } from './withings-webhooks';
 import { authorizeUrl, exchangeCode, refresh, revoke } from './withings-oauth';
 import { fetchSleepSummaries } from './withings-sleep';
 
@@ -28,10 +29,13 @@ const RESOURCES: (ResourceSpec & { fetch: Fetcher })[] = [
   { name: 'getintradayactivity', recordTypes: ['intraday'], maxWindowDays: 1, fetch: fetchIntraday },
 ];
 
+/** Type, name, addresses, limits and capabilities: libs/providers/src/withings.ts. */
+const definition = providerDefinition('withings');
+
 export const withingsAdapter: ProviderAdapter = {
-  type: 'withings',
+  type: definition.type,
   resources: RESOURCES.map(({ name, recordTypes, maxWindowDays }) => ({ name, recordTypes, maxWindowDays })),
-  pkce: false,
+  pkce: definition.capabilities.pkce,
   // The token answer's `scope` says what was granted; user.info brings no data we read.
   consentScopes: { data: [{ scope: 'user.metrics' }, { scope: 'user.activity' }] },
   authorizeUrl: (settings, params) => authorizeUrl(settings, params),
