@@ -1,9 +1,14 @@
 /**
  * One jest run over the workspace. TypeScript is transformed by swc (no type checking here:
- * `npm run typecheck` does that); workspace packages resolve to their sources.
- * - unit: no servers.
- * - integration (*.int.test.ts): real Kafka, MongoDB API (FerretDB) and Redis, started once per
- *   run by deploy/servers (the run fails, never skips, when one cannot start).
+ * `npm run typecheck` does that); workspace packages resolve to their sources. docs/tests.md has
+ * the convention; in short:
+ * - unit (`*.test.ts` under a `src/` folder, beside the file they test): no servers, no platform.
+ * - component (`*.test.ts` under a `test/` folder of a package, a service or the root, and `*.both.test.ts` on the
+ *   embedded runtime): a library's adapters, a service or the whole platform started in-process,
+ *   other processes, headless Chromium. No servers.
+ * - integration (`*.int.test.ts`, and `*.both.test.ts` again with WELLSTREAM_TEST_RUNTIME=distributed):
+ *   real Kafka, MongoDB API (FerretDB) and Redis, started once per run by deploy/servers (the run
+ *   fails, never skips, when one cannot start).
  * - faults (*.faults.test.ts): servers of their own that the tests kill and restart; `npm test`
  *   runs this project alone, after the others, so its load does not slow their timings.
  * - containers (*.containers.test.ts): the images built with podman and the platform run from
@@ -30,6 +35,11 @@ const shared = {
   setupFiles: ['<rootDir>/libs/testing/src/jest-env.js'],
 };
 
+// Where tests live (every workspace folder; the root's `test/` is listed apart where it matters).
+const areas = '<rootDir>/{libs,gateway,edge,services,platform,packages}';
+// Suites that need servers, faults or containers belong to their own projects.
+const special = ['\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$', '\\.containers\\.test\\.ts$'];
+
 module.exports = {
   testTimeout: 30000,
   // One temporary directory per run, removed at its end (libs/testing/src/jest-tmpdir.js).
@@ -39,20 +49,29 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.int\\.test\\.ts$', '\\.faults\\.test\\.ts$', '\\.containers\\.test\\.ts$'],
+      testMatch: [`${areas}/**/src/**/*.test.ts`],
+      testPathIgnorePatterns: ['/node_modules/', ...special, '\\.both\\.test\\.ts$'],
+      setupFiles: [...shared.setupFiles, '<rootDir>/libs/testing/src/jest-runtime-embedded.js'],
+    },
+    {
+      ...shared,
+      displayName: 'component',
+      testMatch: [`${areas}/**/test/**/*.test.ts`, '<rootDir>/test/**/*.test.ts', `${areas}/**/*.both.test.ts`],
+      testPathIgnorePatterns: ['/node_modules/', ...special],
+      setupFiles: [...shared.setupFiles, '<rootDir>/libs/testing/src/jest-runtime-embedded.js'],
     },
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.int.test.ts'],
+      testMatch: [`${areas}/**/*.int.test.ts`, '<rootDir>/test/**/*.int.test.ts', `${areas}/**/*.both.test.ts`, '<rootDir>/test/**/*.both.test.ts'],
+      setupFiles: [...shared.setupFiles, '<rootDir>/libs/testing/src/jest-runtime-distributed.js'],
       globalSetup: '<rootDir>/deploy/servers/jest-global-setup.js',
       globalTeardown: '<rootDir>/deploy/servers/jest-global-teardown.js',
     },
     {
       ...shared,
       displayName: 'faults',
-      testMatch: ['<rootDir>/{libs,gateway,edge,services,platform,packages,test}/**/*.faults.test.ts'],
+      testMatch: [`${areas}/**/*.faults.test.ts`, '<rootDir>/test/**/*.faults.test.ts'],
     },
     {
       ...shared,

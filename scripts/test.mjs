@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm test`: install and build, type-check, then run every jest project: unit and integration
- * (real servers included; deploy/servers starts them), then the fault tests alone (they kill and
- * restart servers of their own; alone, their load does not slow the other suites' timings), then the
- * container tests (deploy/containers: images built with podman, the platform from docker-compose.yml).
- * Extra arguments go to jest.
+ * `npm test`: install and build, type-check, then run every jest project: unit, component and
+ * integration (real servers included; deploy/servers starts them), then the fault tests alone (they
+ * kill and restart servers of their own; alone, their load does not slow the other suites' timings),
+ * then the container tests (deploy/containers: images built with podman, the platform from docker-compose.yml).
+ * Extra arguments go to jest. Given a path (`npm test -- services/records/test/records-api.both.test.ts`,
+ * or a folder), one jest run covers every project that holds a test under it, and nothing else runs:
+ * jest starts a project's servers or images only when that project has a test to run.
  *
  * It ends with the counts summed over every jest run, in TAP's closing form (`# tests N`, `# pass N`,
  * `# fail N`) and as one plain last line, `tests: N passed, N failed, N skipped`: jest's own summary
@@ -76,10 +78,14 @@ mustPass('install and build', process.execPath, [path.join(root, 'scripts', 'boo
 mustPass('type-check tests', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
+// A path names the tests to run; a jest option's value (`-t <name>`) is not a path on disk.
+const paths = extra.filter((a) => !a.startsWith('-') && fs.existsSync(path.resolve(root, a)));
 if (extra.includes('--selectProjects')) {
   jestStep('jest', ['--maxWorkers=2', ...extra]);
+} else if (paths.length) {
+  jestStep('jest', ['--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'component', 'integration', 'faults', 'containers']);
 } else {
-  jestStep('jest', ['--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'integration']);
+  jestStep('jest', ['--maxWorkers=2', ...extra, '--selectProjects', 'unit', 'component', 'integration']);
   jestStep('jest (faults)', ['--maxWorkers=1', '--passWithNoTests', ...extra, '--selectProjects', 'faults']);
   // Last and alone: images built with podman, the platform in containers (docs/deployment.md).
   jestStep('jest (containers)', ['--maxWorkers=1', ...extra, '--selectProjects', 'containers']);

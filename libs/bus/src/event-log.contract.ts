@@ -1,5 +1,5 @@
 /**
- * The EventLog contract: one suite, run against every adapter (embedded in the unit project,
+ * The EventLog contract: one suite, run against every adapter (embedded in the component project,
  * Kafka in the integration project) with the same assertions. Excluded from the build; jest
  * imports it from each adapter's test file.
  */

@@ -1,5 +1,5 @@
 /**
- * The RateLimitStore contract: one suite, run against the in-memory store (unit project) and Redis
+ * The RateLimitStore contract: one suite, run against the in-memory store (component project) and Redis
  * (integration project) with the same assertions. Excluded from the build.
  */
 import { randomBytes } from 'node:crypto';

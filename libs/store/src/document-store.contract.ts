@@ -1,5 +1,5 @@
 /**
- * The DocumentStore contract: one suite, run against SQLite (unit project) and MongoDB/FerretDB
+ * The DocumentStore contract: one suite, run against SQLite (component project) and MongoDB/FerretDB
  * (integration project) with the same assertions. Excluded from the build.
  */
 import { randomBytes } from 'node:crypto';

@@ -10,3 +10,4 @@ export * from './fast-path-agreement';
 export * from './ingest-validation';
 export * from './event-recorder';
 export * from './rate-limit-window';
+export * from './test-runtime';

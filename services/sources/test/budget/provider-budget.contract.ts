@@ -1,5 +1,5 @@
 /**
- * The ProviderBudgetStore contract: one suite, run against the in-process store (unit project) and
+ * The ProviderBudgetStore contract: one suite, run against the in-process store (component project) and
  * Redis (integration project) with the same assertions. Two stores opened on the same backing
  * (two replicas) must see one budget.
  */
