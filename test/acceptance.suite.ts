@@ -1,7 +1,8 @@
 /**
  * Black-box acceptance test: the whole platform used as a customer would, over HTTP through the
- * gateway only, as the OpenAPI document describes it. Run embedded by
- * acceptance.test.ts and on Kafka/MongoDB/Redis by acceptance.int.test.ts.
+ * gateway only, as the OpenAPI document describes it. Run embedded and on
+ * Kafka/MongoDB/Redis by acceptance.both.test.ts, and against the containers by
+ * containers/platform.containers.test.ts.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * Notification receipts on the embedded store: a delivery remembered is seen until it expires,
  * per source type; remembering it twice (two replicas taking copies at once) is no error; the sweep
- * removes only the expired. (The distributed store runs the same code in the WHOOP contract suite.)
+ * removes only the expired. (The distributed store runs the same code in the WHOOP simulator suite.)
  */
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { NotificationReceipts } from './notification-receipts.repository';

@@ -1,5 +1,5 @@
 /**
- * What every provider simulator offers the contract suite. A simulator is a real HTTP server on a
+ * What every provider simulator offers the provider simulator suite. A simulator is a real HTTP server on a
  * loopback port that answers the provider's documented requests with documented payloads, built
  * from the provider's public documentation (never from our adapter). The suite drives it through
  * this interface only, so one suite runs every provider.

@@ -1,6 +1,6 @@
 /**
  * The node:http plumbing every simulator repeats: a server on a loopback port whose handler answers
- * with a plain reply object, started and stopped by the contract suite. What a provider answers (its
+ * with a plain reply object, started and stopped by the provider simulator suite. What a provider answers (its
  * routes, its error bodies) stays in the provider's simulator; this only carries replies out.
  */
 import { createServer, IncomingMessage, Server } from 'node:http';

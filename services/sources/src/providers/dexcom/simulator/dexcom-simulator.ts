@@ -1,5 +1,5 @@
 /**
- * A Dexcom (API v3) simulator for the sources contract suite: a real node:http server on
+ * A Dexcom (API v3) simulator for the provider simulator suite: a real node:http server on
  * 127.0.0.1 that answers the documented login, token and data requests (dexcom-sim-oauth.ts,
  * dexcom-sim-api.ts) for seeded accounts (dexcom-sim-data.ts). Written from Dexcom's developer
  * pages, not from our adapter. Dexcom has no webhooks, so notify/notifyForged stay undefined and

@@ -48,7 +48,7 @@ export class PolarSimulator implements ProviderSimulator {
 
   /**
    * `shortLimit`: the short-term (15-minute) limit instead of the documented 500 + 20 × users, as for
-   * an application Polar granted more (the contract suite's); `setRateLimit` changes it later.
+   * an application Polar granted more (the provider simulator suite's); `setRateLimit` changes it later.
    */
   constructor(options: { shortLimit?: number } = {}) {
     if (options.shortLimit !== undefined) this.rateLimit.set(options.shortLimit);

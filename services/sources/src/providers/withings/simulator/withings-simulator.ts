@@ -1,5 +1,5 @@
 /**
- * A Withings simulator for the contract suite: a real HTTP server on 127.0.0.1 that answers the
+ * A Withings simulator for the provider simulator suite: a real HTTP server on 127.0.0.1 that answers the
  * documented requests (authorize2 consent page, v2/oauth2 requesttoken and revoke, v2/signature
  * getnonce, measure, v2/measure, v2/sleep, notify) with the documented `{status, body}` envelope,
  * and sends form-encoded notifications. Written from the Withings API reference, not the adapter.

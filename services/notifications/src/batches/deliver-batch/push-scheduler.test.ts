@@ -1,4 +1,0 @@
-import { SqliteDocumentStore } from '@wellstream/store/adapters';
-import { pushSchedulerSuite } from './push-scheduler.suite';
-
-pushSchedulerSuite('sqlite', () => new SqliteDocumentStore(':memory:'));

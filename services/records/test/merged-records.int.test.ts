@@ -1,3 +1,0 @@
-import { mergedRecordsSuite } from './merged-records.suite';
-
-mergedRecordsSuite('distributed');

@@ -1,3 +1,0 @@
-import { mobileTokenFreshnessSuite } from './mobile-token-freshness.suite';
-
-mobileTokenFreshnessSuite('embedded');

@@ -1,3 +1,0 @@
-import { recordsApiSuite } from './records-api.suite';
-
-recordsApiSuite('distributed');

@@ -1,3 +1,0 @@
-import { rulesApiSuite } from './rules-api.suite';
-
-rulesApiSuite('distributed');

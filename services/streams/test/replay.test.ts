@@ -1,3 +1,0 @@
-import { replaySuite } from './replay.suite';
-
-replaySuite('embedded');

@@ -1,3 +1,0 @@
-import { sharedReaderSuite } from './shared-reader.suite';
-
-sharedReaderSuite('embedded');

@@ -1,3 +1,0 @@
-import { streamDeliverySuite } from './stream-delivery.suite';
-
-streamDeliverySuite('embedded');

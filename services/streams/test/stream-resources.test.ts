@@ -1,3 +1,0 @@
-import { streamResourcesSuite } from './stream-resources.suite';
-
-streamResourcesSuite('embedded');

@@ -1,3 +1,0 @@
-import { usersApiSuite } from './users-api.suite';
-
-usersApiSuite('embedded');

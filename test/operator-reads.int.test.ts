@@ -1,4 +1,0 @@
-import { operatorReadsSuite } from './operator-reads.suite';
-
-jest.setTimeout(120_000);
-operatorReadsSuite('distributed');

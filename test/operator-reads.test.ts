@@ -1,4 +1,0 @@
-import { operatorReadsSuite } from './operator-reads.suite';
-
-jest.setTimeout(60_000);
-operatorReadsSuite('embedded');
