@@ -1,145 +1,32 @@
 /**
  * The embedded log's storage: one SQLite file holds every topic's messages and every group's
- * committed positions, opened like every embedded SQLite file (libs/sqlite: WAL, NORMAL sync,
- * checkpoints off the event loop).
- *
- * A tenant-scoped topic stores each message once, with its tenant in a column; a tenant's slice is
- * read through indexes that lead with the tenant, so reading it costs that tenant's messages only.
- * A slice keeps the topic's partitions and offsets (offsets within a slice have gaps, as after
- * compaction), so a position in a slice is also a position in the topic.
- *
- * Everything that touches many rows (compaction, retention, dropping or migrating a tenant) works
- * in bounded chunks so the caller can yield to the event loop between them.
+ * committed positions (embedded-log-schema.ts). This class keeps what is read on every append and
+ * read (the topics, each partition's next offset, a count of changes) and appends, reads and
+ * commits; the bulk work on many rows is in embedded-log-cleanup.ts, done in bounded chunks.
  */
 import type Database from 'better-sqlite3';
-import { closeSqlite, openSqlite } from '@wellstream/sqlite';
+import { closeSqlite } from '@wellstream/sqlite';
 import type { LogMessage, OutgoingMessage, TopicSpec } from './event-log.port';
 import { backgroundZlib } from './background-zlib';
-import { packValue, unpackValue } from './log-values';
+import { cleanChunk, dropTenantChunk, eraseChunk, migrateTenantChunk } from './embedded-log-cleanup';
+import { AppendedTo, Row, SeqMessage, toMessage } from './embedded-log-rows';
+import { openLogDatabase } from './embedded-log-schema';
+import { LogStatements, prepareLogStatements } from './embedded-log-statements';
+import { packValue } from './log-values';
 import { partitionFor } from './partitioner';
-import { tenantFromValue } from './tenant-field';
-
-interface Row {
-  seq: number;
-  topic: string;
-  partition: number;
-  offset: number;
-  key: string;
-  value: string | Buffer;
-  headers: string;
-  ts: number;
-  tenant: string | null;
-}
-
-const toMessage = (r: Row, value: string): LogMessage => ({
-  topic: r.topic,
-  partition: r.partition,
-  offset: r.offset,
-  key: r.key,
-  value,
-  headers: JSON.parse(r.headers) as Record<string, string>,
-  timestamp: r.ts,
-  ...(r.tenant ? { tenant: r.tenant } : {}),
-});
-
-export interface SeqMessage extends LogMessage {
-  seq: number;
-}
-
-/** Where an append landed: readers of these partitions (and of these tenants' slices) need waking. */
-export interface AppendedTo {
-  partition: number;
-  tenant?: string;
-}
-
-/**
- * The reads of a tenant's slice: each must be served by an index that leads with (topic, tenant), so
- * its cost follows that tenant's messages (a test checks every plan).
- */
-export const TENANT_READS = {
-  partition: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
-  afterSeq: 'SELECT * FROM messages WHERE topic = ? AND tenant = ? AND seq > ? ORDER BY seq LIMIT ?',
-  // Walks the slice in seq order from its oldest message (retention keeps that short). Pinned: left
-  // alone, SQLite picks the (topic, ts) index and scans every tenant's messages.
-  firstSeqAt: 'SELECT seq FROM messages INDEXED BY messages_tenant_seq WHERE topic = ? AND tenant = ? AND ts >= ? ORDER BY seq LIMIT 1',
-  maxSeq: 'SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND tenant = ?',
-  drop: 'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND tenant = ? LIMIT ?)',
-};
-
-/** Rows one chunk of a bulk operation touches; small enough to keep each chunk in a few ms. */
-export const CHUNK_ROWS = 200;
 
 export class EmbeddedLogStorage {
   private readonly db: Database.Database;
   private readonly topics = new Map<string, TopicSpec>();
   private readonly nextOffset = new Map<string, number>();
-  private readonly stmts;
+  private readonly stmts: LogStatements;
   /** Counts changes to the messages, so a remembered read knows it is still what the table holds. */
   private writes = 0;
   private lastRead: { key: string; writes: number; messages: Promise<readonly LogMessage[]> } | undefined;
 
   constructor(file: string) {
-    this.db = openSqlite(file);
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, spec TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS messages (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
-        key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, ts INTEGER NOT NULL,
-        UNIQUE (topic, partition, offset));
-      CREATE TABLE IF NOT EXISTS partition_ends (
-        topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL, PRIMARY KEY (topic, partition));
-      CREATE TABLE IF NOT EXISTS group_offsets (
-        group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
-        PRIMARY KEY (group_id, topic, partition));
-      CREATE TABLE IF NOT EXISTS compaction_marks (topic TEXT PRIMARY KEY, seq INTEGER NOT NULL);
-    `);
-    // Logs written before tenant slices existed gain the column; migrateTenants fills it.
-    const columns = this.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[];
-    if (!columns.some((c) => c.name === 'tenant')) this.db.exec('ALTER TABLE messages ADD COLUMN tenant TEXT');
-    this.db.exec(`
-      CREATE INDEX IF NOT EXISTS messages_key ON messages (topic, partition, key, offset);
-      CREATE INDEX IF NOT EXISTS messages_ts ON messages (topic, ts);
-      CREATE INDEX IF NOT EXISTS messages_tenant_offset ON messages (topic, tenant, partition, offset);
-      CREATE INDEX IF NOT EXISTS messages_tenant_seq ON messages (topic, tenant, seq);
-    `);
-    this.stmts = {
-      insert: this.db.prepare(
-        'INSERT INTO messages (topic, partition, offset, key, value, headers, ts, tenant) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      readPartition: this.db.prepare(
-        'SELECT * FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?',
-      ),
-      readSeq: this.db.prepare('SELECT * FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      firstSeqAt: this.db.prepare('SELECT MIN(seq) AS seq FROM messages WHERE topic = ? AND ts >= ?'),
-      maxSeq: this.db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?'),
-      readTenantPartition: this.db.prepare(TENANT_READS.partition),
-      readTenantSeq: this.db.prepare(TENANT_READS.afterSeq),
-      firstTenantSeqAt: this.db.prepare(TENANT_READS.firstSeqAt),
-      maxTenantSeq: this.db.prepare(TENANT_READS.maxSeq),
-      firstOffset: this.db.prepare('SELECT MIN(offset) AS offset FROM messages WHERE topic = ? AND partition = ?'),
-      getCommit: this.db.prepare('SELECT offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?'),
-      setEnd: this.db.prepare(
-        `INSERT INTO partition_ends (topic, partition, next_offset) VALUES (?, ?, ?)
-         ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
-      ),
-      setCommit: this.db.prepare(
-        `INSERT INTO group_offsets (group_id, topic, partition, offset) VALUES (?, ?, ?, ?)
-         ON CONFLICT (group_id, topic, partition) DO UPDATE SET offset = excluded.offset`,
-      ),
-      compactionMark: this.db.prepare('SELECT seq FROM compaction_marks WHERE topic = ?'),
-      setCompactionMark: this.db.prepare(
-        'INSERT INTO compaction_marks (topic, seq) VALUES (?, ?) ON CONFLICT (topic) DO UPDATE SET seq = excluded.seq',
-      ),
-      newSince: this.db.prepare('SELECT seq, partition, key, offset FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      dropSuperseded: this.db.prepare('DELETE FROM messages WHERE topic = ? AND partition = ? AND key = ? AND offset < ?'),
-      expire: this.db.prepare(
-        'DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE topic = ? AND ts < ? LIMIT ?)',
-      ),
-      dropTenant: this.db.prepare(TENANT_READS.drop),
-      untagged: this.db.prepare('SELECT seq, value FROM messages WHERE topic = ? AND tenant IS NULL ORDER BY seq LIMIT ?'),
-      setTenant: this.db.prepare('UPDATE messages SET tenant = ? WHERE seq = ?'),
-    };
+    this.db = openLogDatabase(file);
+    this.stmts = prepareLogStatements(this.db);
     for (const r of this.db.prepare('SELECT spec FROM topics').all() as { spec: string }[]) {
       const spec = JSON.parse(r.spec) as TopicSpec;
       this.topics.set(spec.name, spec);
@@ -272,74 +159,29 @@ export class EmbeddedLogStorage {
     return [...this.topics.keys()];
   }
 
-  /**
-   * One chunk of compaction and retention on one topic: drops messages superseded by a newer one
-   * with the same key (compacted topics; only what arrived since the last chunk is looked at, so a
-   * pass costs the new messages, not the topic), and messages older than the retention. Offsets
-   * keep their gaps, as in Kafka. Returns how many were removed and whether more work is left.
-   */
+  /** One chunk of compaction and retention on one topic (embedded-log-cleanup.ts). */
   cleanChunk(topic: string, now: number): { removed: number; more: boolean } {
     this.writes++;
-    const spec = this.topic(topic);
-    let removed = 0;
-    let more = false;
-    this.db.transaction(() => {
-      if (spec.compacted) {
-        const mark = (this.stmts.compactionMark.get(topic) as { seq: number } | undefined)?.seq ?? 0;
-        const fresh = this.stmts.newSince.all(topic, mark, CHUNK_ROWS) as { seq: number; partition: number; key: string; offset: number }[];
-        for (const r of fresh) removed += this.stmts.dropSuperseded.run(topic, r.partition, r.key, r.offset).changes;
-        if (fresh.length > 0) this.stmts.setCompactionMark.run(topic, fresh[fresh.length - 1].seq);
-        more ||= fresh.length === CHUNK_ROWS;
-      }
-      if (spec.retentionMs) {
-        const expired = this.stmts.expire.run(topic, now - spec.retentionMs, CHUNK_ROWS).changes;
-        removed += expired;
-        more ||= expired === CHUNK_ROWS;
-      }
-    })();
-    return { removed, more };
+    return cleanChunk({ db: this.db, stmts: this.stmts }, this.topic(topic), now);
+  }
+
+  /** One chunk of an erasure of the messages whose value `matches` (embedded-log-cleanup.ts). */
+  eraseChunk(topic: string, partition: number, afterOffset: number, matches: (value: string) => boolean): { next?: number; erased: number } {
+    const out = eraseChunk({ db: this.db, stmts: this.stmts }, topic, partition, afterOffset, matches);
+    if (out.erased) this.writes++;
+    return out;
   }
 
   /** One chunk of removing a tenant's slice; returns how many messages went. */
-  /**
-   * One chunk of an erasure: of the partition's messages after `afterOffset` (at most CHUNK_ROWS,
-   * in offset order through the (topic, partition, offset) key), deletes those whose value
-   * `matches`. Answers where to go on from (undefined at the partition's end) and how many went.
-   */
-  eraseChunk(topic: string, partition: number, afterOffset: number, matches: (value: string) => boolean): { next?: number; erased: number } {
-    const rows = this.db.prepare('SELECT seq, offset, value FROM messages WHERE topic = ? AND partition = ? AND offset > ? ORDER BY offset LIMIT ?').all(topic, partition, afterOffset, CHUNK_ROWS) as {
-      seq: number;
-      offset: number;
-      value: string | Buffer;
-    }[];
-    const doomed = rows.filter((r) => matches(unpackValue(r.value))).map((r) => r.seq);
-    if (doomed.length) {
-      this.writes++;
-      const del = this.db.prepare('DELETE FROM messages WHERE seq = ?');
-      this.db.transaction(() => doomed.forEach((seq) => del.run(seq)))();
-    }
-    return { next: rows.length === CHUNK_ROWS ? rows[rows.length - 1].offset : undefined, erased: doomed.length };
-  }
-
   dropTenantChunk(topic: string, tenant: string): number {
     this.writes++;
-    return this.stmts.dropTenant.run(topic, tenant, CHUNK_ROWS).changes;
+    return dropTenantChunk({ db: this.db, stmts: this.stmts }, topic, tenant);
   }
 
-  /**
-   * One chunk of the tenant migration: messages of a tenant-scoped topic stored before slices
-   * existed get their tenant from the spec's field. A value without that field can never join a
-   * slice; it gets the empty tenant (no reader asks for it) so the migration never sees it again.
-   */
+  /** One chunk of giving messages stored before tenant slices existed their tenant (embedded-log-cleanup.ts). */
   migrateTenantChunk(topic: string): number {
     this.writes++;
-    const field = this.topic(topic).tenants?.field;
-    if (!field) return 0;
-    const rows = this.stmts.untagged.all(topic, CHUNK_ROWS) as { seq: number; value: string | Buffer }[];
-    this.db.transaction(() => {
-      for (const r of rows) this.stmts.setTenant.run(tenantFromValue(unpackValue(r.value), field) ?? '', r.seq);
-    })();
-    return rows.length;
+    return migrateTenantChunk({ db: this.db, stmts: this.stmts }, this.topic(topic));
   }
 
   close(): Promise<void> {

@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedLogStorage, TENANT_READS } from '../src/embedded-log-storage';
+import { EmbeddedLogStorage } from '../src/embedded-log-storage';
+import { TENANT_READS } from '../src/embedded-log-statements';
 
 it('serves every tenant-slice read by a tenant index', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-plans-'));

@@ -3,13 +3,21 @@
  * webhook receivers. None takes a developer token (the gateway routes them as public paths).
  */
 import type { RouteRegistration } from '@wellstream/runtime';
-import type { SourcesDeps } from './sources.deps';
-import { connectRoutes } from './marketplace/connect.routes';
+import { connectRoutes, ConnectRoutesDeps } from './marketplace/connect.routes';
 import { callbackRoute } from './oauth/callback.route';
+import type { CompleteConnectDeps } from './oauth/complete-connect.usecase';
+import type { ReceiveNotificationDeps } from './webhooks/receive-notification.usecase';
 import { webhookRoutes } from './webhooks/webhook.routes';
 
-export const sourcesRoutes = (deps: SourcesDeps, onQueued: () => void): RouteRegistration[] => [
-  (router) => connectRoutes(router, deps),
-  (router) => callbackRoute(router, deps),
-  (router) => webhookRoutes(router, deps, onQueued),
+/** Each route group gets what its use cases use (compose.ts builds them). */
+export interface SourcesRoutesDeps {
+  marketplace: ConnectRoutesDeps;
+  callback: CompleteConnectDeps;
+  webhooks: ReceiveNotificationDeps;
+}
+
+export const sourcesRoutes = (deps: SourcesRoutesDeps, onQueued: () => void): RouteRegistration[] => [
+  (router) => connectRoutes(router, deps.marketplace),
+  (router) => callbackRoute(router, deps.callback),
+  (router) => webhookRoutes(router, deps.webhooks, onQueued),
 ];

@@ -10,13 +10,13 @@ import { sourcesRoutes } from './app';
 import type { SourcesConfig } from './config';
 import { ConnectionRepository } from './connections/connection.repository';
 import { DisconnectionLog } from './connections/disconnection-log';
+import type { EndConnectionDeps } from './connections/disconnect.usecase';
 import { sourcesOpenApi } from '@wellstream/endpoints';
 import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
 import { announceProviders } from './providers/announce-providers';
 import { openProviderBudget } from './providers/budget/open-provider-budget';
 import { ProviderRegistry } from './providers/provider-registry';
-import type { SourcesDeps } from './sources.deps';
 import { runSyncJob, SyncDeps } from './sync/run-sync-job.usecase';
 import { SyncJobRepository } from './sync/sync-job.repository';
 import { SyncScheduler } from './sync/sync-scheduler';
@@ -45,48 +45,48 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       lifecycle.onStop('provider budget', () => budget.close());
       const registry = new ProviderRegistry(config, fetchProviderHttp({ timeoutMs: config.WELLSTREAM_SOURCE_HTTP_TIMEOUT_MS }), budget, logger);
       const outbox = await ctx.openOutbox({ clock });
-      const deps: SourcesDeps = {
-        connections: await ConnectionRepository.open(store),
-        disconnections: await DisconnectionLog.open(store),
-        jobs: await SyncJobRepository.open(store),
-        states: await OAuthStateRepository.open(store),
-        users: await UserProjectionRepository.open(store),
-        registry,
-        vault,
-        subscriptionSecrets: await AppSubscriptionSecrets.open(store, vault),
-        receipts: await NotificationReceipts.open(store),
-        outbox,
-        clock,
-        logger,
-        wake: () => undefined,
-        settings: { publicUrl: config.WELLSTREAM_PUBLIC_URL, backfillDays: config.WELLSTREAM_SOURCE_BACKFILL_DAYS, pollIntervalMs: config.WELLSTREAM_SOURCE_POLL_INTERVAL_S * 1000 },
+      const connections = await ConnectionRepository.open(store);
+      const disconnections = await DisconnectionLog.open(store);
+      const jobs = await SyncJobRepository.open(store);
+      const states = await OAuthStateRepository.open(store);
+      const users = await UserProjectionRepository.open(store);
+      const subscriptionSecrets = await AppSubscriptionSecrets.open(store, vault);
+      const receipts = await NotificationReceipts.open(store);
+      const pollIntervalMs = config.WELLSTREAM_SOURCE_POLL_INTERVAL_S * 1000;
+      const subscriptions = await AppSubscriptionKeeper.open(store, { registry, connections, secrets: subscriptionSecrets, vault, clock, logger });
+      // Its runs take `sync` (below): the scheduler calls run only once started, after `sync` exists.
+      const scheduler = new SyncScheduler({ jobs, run: (job) => runSyncJob(sync, job), clock, logger, tickMs: config.WELLSTREAM_SOURCE_SCHEDULER_TICK_MS, concurrency: config.WELLSTREAM_SOURCE_SYNC_CONCURRENCY });
+      // Connects and disconnects change what work is queued and which subscriptions are needed.
+      const wake = () => {
+        scheduler.poke();
+        subscriptions.kick();
       };
-      // One deps object for routes and sync runs (wake is set below, once the scheduler exists).
-      const syncDeps: SyncDeps = Object.assign(deps, { keeper: new TokenKeeper(deps) });
+      const ending: EndConnectionDeps = { connections, disconnections, jobs, registry, vault, outbox, clock, logger, wake };
+      const sync: SyncDeps = { ...ending, users, pollIntervalMs, keeper: new TokenKeeper({ connections, vault, clock }) };
       await outbox.start();
       // Exports and erasures of one user's provider connections (docs/data-lifecycle.md).
-      await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, deps.connections), shared.clock ?? clock);
+      await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, connections), shared.clock ?? clock);
       await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
-      await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent(deps, event) });
-      const keeper = await AppSubscriptionKeeper.open(store, { registry, connections: deps.connections, secrets: deps.subscriptionSecrets, vault, clock, logger });
-      const scheduler = new SyncScheduler({ jobs: deps.jobs, run: (job) => runSyncJob(syncDeps, job), clock, logger, tickMs: config.WELLSTREAM_SOURCE_SCHEDULER_TICK_MS, concurrency: config.WELLSTREAM_SOURCE_SYNC_CONCURRENCY });
+      await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent({ ...ending, users }, event) });
       scheduler.start();
       lifecycle.started('sync scheduler', scheduler);
-      keeper.start();
-      lifecycle.started('webhook subscriptions', keeper);
+      subscriptions.start();
+      lifecycle.started('webhook subscriptions', subscriptions);
       const sweep = setInterval(() => {
-        void deps.states.sweepExpired(clock.now()).catch((err) => logger.warn('state sweep failed', { error: err }));
-        void deps.receipts.sweepExpired(clock.now()).catch((err) => logger.warn('notification receipt sweep failed', { error: err }));
+        void states.sweepExpired(clock.now()).catch((err) => logger.warn('state sweep failed', { error: err }));
+        void receipts.sweepExpired(clock.now()).catch((err) => logger.warn('notification receipt sweep failed', { error: err }));
       }, STATE_SWEEP_MS);
       sweep.unref();
       lifecycle.onStop('state sweep', async () => clearInterval(sweep));
       ctx.metrics.gauge('sources_sync_jobs_running', 'Sync jobs running in this process', () => [{ value: scheduler.running() }]);
-      // Connects and disconnects change what work is queued and which subscriptions are needed.
-      deps.wake = () => {
-        scheduler.poke();
-        keeper.kick();
-      };
-      const routes = sourcesRoutes(deps, () => scheduler.poke());
+      const routes = sourcesRoutes(
+        {
+          marketplace: { users, publicUrl: config.WELLSTREAM_PUBLIC_URL, connect: { registry, vault, states, clock }, disconnect: ending },
+          callback: { registry, vault, states, users, connections, jobs, outbox, clock, logger, backfillDays: config.WELLSTREAM_SOURCE_BACKFILL_DAYS, pollIntervalMs, wake },
+          webhooks: { ...ending, subscriptionSecrets, receipts },
+        },
+        () => scheduler.poke(),
+      );
       return { app: createStandardServiceApp(ctx, { openapi: sourcesOpenApi, routes }) };
     },
   });

@@ -6,21 +6,38 @@
  * provider confirms (sync/pending-revoke.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { Logger } from '@wellstream/logging';
+import type { Outbox } from '@wellstream/outbox';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import type { TokenVault } from '../vault/token-vault';
+import type { ConnectionRepository } from './connection.repository';
 import type { Connection } from './connection';
 import { connectionMessage } from './connection-events';
-import { DISCONNECTIONS_COLLECTION } from './disconnection-log';
+import { DISCONNECTIONS_COLLECTION, DisconnectionLog } from './disconnection-log';
 import { notConnected } from './source.errors';
 import type { TokenSet } from '../providers/provider.port';
-import { revokeOrQueue } from '../sync/pending-revoke';
+import { revokeOrQueue, RevokeOrQueueDeps } from '../sync/pending-revoke';
 
-export async function disconnect(deps: SourcesDeps, userId: string, type: string, reason: string): Promise<void> {
+export interface EndConnectionDeps extends RevokeOrQueueDeps {
+  connections: ConnectionRepository;
+  disconnections: DisconnectionLog;
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  outbox: Outbox;
+  clock: Clock;
+  logger: Logger;
+  /** The connection's work was dropped and its subscriptions may be unneeded: look at the queue and the subscriptions now. */
+  wake(): void;
+}
+
+export async function disconnect(deps: EndConnectionDeps, userId: string, type: string, reason: string): Promise<void> {
   const c = await deps.connections.byId(`${userId}:${type}`);
   if (!c) throw notConnected(type);
   await endConnection(deps, c, reason);
 }
 
-export async function endConnection(deps: SourcesDeps, c: Connection, reason: string, options: { revoke: boolean } = { revoke: true }): Promise<void> {
+export async function endConnection(deps: EndConnectionDeps, c: Connection, reason: string, options: { revoke: boolean } = { revoke: true }): Promise<void> {
   const provider = options.revoke ? deps.registry.get(c.source_type) : undefined;
   let revoked = false;
   if (provider) {

@@ -6,13 +6,20 @@
  */
 import express, { IRouter, Request, Response } from 'express';
 import { declaredRoute, route, toHttpError } from '@wellstream/http';
-import type { SourcesDeps } from '../sources.deps';
 import { delegatedEndpoint, sourcesEndpoint } from '../sources-endpoints';
-import { startConnect } from '../oauth/start-connect.usecase';
-import { disconnect } from '../connections/disconnect.usecase';
+import { startConnect, StartConnectDeps } from '../oauth/start-connect.usecase';
+import { disconnect, EndConnectionDeps } from '../connections/disconnect.usecase';
 import { marketplaceNotFound, sourceNotOffered } from '../connections/source.errors';
 import { marketplaceUser } from './marketplace-user';
 import { sendMessagePage } from './simple-page';
+import type { UserProjectionRepository } from '../users/user-projection.repository';
+
+export interface ConnectRoutesDeps {
+  users: UserProjectionRepository;
+  publicUrl: string;
+  connect: StartConnectDeps;
+  disconnect: EndConnectionDeps;
+}
 
 const USER_WAIT_MS = 2000;
 const formBody = express.urlencoded({ extended: false, limit: '16kb' });
@@ -33,12 +40,12 @@ const pageOrJson = (fn: (req: Request, res: Response) => Promise<void>) =>
     }
   });
 
-export function connectRoutes(router: IRouter, deps: SourcesDeps): void {
-  const marketplaceUrl = (token: string) => `${deps.settings.publicUrl}/v2/marketplace/${encodeURIComponent(token)}`;
+export function connectRoutes(router: IRouter, deps: ConnectRoutesDeps): void {
+  const marketplaceUrl = (token: string) => `${deps.publicUrl}/v2/marketplace/${encodeURIComponent(token)}`;
 
   const connect = pageOrJson(async (req, res) => {
     const user = await marketplaceUser(deps.users, req.params.token, USER_WAIT_MS);
-    const location = await startConnect(deps, user, req.params.type, marketplaceUrl(req.params.token));
+    const location = await startConnect(deps.connect, user, req.params.type, marketplaceUrl(req.params.token));
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location);
   });
   declaredRoute(router, delegatedEndpoint('connectSource'), formBody, connect);
@@ -51,8 +58,8 @@ export function connectRoutes(router: IRouter, deps: SourcesDeps): void {
     pageOrJson(async (req, res) => {
       const user = await marketplaceUser(deps.users, req.params.token, USER_WAIT_MS);
       if (!user) throw marketplaceNotFound();
-      if (!deps.registry.get(req.params.type)) throw sourceNotOffered(req.params.type);
-      await disconnect(deps, user._id, req.params.type, 'disconnected by the user');
+      if (!deps.disconnect.registry.get(req.params.type)) throw sourceNotOffered(req.params.type);
+      await disconnect(deps.disconnect, user._id, req.params.type, 'disconnected by the user');
       if (wantsJson(req)) res.json({ source: { type: req.params.type }, action: 'disconnected' });
       else res.redirect(303, `${marketplaceUrl(req.params.token)}?notice=${encodeURIComponent(`disconnected.${req.params.type}`)}`);
     }),

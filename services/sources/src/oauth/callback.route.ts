@@ -5,14 +5,13 @@
  */
 import type { IRouter } from 'express';
 import { declaredRoute, route, toHttpError } from '@wellstream/http';
-import type { SourcesDeps } from '../sources.deps';
 import { sourcesEndpoint } from '../sources-endpoints';
 import { sendMessagePage } from '../marketplace/simple-page';
-import { completeConnect } from './complete-connect.usecase';
+import { completeConnect, CompleteConnectDeps } from './complete-connect.usecase';
 
 const first = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined);
 
-export function callbackRoute(router: IRouter, deps: SourcesDeps): void {
+export function callbackRoute(router: IRouter, deps: CompleteConnectDeps): void {
   declaredRoute(
     router,
     sourcesEndpoint('providerCallback'),

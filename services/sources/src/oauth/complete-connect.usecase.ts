@@ -7,13 +7,37 @@
  */
 import { isProviderError, TokenSet } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { Logger } from '@wellstream/logging';
+import type { Outbox } from '@wellstream/outbox';
+import type { ConnectionRepository } from '../connections/connection.repository';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import type { SyncJobRepository } from '../sync/sync-job.repository';
+import type { UserProjectionRepository } from '../users/user-projection.repository';
+import type { TokenVault } from '../vault/token-vault';
+import type { OAuthStateRepository } from './oauth-state.repository';
 import { connectionId, Connection, ResourceProgress } from '../connections/connection';
 import { connectionMessage } from '../connections/connection-events';
 import { invalidState, sourceNotOffered } from '../connections/source.errors';
 import { EPOCH } from '../sync/sync-job';
 import { verifiedNonce } from './oauth-state';
 import { readConsent } from './consent-scopes';
+
+export interface CompleteConnectDeps {
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  states: OAuthStateRepository;
+  users: UserProjectionRepository;
+  connections: ConnectionRepository;
+  jobs: SyncJobRepository;
+  outbox: Outbox;
+  clock: Clock;
+  logger: Logger;
+  backfillDays: number;
+  pollIntervalMs: number;
+  /** Work was queued and a subscription may be needed: look at the queue and the subscriptions now. */
+  wake(): void;
+}
 
 export interface CallbackQuery {
   code?: string;
@@ -30,7 +54,7 @@ export interface CallbackOutcome {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export async function completeConnect(deps: SourcesDeps, type: string, query: CallbackQuery): Promise<CallbackOutcome> {
+export async function completeConnect(deps: CompleteConnectDeps, type: string, query: CallbackQuery): Promise<CallbackOutcome> {
   const provider = deps.registry.get(type);
   if (!provider) throw sourceNotOffered(type);
   const now = deps.clock.now();
@@ -88,7 +112,7 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
     last_synced_at: previous?.last_synced_at ?? null,
     last_error: null,
     failures: 0,
-    resources: backfillPlan(provider, previous, now, deps.settings.backfillDays),
+    resources: backfillPlan(provider, previous, now, deps.backfillDays),
     sync_seq: (previous?.sync_seq ?? 0) + 1,
     last_announced_at: at,
     updated_at: at,
@@ -96,7 +120,7 @@ export async function completeConnect(deps: SourcesDeps, type: string, query: Ca
   const action = previous ? 'reconnected' : 'connected';
   await deps.outbox.write([connectionMessage(deps.outbox, connection, action, at)], () => deps.connections.save(connection));
   await deps.jobs.schedule(id, 'backfill', now);
-  await deps.jobs.schedule(id, 'poll', new Date(now.getTime() + deps.settings.pollIntervalMs));
+  await deps.jobs.schedule(id, 'poll', new Date(now.getTime() + deps.pollIntervalMs));
   if (provider.adapter.userSubscriptions) {
     try {
       await provider.adapter.userSubscriptions.subscribe(provider.http.interactive(id), provider.settings, tokens.accessToken);

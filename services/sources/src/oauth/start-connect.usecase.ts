@@ -3,12 +3,22 @@
  * the provider, a PKCE pair where the provider uses PKCE, and the provider's authorize URL for
  * the browser to go to. Nothing about the connection is stored until the callback.
  */
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import type { TokenVault } from '../vault/token-vault';
 import { marketplaceNotFound, sourceNotOffered, userInactive } from '../connections/source.errors';
 import { newState, pkcePair } from './oauth-state';
 import type { ProjectedUser } from '../users/user-projection';
+import type { OAuthStateRepository } from './oauth-state.repository';
 
-export async function startConnect(deps: SourcesDeps, user: ProjectedUser | null, type: string, marketplaceUrl: string): Promise<string> {
+export interface StartConnectDeps {
+  registry: ProviderRegistry;
+  vault: TokenVault;
+  states: OAuthStateRepository;
+  clock: Clock;
+}
+
+export async function startConnect(deps: StartConnectDeps, user: ProjectedUser | null, type: string, marketplaceUrl: string): Promise<string> {
   if (!user) throw marketplaceNotFound();
   if (user.status !== 'active') throw userInactive();
   const provider = deps.registry.get(type);

@@ -11,11 +11,21 @@ import { backfillProgress, Connection } from '../connections/connection';
 import type { Extra } from '../connections/connection-events';
 import { ProviderError } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
-import type { SourcesDeps } from '../sources.deps';
+import type { Logger } from '@wellstream/logging';
+import type { ConnectionRepository } from '../connections/connection.repository';
 import type { ProjectedUser } from '../users/user-projection';
-import { commit } from './commit-progress';
+import { commit, CommitDeps } from './commit-progress';
 import { fetchPage } from './fetch-resource';
 import type { TokenKeeper } from './token-keeper';
+
+export interface BackfillStepDeps extends CommitDeps {
+  keeper: TokenKeeper;
+}
+
+export interface SkipBackfillDeps {
+  connections: ConnectionRepository;
+  logger: Logger;
+}
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -28,7 +38,7 @@ const pending = (provider: Provider, c: Connection) =>
 const windowEnd = (start: number, days: number, last: string) => new Date(Math.min(start + days * DAY_MS, Date.parse(last)));
 
 /** One page of history; false once every resource's history is in. */
-export async function backfillStep(deps: SourcesDeps & { keeper: TokenKeeper }, provider: Provider, c: Connection, user: ProjectedUser): Promise<boolean> {
+export async function backfillStep(deps: BackfillStepDeps, provider: Provider, c: Connection, user: ProjectedUser): Promise<boolean> {
   const spec = pending(provider, c);
   if (!spec) return false;
   const name = spec.name;
@@ -55,7 +65,7 @@ export async function backfillStep(deps: SourcesDeps & { keeper: TokenKeeper }, 
 }
 
 /** After repeated unreadable answers: the window is given up (logged) so later ones are not blocked. */
-export async function skipBackfillWindow(deps: SourcesDeps, provider: Provider, c: Connection): Promise<void> {
+export async function skipBackfillWindow(deps: SkipBackfillDeps, provider: Provider, c: Connection): Promise<void> {
   const spec = pending(provider, c);
   if (!spec) return;
   const p = c.resources[spec.name];

@@ -4,16 +4,24 @@
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
 import type { Update } from '@wellstream/store';
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { Outbox } from '@wellstream/outbox';
+import type { ConnectionRepository } from '../connections/connection.repository';
 import type { Connection } from '../connections/connection';
 import { connectionMessage, Extra } from '../connections/connection-events';
 import type { IngestRecord } from '../providers/provider.port';
 import { recordMessages } from './publish-records';
 
+export interface CommitDeps {
+  connections: ConnectionRepository;
+  outbox: Outbox;
+  clock: Clock;
+}
+
 /** `synced` announcements (they update the user's last_synced_at) at most this often. */
 const ANNOUNCE_EVERY_MS = 60_000;
 
-export async function commit(deps: SourcesDeps, c: Connection, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
+export async function commit(deps: CommitDeps, c: Connection, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
   const at = deps.clock.now().toISOString();
   const recovered = c.status === 'error' || c.failures > 0;
   const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;

@@ -10,15 +10,32 @@
 import type { Connection } from '../connections/connection';
 import { isProviderError, TokenSet } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { Logger } from '@wellstream/logging';
+import type { ConnectionRepository } from '../connections/connection.repository';
+import type { ProviderRegistry } from '../providers/provider-registry';
+import type { TokenVault } from '../vault/token-vault';
+import type { SyncJobRepository } from './sync-job.repository';
 import { backoffMs, SyncJob } from './sync-job';
+
+export interface RevokeOrQueueDeps {
+  jobs: SyncJobRepository;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface RunRevokeDeps extends RevokeOrQueueDeps {
+  registry: ProviderRegistry;
+  connections: ConnectionRepository;
+  vault: TokenVault;
+}
 
 const GIVE_UP_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 const retryable = (err: unknown) => !isProviderError(err) || err.kind === 'rate_limited' || err.kind === 'temporary';
 
 /** Revokes now, or queues the revoke; true when the provider confirmed it now. */
-export async function revokeOrQueue(deps: SourcesDeps, provider: Provider, c: Connection, tokens: TokenSet): Promise<boolean> {
+export async function revokeOrQueue(deps: RevokeOrQueueDeps, provider: Provider, c: Connection, tokens: TokenSet): Promise<boolean> {
   if (!provider.adapter.revoke) return false;
   try {
     await provider.adapter.revoke(provider.http.interactive(c._id), provider.settings, tokens);
@@ -34,7 +51,7 @@ export async function revokeOrQueue(deps: SourcesDeps, provider: Provider, c: Co
   }
 }
 
-export async function runRevoke(deps: SourcesDeps, job: SyncJob): Promise<void> {
+export async function runRevoke(deps: RunRevokeDeps, job: SyncJob): Promise<void> {
   const r = job.revoke;
   const provider = r ? deps.registry.get(r.source_type) : undefined;
   if (!r || !provider?.adapter.revoke) return deps.jobs.finish(job);

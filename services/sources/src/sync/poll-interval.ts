@@ -7,7 +7,14 @@
  * stays for live fetches and history.
  */
 import type { Provider } from '../providers/provider-registry';
-import type { SourcesDeps } from '../sources.deps';
+import type { Clock } from '@wellstream/clock';
+import type { ConnectionRepository } from '../connections/connection.repository';
+
+export interface PollEveryDeps {
+  connections: ConnectionRepository;
+  clock: Clock;
+  pollIntervalMs: number;
+}
 
 /**
  * The share of each window polls are planned within: a round may cost more requests than the
@@ -26,8 +33,8 @@ export function pollEveryMs(base: number, provider: Pick<Provider, 'http' | 'ada
   return every;
 }
 
-export async function pollEvery(deps: SourcesDeps, provider: Provider): Promise<number> {
-  const base = (provider.defaults.notifications ? 4 : 1) * deps.settings.pollIntervalMs;
+export async function pollEvery(deps: PollEveryDeps, provider: Provider): Promise<number> {
+  const base = (provider.defaults.notifications ? 4 : 1) * deps.pollIntervalMs;
   const now = deps.clock.now().getTime();
   let cached = counts.get(provider.type);
   if (!cached || now - cached.at > COUNT_TTL_MS) {

@@ -7,20 +7,20 @@
  * read fails this window with a logged, typed error and leaves the connection usable.
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
-import type { SourcesDeps } from '../sources.deps';
 import type { Connection } from '../connections/connection';
 import { connectionMessage } from '../connections/connection-events';
 import { isProviderError, ProviderError } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
 import type { ProjectedUser } from '../users/user-projection';
-import { endConnection } from '../connections/disconnect.usecase';
+import { endConnection, EndConnectionDeps } from '../connections/disconnect.usecase';
+import type { UserProjectionRepository } from '../users/user-projection.repository';
 import { backfillStep, skipBackfillWindow } from './backfill-step';
 import { commit } from './commit-progress';
 import { providerConfirmsAccessEnded } from './confirm-access-ended';
 import { fetchObjects, fetchResource } from './fetch-resource';
-import { runRevoke } from './pending-revoke';
+import { runRevoke, RunRevokeDeps } from './pending-revoke';
 import { pollDue } from './poll-due';
-import { pollEvery } from './poll-interval';
+import { pollEvery, PollEveryDeps } from './poll-interval';
 import { backoffMs, SyncJob } from './sync-job';
 import type { TokenKeeper } from './token-keeper';
 
@@ -30,7 +30,8 @@ const POLL_OVERLAP_MS = DAY_MS;
 /** Tries of one window before an unreadable answer is given up on (logged) and the job moves on. */
 const MAX_BAD_RESPONSES = 3;
 
-export interface SyncDeps extends SourcesDeps {
+export interface SyncDeps extends EndConnectionDeps, RunRevokeDeps, PollEveryDeps {
+  users: UserProjectionRepository;
   keeper: TokenKeeper;
 }
 
@@ -42,7 +43,7 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
   const user = await deps.users.byId(c.user_id);
   if (!user || user.status === 'deleted') return deps.jobs.finish(job);
   const now = deps.clock.now();
-  if (user.status === 'suspended') return deps.jobs.again(job, new Date(now.getTime() + deps.settings.pollIntervalMs), false);
+  if (user.status === 'suspended') return deps.jobs.again(job, new Date(now.getTime() + deps.pollIntervalMs), false);
   try {
     if (job.kind === 'live') {
       if (job.access_check && (await accessWithdrawn(deps, provider, c, job.access_check.reason))) return;
@@ -118,7 +119,7 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
     case 'consent_missing':
       deps.logger.warn('the user must act at the provider', log);
       await setStatus(deps, c, 'error', 'status', err.message);
-      return later(deps.settings.pollIntervalMs, false);
+      return later(deps.pollIntervalMs, false);
     case 'bad_response':
       deps.logger.error('provider answered something unreadable: this sync failed', log);
       if (job.attempts + 1 >= MAX_BAD_RESPONSES) {

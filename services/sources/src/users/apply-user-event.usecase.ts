@@ -4,12 +4,16 @@
  * run checks the user), since an unsuspended user's sources should carry on.
  */
 import type { UserEvent } from '@wellstream/contracts';
-import type { SourcesDeps } from '../sources.deps';
 import { connectionId } from '../connections/connection';
-import { endConnection } from '../connections/disconnect.usecase';
+import { endConnection, EndConnectionDeps } from '../connections/disconnect.usecase';
 import { PROVIDER_TYPES } from '../providers/provider-defaults';
+import type { UserProjectionRepository } from './user-projection.repository';
 
-export async function applyUserEvent(deps: SourcesDeps, event: UserEvent): Promise<void> {
+export interface ApplyUserEventDeps extends EndConnectionDeps {
+  users: UserProjectionRepository;
+}
+
+export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent): Promise<void> {
   const u = event.user;
   const { applied } = await deps.users.apply({
     _id: u.id,

@@ -9,17 +9,26 @@
  * A delivery the provider identifies (WHOOP's trace_id) is acted on once: its repeats are answered
  * 2xx and dropped, whichever replica they reach.
  */
-import type { SourcesDeps } from '../sources.deps';
 import { sourceNotOffered } from '../connections/source.errors';
 import type { DeletionStubInput } from '@wellstream/contracts';
 import type { InboundRequest, ProviderNotification } from '../providers/provider.port';
 import { recordMessages } from '../sync/publish-records';
-import { endConnection } from '../connections/disconnect.usecase';
+import { endConnection, EndConnectionDeps } from '../connections/disconnect.usecase';
+import type { SyncJobRepository } from '../sync/sync-job.repository';
+import type { AppSubscriptionSecrets } from './app-subscription-secrets';
+import type { NotificationReceipts } from './notification-receipts.repository';
+
+export interface ReceiveNotificationDeps extends EndConnectionDeps {
+  jobs: SyncJobRepository;
+  subscriptionSecrets: AppSubscriptionSecrets;
+  /** Provider deliveries already acted on (their repeats are dropped), across replicas. */
+  receipts: NotificationReceipts;
+}
 
 /** When a notification gives no range: re-read the last two days of that resource. */
 const DEFAULT_WINDOW_MS = 2 * 24 * 3600 * 1000;
 
-export async function receiveNotification(deps: SourcesDeps, type: string, req: InboundRequest): Promise<{ queued: number; unknown: number; repeated: number }> {
+export async function receiveNotification(deps: ReceiveNotificationDeps, type: string, req: InboundRequest): Promise<{ queued: number; unknown: number; repeated: number }> {
   const provider = deps.registry.get(type);
   if (!provider?.adapter.parseNotification) throw sourceNotOffered(type);
   // Throws ProviderError bad_signature / bad_request: the route answers 401 / 400.

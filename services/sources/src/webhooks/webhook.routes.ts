@@ -7,11 +7,10 @@
 import express, { IRouter, Request } from 'express';
 import { declaredRoute, route } from '@wellstream/http';
 import { notFound } from '@wellstream/errors';
-import type { SourcesDeps } from '../sources.deps';
 import { sourcesEndpoint } from '../sources-endpoints';
 import { isProviderError, InboundRequest } from '../providers/provider.port';
 import { AppSubscriptionKeeper } from './app-subscription-keeper';
-import { receiveNotification } from './receive-notification.usecase';
+import { receiveNotification, ReceiveNotificationDeps } from './receive-notification.usecase';
 
 const rawBody = express.raw({ type: () => true, limit: '1mb' });
 
@@ -27,7 +26,7 @@ function inbound(req: Request): InboundRequest {
   return { method: req.method as InboundRequest['method'], query, headers, rawBody: raw };
 }
 
-export function webhookRoutes(router: IRouter, deps: SourcesDeps, onQueued: () => void): void {
+export function webhookRoutes(router: IRouter, deps: ReceiveNotificationDeps, onQueued: () => void): void {
   const handshake = route(async (req, res) => {
     const provider = deps.registry.get(req.params.type);
     if (!provider) throw notFound('SOURCE_NOT_OFFERED', `The source "${req.params.type}" is not offered here.`);
