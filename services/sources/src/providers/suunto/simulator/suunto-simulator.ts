@@ -31,6 +31,8 @@ export class SuuntoSimulator implements ProviderSimulator {
   private readonly faults = new ScriptedFaults();
   private browserUser?: SimulatedUser;
   private lastDelivery?: { url: string; raw: string; headers: Record<string, string> };
+  /** Every data request received (after the gateway's key check), in order: path, query and user. */
+  private readonly log: { path: string; query: Record<string, string>; user?: string }[] = [];
 
   get url(): string {
     return this.server.url;
@@ -170,6 +172,11 @@ export class SuuntoSimulator implements ProviderSimulator {
     return [];
   }
 
+  /** The data requests `user` made so far (a copy), for assertions on what was asked. */
+  requests(user: SimulatedUser): { path: string; query: Record<string, string> }[] {
+    return this.log.filter((r) => r.user === user.providerUserId).map(({ path, query }) => ({ path, query }));
+  }
+
   private account(user: SimulatedUser): SuuntoAccount {
     const a = this.accounts.get(user.providerUserId);
     if (!a) throw new Error(`unknown Suunto user ${user.providerUserId}`);
@@ -195,6 +202,7 @@ export class SuuntoSimulator implements ProviderSimulator {
     if (key !== this.subscriptionKey) return json(401, { statusCode: 401, message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.' });
     const who = this.auth.holder(authorization);
     if (who.user) this.dataCalls.add(who.user);
+    this.log.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), ...(who.user ? { user: who.user } : {}) });
     const byKey = /^\/v2\/workouts\/([^/]+)$/.exec(url.pathname);
     if (who.user && byKey) this.objectCalls.add(`${who.user}:${byKey[1]}`);
     const scripted = this.faults.take();
