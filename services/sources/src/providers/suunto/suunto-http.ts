@@ -6,6 +6,7 @@
  * a refused token or key, 429 with Retry-After, 5xx).
  */
 import { statusFailure } from '../kit/http-status';
+import { isObject } from '../kit/json-reading';
 import { retryAfterMs as readRetryAfter } from '../kit/rate-limit-headers';
 import { ProviderError, ProviderHttp, ProviderResponse, ProviderSettings } from '../provider.port';
 
@@ -35,10 +36,27 @@ export const dataHeaders = (settings: ProviderSettings, accessToken: string): Re
 export const retryAfterMs = (headers: Record<string, string>): number => Math.max(1000, readRetryAfter(headers['retry-after'], Date.now()) ?? DEFAULT_RETRY_AFTER_MS);
 
 /**
- * 2xx is the caller's to read. 403 is the Workout API's "Forbidden": the user's grant does not
- * cover the data (only the user can change it: consent_missing). Anything else as the kit reads it.
+ * The API gateway's own 401 for a missing or wrong subscription key (`{"statusCode": 401, "message":
+ * "Access denied due to invalid subscription key…"}`): our configuration, never the user's token.
+ */
+export function refusedKey(res: ProviderResponse): boolean {
+  if (res.status !== 401) return false;
+  try {
+    const body: unknown = JSON.parse(res.body);
+    return isObject(body) && typeof body.message === 'string' && /subscription key/i.test(body.message);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 2xx is the caller's to read. A refused subscription key is temporary: retried with backoff until
+ * the operator fixes the key, and never read as a refused token (which, after a refresh, would
+ * expire every connection). 403 is the Workout API's "Forbidden": the user's grant does not cover
+ * the data (only the user can change it: consent_missing). Anything else as the kit reads it.
  */
 export function failureOf(res: ProviderResponse, what: string): ProviderError | undefined {
+  if (refusedKey(res)) return new ProviderError('temporary', `Suunto ${what}: the API gateway refused our subscription key (401); check WELLSTREAM_SOURCE_SUUNTO_SUBSCRIPTION_KEY`, { status: 401 });
   return statusFailure(res, what, { provider: 'Suunto', forbidden: 'access not granted (403)', retryAfterMs });
 }
 
