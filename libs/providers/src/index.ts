@@ -11,10 +11,11 @@ import { dexcom } from './dexcom';
 import { oura } from './oura';
 import { polar } from './polar';
 import { strava } from './strava';
+import { suunto } from './suunto';
 import { whoop } from './whoop';
 import { withings } from './withings';
 
-export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava] as const;
+export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, suunto] as const;
 
 export type ProviderType = (typeof PROVIDERS)[number]['type'];
 export const PROVIDER_TYPES: readonly ProviderType[] = PROVIDERS.map((p) => p.type);

@@ -48,6 +48,19 @@ export interface ProviderDefinition {
   };
   /** What the marketplace tells the user about this provider's data, in words (its documents' limits). */
   note?: string;
+  /**
+   * Credentials beyond the OAuth client id and secret (an API key, a webhook secret), each read from
+   * WELLSTREAM_SOURCE_<TYPE>_<key>: a required one missing keeps the provider from being offered.
+   */
+  credentials?: readonly ProviderCredential[];
+}
+
+export interface ProviderCredential {
+  /** Upper-case, the variable's suffix: `SUBSCRIPTION_KEY` → WELLSTREAM_SOURCE_<TYPE>_SUBSCRIPTION_KEY. */
+  key: string;
+  required: boolean;
+  /** The configuration reference's words for it. */
+  description: string;
 }
 
 export const MINUTE_MS = 60_000;

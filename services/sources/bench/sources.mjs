@@ -4,7 +4,7 @@
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
- *     [--polar-latency-ms 1000] [--only polar]
+ *     [--polar-latency-ms 1000] [--only polar|suunto]
  *
  * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
  *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
@@ -18,6 +18,8 @@
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
+ * 5. Suunto (suunto.phase.mjs): phases 1–3 for Suunto; `--only suunto` runs them alone (not part
+ *    of the full run, which keeps its time).
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
  */
@@ -28,6 +30,7 @@ import { createRequire } from 'node:module';
 import { api, args, createTenant, createUser, measurement, openSse, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
+import { suuntoPhase } from './suunto.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -46,6 +49,10 @@ const f1 = (x) => x.toFixed(1);
 
 if (args.only === 'polar') {
   await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
+  process.exit(0);
+}
+if (args.only === 'suunto') {
+  await suuntoPhase(root, { days: DAYS, webhooks: WEBHOOKS, users: USERS, seconds: SECONDS });
   process.exit(0);
 }
 

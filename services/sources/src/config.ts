@@ -33,6 +33,8 @@ export interface ProviderConfig {
   apiUrl: string;
   /** The provider's limits our budget keeps (documented, or WELLSTREAM_SOURCE_<TYPE>_RATE_LIMITS). */
   rateLimits: BudgetWindow[];
+  /** The provider's further credentials that are set (its definition's `credentials`), by key. */
+  extra?: Record<string, string>;
 }
 
 export interface SourcesConfig extends ServiceSettings {
@@ -70,6 +72,7 @@ for (const type of PROVIDER_TYPES) {
   // the documented limits, e.g. `1000/15m,10000/1d`.
   providerKeys[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d')
     .description(`requests our ${type} application may make, all users and replicas together, as \`count/duration,…\` (s, m, h, d); unset: ${type}'s documented limits, \`${formatRateLimits(d.rateLimits)}\`; set it when ${type} granted the application more`);
+  for (const c of d.credentials) providerKeys[`WELLSTREAM_SOURCE_${T}_${c.key}`] = Joi.string().max(500).description(c.description);
   // A further per-minute cap of our own (unset: the documented windows alone).
   providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000)
     .description(`a further per-minute cap of our own on ${type} requests, on top of its limits (unset: none)`);
@@ -112,12 +115,20 @@ export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): Sources
     const clientId = config[`WELLSTREAM_SOURCE_${T}_CLIENT_ID`] as string | undefined;
     const clientSecret = config[`WELLSTREAM_SOURCE_${T}_CLIENT_SECRET`] as string | undefined;
     if (!clientId || !clientSecret) continue;
+    const extra: Record<string, string> = {};
+    for (const c of PROVIDER_DEFAULTS[type].credentials) {
+      const value = config[`WELLSTREAM_SOURCE_${T}_${c.key}`] as string | undefined;
+      if (value) extra[c.key] = value;
+    }
+    // A provider without a required credential (Suunto's subscription key) is not offered.
+    if (PROVIDER_DEFAULTS[type].credentials.some((c) => c.required && !extra[c.key])) continue;
     providers[type] = {
       clientId,
       clientSecret,
       authUrl: config[`WELLSTREAM_SOURCE_${T}_AUTH_URL`] as string,
       tokenUrl: config[`WELLSTREAM_SOURCE_${T}_TOKEN_URL`] as string,
       apiUrl: (config[`WELLSTREAM_SOURCE_${T}_API_URL`] as string).replace(/\/+$/, ''),
+      extra,
       rateLimits: rateLimitsOf(type, config[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] as string | undefined, config[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] as number | undefined),
     };
   }

@@ -46,7 +46,7 @@ describe('every adapter\'s data scopes', () => {
     const p = registry.get(type)!;
     const asked = scopeList(new URL(p.adapter.authorizeUrl(p.settings, { state: 'state-of-at-least-eight' })).searchParams.get('scope') ?? '');
     for (const d of p.adapter.consentScopes?.data ?? []) expect(asked).toContain(d.scope);
-    // All-or-nothing consent (Dexcom's one offline_access) declares none.
-    expect(p.adapter.consentScopes === undefined).toBe(type === 'dexcom');
+    // All-or-nothing consent (Dexcom's one offline_access; Suunto's authorize takes no scopes) declares none.
+    expect(p.adapter.consentScopes === undefined).toBe(type === 'dexcom' || type === 'suunto');
   });
 });

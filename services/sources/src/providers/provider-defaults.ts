@@ -1,4 +1,4 @@
-import { PROVIDERS, PROVIDER_TYPES, isProviderType, type ProviderType } from '@wellstream/providers';
+import { PROVIDERS, PROVIDER_TYPES, isProviderType, type ProviderCredential, type ProviderType } from '@wellstream/providers';
 import type { BudgetWindow } from './budget/provider-budget.port';
 
 /**
@@ -26,6 +26,8 @@ export interface ProviderDefaults {
   rateLimits: BudgetWindow[];
   /** What a 429 without a readable header waits (the provider's shortest window). */
   rateLimitFallbackMs: number;
+  /** Credentials beyond the client id and secret, each WELLSTREAM_SOURCE_<TYPE>_<key> (a subscription key). */
+  credentials: readonly ProviderCredential[];
 }
 
 export const PROVIDER_DEFAULTS = Object.fromEntries(
@@ -38,6 +40,7 @@ export const PROVIDER_DEFAULTS = Object.fromEntries(
       notifications: p.capabilities.webhooks,
       rateLimits: p.limits.windows.map((w) => ({ ...w })),
       rateLimitFallbackMs: p.limits.fallbackWaitMs,
+      credentials: 'credentials' in p ? p.credentials : [],
     },
   ]),
 ) as Record<ProviderType, ProviderDefaults>;

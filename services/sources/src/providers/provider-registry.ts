@@ -39,6 +39,7 @@ export class ProviderRegistry {
           apiUrl: p.apiUrl,
           redirectUri: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/callback`,
           webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
+          extra: p.extra,
         },
         http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
       });

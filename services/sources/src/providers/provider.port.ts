@@ -23,6 +23,8 @@ export interface ProviderSettings {
   redirectUri: string;
   /** `{WELLSTREAM_PUBLIC_URL}/v2/sources/<type>/webhook` */
   webhookUrl: string;
+  /** Credentials the provider's definition names beyond the client's (Suunto's subscription key), by key; those set. */
+  extra?: Readonly<Record<string, string>>;
 }
 
 /** One outgoing HTTP request. `form` is sent application/x-www-form-urlencoded, `json` as JSON. */
