@@ -18,6 +18,9 @@
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
+ * 5. Garmin (garmin-history.phase.mjs), only with `--only garmin`: one user's 30-day history by
+ *    backfill requests answered by pings, at the evaluation and production budgets, a live ping
+ *    during it, and `--webhooks` pings answered (`--only garmin-pings`: the pings alone).
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
  */
@@ -28,6 +31,7 @@ import { createRequire } from 'node:module';
 import { api, args, createTenant, createUser, measurement, openSse, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
+import { garminHistoryPhase } from './garmin-history.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -44,6 +48,10 @@ const DAYS = Number(args.days ?? 30);
 const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
 
+if (args.only === 'garmin' || args.only === 'garmin-pings') {
+  await garminHistoryPhase(root, Number(args.webhooks ?? 2000), { pingsOnly: args.only === 'garmin-pings' });
+  process.exit(0);
+}
 if (args.only === 'polar') {
   await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
   process.exit(0);

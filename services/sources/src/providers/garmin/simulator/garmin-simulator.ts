@@ -166,11 +166,11 @@ export class GarminSimulator implements ProviderSimulator {
   /**
    * Sends later, as Garmin does (the request that caused it has its answer first), to the
    * configured endpoint; "failed notifications retry with exponential backoff" (a delivery that
-   * got no answer or a 5xx), here from 100 ms up to about a minute in all.
+   * got no answer or a 5xx; Garmin keeps them seven days), here every 5 s at most, for five minutes.
    */
   private later(body: unknown): void {
     const p = (async () => {
-      for (let attempt = 0, wait = 20; attempt < 10 && !this.stopped; attempt++, wait = Math.min(wait * 2 + 100, 15_000)) {
+      for (let attempt = 0, wait = 20; attempt < 70 && !this.stopped; attempt++, wait = Math.min(wait * 2 + 100, 5000)) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         const hook = this.auth.webhookUrl;
         if (!hook) return;
