@@ -148,7 +148,7 @@ const PROBES: Probe[] = [
   { name: 'marketplace: unknown token', method: 'GET', path: '/marketplace/nope', headers: { accept: 'application/json' }, as: 'none', status: 404 },
   { name: 'marketplace: unknown source', method: 'POST', path: '/marketplace/{market}/sources/weather/connect', body: {}, headers: { accept: 'application/json' }, as: 'none', status: 404 },
   { name: 'marketplace: provider source not offered (no credentials)', method: 'POST', path: '/marketplace/{market}/sources/polar/connect', body: {}, headers: { accept: 'application/json' }, as: 'none', status: 404 },
-  { name: 'marketplace: source no longer in the catalog', method: 'POST', path: '/marketplace/{market}/sources/garmin/connect', body: {}, headers: { accept: 'application/json' }, as: 'none', status: 404 },
+  { name: 'marketplace: source no longer in the catalog', method: 'POST', path: '/marketplace/{market}/sources/jawbone/connect', body: {}, headers: { accept: 'application/json' }, as: 'none', status: 404 },
   { name: 'marketplace: bad time zone', method: 'POST', path: '/marketplace/{market}/timezone', body: { timezone: '../etc' }, headers: { accept: 'application/json' }, as: 'none' },
   { name: 'marketplace: time zone wrong type', method: 'POST', path: '/marketplace/{market}/timezone', body: { timezone: 5 }, headers: { accept: 'application/json' }, as: 'none' },
   { name: 'marketplace: > 5 MB body', method: 'POST', path: '/marketplace/{market}/timezone', rawBody: BIG, headers: { accept: 'application/json' }, as: 'none', status: 413 },

@@ -8,6 +8,7 @@
  * directory scan at run time could not.
  */
 import { dexcom } from './dexcom';
+import { garmin } from './garmin';
 import { oura } from './oura';
 import { polar } from './polar';
 import { strava } from './strava';
@@ -15,7 +16,7 @@ import { suunto } from './suunto';
 import { whoop } from './whoop';
 import { withings } from './withings';
 
-export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, suunto] as const;
+export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, garmin, suunto] as const;
 
 export type ProviderType = (typeof PROVIDERS)[number]['type'];
 export const PROVIDER_TYPES: readonly ProviderType[] = PROVIDERS.map((p) => p.type);

@@ -4,7 +4,7 @@
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
- *     [--polar-latency-ms 1000] [--only polar|suunto]
+ *     [--polar-latency-ms 1000] [--only polar|garmin|garmin-pings|suunto]
  *
  * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
  *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
@@ -18,7 +18,10 @@
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
- * 5. Suunto (suunto.phase.mjs): phases 1–3 for Suunto; `--only suunto` runs them alone (not part
+ * 5. Garmin (garmin-history.phase.mjs), only with `--only garmin`: one user's 30-day history by
+ *    backfill requests answered by pings, at the evaluation and production budgets, a live ping
+ *    during it, and `--webhooks` pings answered (`--only garmin-pings`: the pings alone).
+ * 6. Suunto (suunto.phase.mjs): phases 1–3 for Suunto; `--only suunto` runs them alone (not part
  *    of the full run, which keeps its time).
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
@@ -31,6 +34,7 @@ import { api, args, createTenant, createUser, measurement, openSse, pct, settle,
 import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
 import { suuntoPhase } from './suunto.phase.mjs';
+import { garminHistoryPhase } from './garmin-history.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -47,6 +51,10 @@ const DAYS = Number(args.days ?? 30);
 const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
 
+if (args.only === 'garmin' || args.only === 'garmin-pings') {
+  await garminHistoryPhase(root, Number(args.webhooks ?? 2000), { pingsOnly: args.only === 'garmin-pings' });
+  process.exit(0);
+}
 if (args.only === 'polar') {
   await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
   process.exit(0);

@@ -258,6 +258,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     sim.failNext(1, 503); // the first chunk backs off, so the restart lands mid-way
     await platform.stop();
     platform = await startTestPlatform({ mode: o.mode, env, dataDir: platform.dataDir, label: `sources-${sim.type}` });
+    sim.webhookMoved?.(`${platform.baseUrl}/sources/${type()}/webhook`);
     tenant = { ...tenant, api: new ApiClient(platform.baseUrl, tenant.token) };
     await events.stop();
     events = await recordTopic(platform.eventLog, 'events');

@@ -44,9 +44,12 @@ describe('every adapter\'s data scopes', () => {
 
   it.each(PROVIDER_TYPES)('%s: each is asked for on the consent page', (type) => {
     const p = registry.get(type)!;
-    const asked = scopeList(new URL(p.adapter.authorizeUrl(p.settings, { state: 'state-of-at-least-eight' })).searchParams.get('scope') ?? '');
+    const challenge = p.adapter.pkce ? { codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' } : {};
+    const asked = scopeList(new URL(p.adapter.authorizeUrl(p.settings, { state: 'state-of-at-least-eight', ...challenge })).searchParams.get('scope') ?? '');
     for (const d of p.adapter.consentScopes?.data ?? []) expect(asked).toContain(d.scope);
-    // All-or-nothing consent (Dexcom's one offline_access; Suunto's authorize takes no scopes) declares none.
-    expect(p.adapter.consentScopes === undefined).toBe(type === 'dexcom' || type === 'suunto');
+    // All-or-nothing consent declares none: Dexcom's one offline_access, Suunto's authorize that takes
+    // no scopes, and Garmin, which has no scope parameter (the user's permission choices are Garmin's;
+    // refused calls say consent_missing).
+    expect(p.adapter.consentScopes === undefined).toBe(type === 'dexcom' || type === 'suunto' || type === 'garmin');
   });
 });

@@ -38,8 +38,11 @@ export class SyncJobRepository {
       }
       const due = existing.due_at < dueAt.toISOString() && existing.attempts === 0 ? existing.due_at : dueAt.toISOString();
       const merged = windows ? mergeWindows(existing.windows ?? {}, windows) : existing.windows;
-      const objects = live.objects ? mergeObjects(existing.objects ?? {}, live.objects) : undefined;
-      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(objects ? { objects } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) };
+      // A run in progress fetches the objects it was leased with: new ones wait for the next run.
+      const runs = existing.lease_until > dueAt.toISOString();
+      const field = runs ? 'objects_next' : 'objects';
+      const objects = live.objects ? mergeObjects(existing[field] ?? {}, live.objects) : undefined;
+      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(objects ? { [field]: objects } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) };
       const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: set, $inc: { rev: 1 } });
       if (updated) return;
     }
@@ -59,14 +62,35 @@ export class SyncJobRepository {
     }
   }
 
-  /** Done: removed unless it changed while it ran (then it runs again with what came in). */
+  /**
+   * Done: removed unless it changed while it ran; then it runs again with what came in: the
+   * objects named meanwhile, not those this run fetched (a burst of notifications costs one fetch
+   * each, not another round of all of them per arrival).
+   */
   async finish(job: SyncJob): Promise<void> {
-    if ((await this.jobs.deleteMany({ _id: job._id, rev: job.rev })) === 0) await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { lease_until: EPOCH } });
+    if ((await this.jobs.deleteMany({ _id: job._id, rev: job.rev })) > 0) return;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await this.jobs.findOne({ _id: job._id });
+      if (!current) return;
+      // Objects merged in directly (the lease had lapsed) that this run did not have stay too.
+      const remaining = mergeObjects(without(current.objects ?? {}, job.objects ?? {}), current.objects_next ?? {});
+      const objects = Object.keys(remaining).length > 0 ? { $set: { lease_until: EPOCH, objects: remaining } } : { $set: { lease_until: EPOCH }, $unset: { objects: '' as const } };
+      const updated = await this.jobs.findOneAndUpdate({ _id: job._id, rev: current.rev }, { ...objects, $unset: { ...objects.$unset, objects_next: '' }, $inc: { rev: 1 } });
+      if (updated) return;
+    }
+    await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { lease_until: EPOCH } });
   }
 
-  /** Runs again at `dueAt` (a backfill's next chunk, a poll's next round, a retry). */
+  /** Runs again at `dueAt` (a backfill's next chunk, a poll's next round, a retry), with everything named meanwhile. */
   async again(job: SyncJob, dueAt: Date, failed: boolean): Promise<void> {
-    await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: { due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 } });
+    const set = { due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 };
+    const current = job.kind === 'live' ? await this.jobs.findOne({ _id: job._id }) : null;
+    if (!current?.objects_next) {
+      await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: set });
+      return;
+    }
+    const updated = await this.jobs.findOneAndUpdate({ _id: job._id, rev: current.rev }, { $set: { ...set, objects: mergeObjects(current.objects ?? {}, current.objects_next) }, $unset: { objects_next: '' }, $inc: { rev: 1 } });
+    if (!updated) await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: set });
   }
 
   /** The connection's sync work (a queued revoke stays: it outlives the connection on purpose). */
@@ -88,6 +112,17 @@ function mergeWindows(a: NonNullable<SyncJob['windows']>, b: NonNullable<SyncJob
 export const MAX_OBJECTS = 500;
 
 const liveFields = (live: LiveWork): LiveWork => ({ ...(live.objects ? { objects: mergeObjects({}, live.objects) } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) });
+
+/** `a` without the ids of `b`, resources left empty dropped. */
+function without(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [resource, ids] of Object.entries(a)) {
+    const done = new Set(b[resource] ?? []);
+    const left = ids.filter((id) => !done.has(id));
+    if (left.length > 0) out[resource] = left;
+  }
+  return out;
+}
 
 function mergeObjects(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
   const out = { ...a };

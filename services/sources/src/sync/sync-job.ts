@@ -34,6 +34,11 @@ export interface SyncJob {
   /** live: the objects notifications named, resource → provider ids, each fetched by itself. */
   objects?: Record<string, string[]>;
   /**
+   * live: objects named while the job ran (leased): the run in progress did not see them, so they
+   * become the next run's `objects` and what the run fetched is not fetched again.
+   */
+  objects_next?: Record<string, string[]>;
+  /**
    * live: an unsigned notification says the user withdrew our access; the connection ends only
    * once the provider refuses the user's own token (confirm-access-ended.ts).
    */

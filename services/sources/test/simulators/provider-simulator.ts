@@ -70,4 +70,9 @@ export interface ProviderSimulator {
   stats(user?: SimulatedUser): { tokenExchanges: number; refreshes: number; revokes: number; dataRequests: number };
   /** Webhook subscriptions the simulator holds for our app (Oura: app-level; Withings: per user). */
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[];
+  /**
+   * Our webhook URL changed (a restarted test platform binds a new port; a real deployment keeps
+   * its public URL): a provider that sends on its own (Garmin's backfill pings) delivers there now.
+   */
+  webhookMoved?(webhookUrl: string): void;
 }

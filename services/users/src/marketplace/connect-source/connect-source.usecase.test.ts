@@ -47,9 +47,9 @@ describe('connectSource / disconnectSource', () => {
   it('leaves provider disconnects to the sources service, but removes entries no provider keeps', async () => {
     await expect(disconnectSource(deps, user.id, 'oura')).rejects.toMatchObject({ code: 'PROVIDER_SOURCE' });
     // Connected by the simulated consent of earlier releases.
-    await deps.repo.replace(user, { sources: [{ type: 'fitbit', connected_at: '2024-01-01T00:00:00.000Z' }, { type: 'garmin', connected_at: '2024-01-01T00:00:00.000Z' }] });
+    await deps.repo.replace(user, { sources: [{ type: 'fitbit', connected_at: '2024-01-01T00:00:00.000Z' }, { type: 'jawbone', connected_at: '2024-01-01T00:00:00.000Z' }] });
     await disconnectSource(deps, user.id, 'fitbit');
-    expect((await disconnectSource(deps, user.id, 'garmin')).sources).toEqual([]);
+    expect((await disconnectSource(deps, user.id, 'jawbone')).sources).toEqual([]);
     await expect(disconnectSource(deps, user.id, 'no_such_source')).rejects.toMatchObject({ kind: 'not_found' });
   });
 });

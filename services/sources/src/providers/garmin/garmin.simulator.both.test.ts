@@ -1,0 +1,148 @@
+/**
+ * Garmin against its simulator and the whole platform, on this run's runtime (embedded, or real
+ * Kafka, FerretDB and Redis): the provider simulator suite (history by backfill request, arriving
+ * by ping), then what Garmin's documents ask beyond it: a ping whose callbackURL is not Garmin's
+ * API is refused and fetches nothing; a push (data inline, unsigned) is refused; an unsigned
+ * deregistration ends a connection only once Garmin refuses the user's token; a reconnect asks
+ * Garmin for the gap only.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { byRuntime, createTenant, eventually, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import type { SimulatedUser } from '../../../test/simulators/provider-simulator';
+import { providerAgainstSimulator } from '../../../test/provider-simulator.suite';
+import { GarminSimulator } from './simulator/garmin-simulator';
+
+const DAY = 24 * 3600 * 1000;
+const ymd = (d: Date) => d.toISOString().slice(0, 10);
+
+function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
+  const sim = new GarminSimulator();
+  let platform: TestPlatform;
+  let tenant: Tenant;
+  const webhook = () => `${platform.baseUrl}/sources/garmin/webhook`;
+
+  async function newUser(label: string) {
+    const res = await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid: `${label}-${Date.now().toString(36)}`, location: { timezone: 'Europe/Berlin' } });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; uid: string; marketplace: { url: string } };
+  }
+  const sourceOf = async (uid: string) => ((await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`)).body.sources as any[]).find((s) => s.type === 'garmin');
+
+  async function connect(marketplaceUrl: string, who: SimulatedUser, action = 'connect'): Promise<string> {
+    const start = await fetch(`${marketplaceUrl}/sources/garmin/${action}`, { method: 'POST', redirect: 'manual' });
+    expect(start.status).toBe(303);
+    const back = await fetch(sim.authorize(start.headers.get('location')!, who, 'allow'), { redirect: 'manual' });
+    expect(back.status).toBe(303);
+    return back.headers.get('location')!;
+  }
+
+  async function connected(label: string, days = 2) {
+    const user = await newUser(label);
+    const who = sim.createUser({ days, now: new Date() });
+    expect(await connect(user.marketplace.url, who)).toContain('notice=connected.garmin');
+    await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
+    await sim.settled();
+    return { user, who };
+  }
+
+  const workouts = async (uid: string) =>
+    (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/workouts?start_date=${ymd(new Date(Date.now() - 3 * DAY))}&end_date=${ymd(new Date(Date.now() + DAY))}&source=garmin`)).body.data as any[];
+
+  beforeAll(async () => {
+    await sim.start();
+    const env = {
+      ...sim.env(),
+      WELLSTREAM_SOURCE_BACKFILL_DAYS: '2',
+      WELLSTREAM_SOURCE_POLL_INTERVAL_S: '600',
+      WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+      WELLSTREAM_SOURCE_GARMIN_RATE_LIMITS: '100000/1m',
+    };
+    platform = await startTestPlatform({ mode, env, label: 'sources-garmin-docs' });
+    tenant = await createTenant(platform.baseUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await sim.stop();
+  });
+
+  it('refuses a ping whose callbackURL is not Garmin\'s API (401) and fetches nothing', async () => {
+    const { user, who } = await connected('foreign');
+    // Another server on this machine, as an attacker would aim us at it: it must never be called.
+    let hits = 0;
+    const victim = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((resolve) => victim.listen(0, '127.0.0.1', resolve));
+    const victimUrl = `http://127.0.0.1:${(victim.address() as AddressInfo).port}`;
+    try {
+      const pull = (origin: string, path = '/wellness-api/rest/activities') => `${origin}${path}?uploadStartTimeInSeconds=1700000000&uploadEndTimeInSeconds=1700000100&token=t`;
+      for (const callbackURL of [pull(victimUrl), pull(sim.url, '/wellness-api/rest/user/registration'), pull(sim.url.replace('127.0.0.1', 'localhost')), 'file:///etc/passwd']) {
+        expect(await sim.post(webhook(), { activities: [{ userId: who.providerUserId, callbackURL }] })).toBe(401);
+      }
+      // One foreign entry among good ones refuses the whole delivery: the good one is not fetched either.
+      const [id] = sim.addData(who, 'activities', new Date(Date.now() - 60_000));
+      expect(await sim.post(webhook(), { sleeps: [{ userId: who.providerUserId, callbackURL: pull(victimUrl, '/wellness-api/rest/sleeps') }], activities: [{ userId: who.providerUserId, callbackURL: pull(sim.url) }] })).toBe(401);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(hits).toBe(0);
+      expect((await workouts(user.uid)).some((w) => w.log_id === id)).toBe(false);
+      expect(await sourceOf(user.uid)).toMatchObject({ status: 'active' });
+      // Garmin's own ping for it is fetched.
+      expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+      await eventually(async () => (await workouts(user.uid)).some((w) => w.log_id === id), 30_000, 200);
+    } finally {
+      await new Promise((resolve) => victim.close(resolve));
+    }
+  }, 120_000);
+
+  it('refuses a push (summaries inline, unsigned) and a malformed body with 400', async () => {
+    const { who } = await connected('push');
+    expect(await sim.post(webhook(), { activities: [{ userId: who.providerUserId, summaryId: 'x', activityType: 'RUNNING', startTimeInSeconds: 1700000000, durationInSeconds: 60 }] })).toBe(400);
+    expect(await sim.post(webhook(), [1, 2])).toBe(400);
+    expect(await sim.post(webhook(), { activities: 'x' })).toBe(400);
+  }, 120_000);
+
+  it('keeps a connection when a deregistration arrives while Garmin still accepts the token', async () => {
+    const { user, who } = await connected('forged-dereg');
+    expect(await sim.post(webhook(), { deregistrations: [{ userId: who.providerUserId }] })).toBe(200);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await sourceOf(user.uid)).toMatchObject({ status: 'active' });
+    // …and pings go on bringing data.
+    const [id] = sim.addData(who, 'activities', new Date(Date.now() - 30_000));
+    expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+    await eventually(async () => (await workouts(user.uid)).some((w) => w.log_id === id), 30_000, 200);
+  }, 120_000);
+
+  it('ends a connection when the user really withdrew access in Garmin Connect', async () => {
+    const { user, who } = await connected('dereg');
+    sim.auth.deregister(who.providerUserId);
+    expect(await sim.post(webhook(), { deregistrations: [{ userId: who.providerUserId }] })).toBe(200);
+    await eventually(async () => !(await sourceOf(user.uid)), 30_000, 200);
+  }, 120_000);
+
+  it('asks Garmin only for the gap on a reconnect', async () => {
+    const { user, who } = await connected('gap', 4);
+    const first = sim.backfillRequests.filter(([u]) => u === who.providerUserId).length;
+    expect(first).toBeGreaterThan(0);
+    sim.revokeGrant(who);
+    sim.expireAccessTokens(who);
+    sim.addData(who, 'activities', new Date());
+    await sim.notify(webhook(), who, 'activities');
+    await eventually(async () => (await sourceOf(user.uid))?.status === 'auth_expired', 45_000, 200);
+    const reconnectAt = Date.now();
+    expect(await connect(user.marketplace.url, who, 'reconnect')).toContain('notice=reconnected.garmin');
+    await eventually(async () => sim.backfillRequests.filter(([u]) => u === who.providerUserId).length > first, 30_000, 200);
+    await eventually(async () => (await sourceOf(user.uid))?.status === 'active', 30_000, 200);
+    // The gap is the time since the last sync with a day of overlap: never the first connect's history again.
+    const again = sim.backfillRequests.filter(([u]) => u === who.providerUserId).slice(first);
+    for (const [, , start] of again) expect(start * 1000).toBeGreaterThanOrEqual(reconnectAt - 2 * DAY - 60_000);
+  }, 180_000);
+}
+
+jest.setTimeout(byRuntime({ embedded: 240_000, distributed: 300_000 }));
+
+describe(`Garmin (${testRuntime()})`, () => providerAgainstSimulator(() => new GarminSimulator(), { mode: testRuntime(), revokes: true, live: 'notify', liveResource: { name: 'activities', path: 'workout' } }));
+
+describe(`Garmin as its documents say (${testRuntime()})`, () => garminAsDocumented(testRuntime()));

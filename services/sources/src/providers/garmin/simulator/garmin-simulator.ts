@@ -1,0 +1,241 @@
+/**
+ * A simulated Garmin Health API on a loopback port, written from Garmin's developer documents
+ * (Start Guide, Health API, Activity API, OAuth2 PKCE Specification; see ../README.md): the OAuth
+ * consent and token endpoints (garmin-sim-auth.ts), `user/id`, `user/permissions`, `DELETE
+ * user/registration` followed by a deregistration notification, the asynchronous backfill (202,
+ * 409 for a range asked already, 400 beyond 90 days or 30 for activities) whose data comes as pings,
+ * pings whose callbackURL carries a pull token, and the pull answering the summaries that ping
+ * named. Our webhook is what the operator enters in Garmin's endpoint tool; the simulator takes it
+ * from the redirect URI it sees at consent (`…/callback` → `…/webhook`).
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
+import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
+import { readBody, SimReply, SimServer } from '../../../../test/simulators/kit/sim-server';
+import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
+import { GarminAuthServer } from './garmin-sim-auth';
+import { activity, bodyComp, countRecords, GarminAccount, rng, seedAccount, SimSummary, SUMMARY_TYPES, SummaryType } from './garmin-sim-data';
+
+const REST = '/wellness-api/rest';
+const OFFSETS = [3600, -7 * 3600, 9 * 3600, 10.5 * 3600];
+const json = (status: number, body: unknown): SimReply => ({ status, headers: { 'content-type': 'application/json;charset=UTF-8' }, body: JSON.stringify(body) });
+const err = (status: number, message: string) => json(status, { errorMessage: message });
+
+export class GarminSimulator implements ProviderSimulator {
+  readonly type = 'garmin';
+  private readonly server = new SimServer();
+  private readonly client = { id: 'garmin-sim-consumer-key', secret: 'garmin-sim-consumer-secret' };
+  readonly auth = new GarminAuthServer(this.client);
+  private readonly accounts = new Map<string, GarminAccount>();
+  private readonly pullTokens = new Map<string, { userId: string; type: SummaryType; items: SimSummary[] }>();
+  private readonly backfills = new Set<string>();
+  /** Every backfill request accepted: [user, type, start s, end s]. */
+  readonly backfillRequests: [string, string, number, number][] = [];
+  private readonly dataCalls = new CallCounter<string>();
+  private readonly faults = new ScriptedFaults();
+  private browserUser?: SimulatedUser;
+  private stopped = false;
+  /** Ping deliveries in flight (backfills answer at once and ping a moment later). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  async start(): Promise<void> {
+    await this.server.start((req) => this.handle(req), (message) => err(500, message));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.inFlight]);
+    await this.server.stop();
+  }
+
+  env(): Record<string, string> {
+    return {
+      WELLSTREAM_SOURCE_GARMIN_CLIENT_ID: this.client.id,
+      WELLSTREAM_SOURCE_GARMIN_CLIENT_SECRET: this.client.secret,
+      WELLSTREAM_SOURCE_GARMIN_AUTH_URL: `${this.url}/oauth2Confirm`,
+      WELLSTREAM_SOURCE_GARMIN_TOKEN_URL: `${this.url}/di-oauth2-service/oauth/token`,
+      WELLSTREAM_SOURCE_GARMIN_API_URL: this.url,
+    };
+  }
+
+  createUser(options: { days: number; now: Date }): SimulatedUser {
+    const n = this.accounts.size + 1;
+    const userId = `${randomBytes(12).toString('hex')}${n}`;
+    this.accounts.set(userId, seedAccount(userId, OFFSETS[n % OFFSETS.length], options.days, options.now, n * 7919));
+    return { providerUserId: userId };
+  }
+
+  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
+    this.account(user);
+    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
+  }
+
+  setBrowserUser(user: SimulatedUser): void {
+    this.browserUser = user;
+  }
+
+  expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
+    return countRecords(this.account(user), from, to);
+  }
+
+  /** A new summary of `resource` at `at`, uploaded now (activities and body composition; others are daily). */
+  addData(user: SimulatedUser, resource: string, at: Date): string[] {
+    const a = this.account(user);
+    const r = rng(a.summaries.length + 17);
+    const atS = Math.floor(at.getTime() / 1000);
+    const s = resource === 'bodyComps' ? bodyComp(a, atS, r) : activity(a, atS, r);
+    s.uploadedAt = Math.floor(Date.now() / 1000);
+    a.summaries.push(s);
+    a.pending.push(s);
+    return s.logIds;
+  }
+
+  /** The ping for what the user uploaded since the last one of that type. */
+  async notify(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    const a = this.account(user);
+    const type = resource as SummaryType;
+    const items = a.pending.filter((s) => s.type === type);
+    a.pending = a.pending.filter((s) => s.type !== type);
+    return this.post(webhookUrl, this.pingBody(a.userId, type, items));
+  }
+
+  /** A ping naming the user whose callbackURL is not Garmin's: whoever sent it wants us to fetch their URL. */
+  async notifyForged(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
+    const callbackURL = `http://127.0.0.1:9${REST}/${resource}?uploadStartTimeInSeconds=1700000000&uploadEndTimeInSeconds=1700000100&token=x`;
+    return this.post(webhookUrl, { [resource]: [{ userId: user.providerUserId, callbackURL }] });
+  }
+
+  /** Any body posted to our webhook as Garmin would (JSON, no signature). */
+  async post(webhookUrl: string, body: unknown): Promise<number> {
+    const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  expireAccessTokens(user: SimulatedUser): void {
+    this.auth.expire(user.providerUserId);
+  }
+
+  revokeGrant(user: SimulatedUser): void {
+    this.auth.revokeGrant(user.providerUserId);
+  }
+
+  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
+    this.faults.set(count, status, retryAfterS);
+  }
+
+  stats(user?: SimulatedUser) {
+    return sumStats(user ? [user.providerUserId] : this.accounts.keys(), (id) => this.auth.counts.get(id), this.dataCalls);
+  }
+
+  subscriptions(): { key: string; callbackUrl: string }[] {
+    return this.auth.webhookUrl ? SUMMARY_TYPES.map((key) => ({ key, callbackUrl: this.auth.webhookUrl! })) : [];
+  }
+
+  /** Resolves when every ping sent so far was answered. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private account(user: SimulatedUser): GarminAccount {
+    const a = this.accounts.get(user.providerUserId);
+    if (!a) throw new Error(`no Garmin user ${user.providerUserId}`);
+    return a;
+  }
+
+  /** A ping body for `items`: their callbackURL carries a pull token naming exactly them. */
+  private pingBody(userId: string, type: SummaryType, items: SimSummary[]): unknown {
+    const token = randomBytes(12).toString('hex');
+    this.pullTokens.set(token, { userId, type, items });
+    const to = Math.max(...items.map((s) => s.uploadedAt), Math.floor(Date.now() / 1000)) + 1;
+    // A pull's upload range is at most 24 hours.
+    const from = Math.max(Math.min(...items.map((s) => s.uploadedAt), to - 1), to - 86_400);
+    const callbackURL = `${this.url}${REST}/${type}?uploadStartTimeInSeconds=${from}&uploadEndTimeInSeconds=${to}&token=${token}`;
+    return { [type]: [{ userId, callbackURL }] };
+  }
+
+  webhookMoved(webhookUrl: string): void {
+    this.auth.webhookUrl = webhookUrl;
+  }
+
+  /**
+   * Sends later, as Garmin does (the request that caused it has its answer first), to the
+   * configured endpoint; "failed notifications retry with exponential backoff" (a delivery that
+   * got no answer or a 5xx; Garmin keeps them seven days), here every 5 s at most, for five minutes.
+   */
+  private later(body: unknown): void {
+    const p = (async () => {
+      for (let attempt = 0, wait = 20; attempt < 70 && !this.stopped; attempt++, wait = Math.min(wait * 2 + 100, 5000)) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        const hook = this.auth.webhookUrl;
+        if (!hook) return;
+        const status = await this.post(hook, body).catch(() => 0);
+        if (status > 0 && status < 500) return;
+      }
+    })();
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async handle(req: IncomingMessage): Promise<SimReply> {
+    const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname === '/oauth2Confirm') {
+      if (req.method === 'POST') return consentDecision(new URLSearchParams(await readBody(req)), this.browserUser, (u, who, d) => this.authorize(u, who, d), () => err(400, 'not signed in'));
+      return consentPage(url, this.browserUser, { action: '/oauth2Confirm', title: 'Garmin Connect', heading: 'Share your Garmin data', describe: (who) => `Signed in as ${who}. Allow Wellstream to read your activities and health data?` });
+    }
+    if (url.pathname === '/di-oauth2-service/oauth/token' && req.method === 'POST') return this.auth.token(new URLSearchParams(await readBody(req)));
+    if (!url.pathname.startsWith(`${REST}/`)) return err(404, 'not found');
+    const userId = this.auth.userOf(req.headers.authorization);
+    if (!userId) return err(401, 'Unauthorized');
+    const route = url.pathname.slice(REST.length + 1);
+    if (route === 'user/id' && req.method === 'GET') return json(200, { userId });
+    if (route === 'user/permissions' && req.method === 'GET') return json(200, ['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'HISTORICAL_DATA_EXPORT']);
+    if (route === 'user/registration' && req.method === 'DELETE') {
+      this.auth.deregister(userId);
+      this.later({ deregistrations: [{ userId }] });
+      return { status: 204 };
+    }
+    if (req.method !== 'GET') return err(405, 'method not allowed');
+    this.dataCalls.add(userId);
+    const fault = this.faults.take();
+    if (fault) {
+      if (fault.status === 'garbage') return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Temporarily Unavailable</body>' };
+      return { status: fault.status, headers: fault.retryAfterS !== undefined ? { 'retry-after': String(fault.retryAfterS) } : {}, body: '' };
+    }
+    const backfill = /^backfill\/(\w+)$/.exec(route);
+    if (backfill) return this.backfill(userId, backfill[1], url.searchParams);
+    if ((SUMMARY_TYPES as readonly string[]).includes(route)) return this.pull(userId, route as SummaryType, url.searchParams);
+    return err(404, 'not found');
+  }
+
+  private backfill(userId: string, type: string, q: URLSearchParams): SimReply {
+    if (!(SUMMARY_TYPES as readonly string[]).includes(type)) return err(404, 'not found');
+    const start = Number(q.get('summaryStartTimeInSeconds'));
+    const end = Number(q.get('summaryEndTimeInSeconds'));
+    if (!Number.isInteger(start) || !Number.isInteger(end) || end <= start) return err(400, 'summaryStartTimeInSeconds and summaryEndTimeInSeconds are required');
+    if (end - start > (type === 'activities' ? 30 : 90) * 86_400) return err(400, 'time range exceeds the maximum');
+    const key = `${userId}/${type}/${start}/${end}`;
+    if (this.backfills.has(key)) return err(409, 'Duplicate backfill request');
+    this.backfills.add(key);
+    this.backfillRequests.push([userId, type, start, end]);
+    const a = this.accounts.get(userId)!;
+    const items = a.summaries.filter((s) => s.type === type && s.at >= start && s.at < end);
+    if (items.length > 0) this.later(this.pingBody(userId, type as SummaryType, items));
+    return { status: 202 };
+  }
+
+  private pull(userId: string, type: SummaryType, q: URLSearchParams): SimReply {
+    const held = this.pullTokens.get(q.get('token') ?? '');
+    const start = Number(q.get('uploadStartTimeInSeconds'));
+    const end = Number(q.get('uploadEndTimeInSeconds'));
+    if (!Number.isInteger(start) || !Number.isInteger(end) || end < start || end - start > 86_400) return err(400, 'uploadStartTimeInSeconds and uploadEndTimeInSeconds within 24 hours are required');
+    // Pulls only answer a ping (its token), for that ping's user and summary type.
+    if (!held || held.userId !== userId || held.type !== type) return err(400, 'invalid pull token');
+    return json(200, held.items.map((s) => s.body));
+  }
+}
