@@ -21,6 +21,7 @@ describe('Garmin configuration', () => {
       tokenUrl: 'https://diauth.garmin.com/di-oauth2-service/oauth/token',
       apiUrl: 'https://apis.garmin.com',
       rateLimits: [{ limit: 100, windowMs: 60_000 }],
+      extra: {},
     });
     const registry = new ProviderRegistry(config, transport, new MemoryProviderBudgetStore());
     expect(registry.all().map((p) => p.type)).toEqual(['garmin']);
