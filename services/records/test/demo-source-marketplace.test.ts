@@ -2,7 +2,8 @@
  * The demo source end to end: connecting `demo` in the marketplace fills the last days with
  * believable data, served by the record endpoints and published as data events.
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, recordTopic } from './records-fixtures';
 
 describe('demo source', () => {

@@ -10,7 +10,8 @@
  * accepted post's (both cross the same servers); WELLSTREAM_TEST_FRESH_TOKEN_TRIES sets the rounds.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { isoDay, newUid, sampleRecord } from './records-fixtures';
 
 const CONCURRENCY = 4;

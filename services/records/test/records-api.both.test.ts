@@ -3,7 +3,8 @@
  * events, offsets, the record endpoints' date/source rules and isolation. Runs embedded
  * and on the real servers.
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, newUid, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
 
 const RECORD_KEYS = [
