@@ -6,7 +6,7 @@
  * (the user-event consumer calls `reconcile`).
  */
 import type { Logger } from '@wellstream/logging';
-import { addDays, isKnownTimeZone, localDateOf, zoneOffsetSeconds } from '../records/utc-offset';
+import { addDays, isKnownTimeZone, localDateOf, zoneOffsetSeconds } from '@wellstream/clock';
 import type { ProjectedUser } from '../users/user-projection';
 import type { UserProjectionRepository } from '../users/user-projection.repository';
 import { generateDemoDay } from './generate-demo-day';

@@ -11,7 +11,7 @@ import { buildPayload, checksumAndContentKey, checksumOf, contentOf, NormalizedC
 import { invalidMobileToken, userSuspended } from '../record.errors';
 import { RECORDS_COLLECTION, RecordRepository } from '../record.repository';
 import type { BatchByKey, Outcome } from '../batch-by-key';
-import { localDateOf } from '../utc-offset';
+import { localDateOf } from '@wellstream/clock';
 import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, RecordVersionDoc, statsIdOf, versionIdOf } from '../record-keys.repository';
 import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
