@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, organizationEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, organizationEventsTopic, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -66,7 +66,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       // Provider data fetched by the sources service: the same ingestion as a mobile post.
       await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger }, event) });
       // Provider connections' status, syncs and backfills, for the availability endpoint.
-      await ctx.consume(sourceConnectionsTopic, { groupId: 'records.source-connections', fromBeginning: true, handle: (event) => connections.apply(event) });
+      await ctx.consume(sourceConnectionsTopic, { groupId: SOURCE_CONNECTION_COPIES.records, fromBeginning: true, handle: (event) => connections.apply(event) });
       lifecycle.started('demo source', demo);
       await demo.start();
       // An operator read right after creating the organization waits for the projection to have it.

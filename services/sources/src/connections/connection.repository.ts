@@ -58,6 +58,11 @@ export class ConnectionRepository {
     if (c.provider_user_id) await this.keys.bulkUpsert([{ _id: providerKeyId(c.source_type, c.provider_user_id), connection_id: c._id }]);
   }
 
+  /** Stores a new connection; DuplicateKeyError when one is stored already (a concurrent connect). */
+  async insert(c: Connection): Promise<void> {
+    await this.connections.insertOne(c);
+  }
+
   /** An update that applies only if `filter` still holds (optimistic); the document after it, or null. */
   update(id: string, update: Update, expect: Partial<Pick<Connection, 'token_rev' | 'sync_seq'>> = {}): Promise<Connection | null> {
     return this.connections.findOneAndUpdate({ _id: id, ...expect }, update);
