@@ -18,6 +18,7 @@ import { announceProviders, providerOffers } from './providers/announce-provider
 import { applySourceDetection } from './connections/apply-source-detection.usecase';
 import type { ConnectAtOnceDeps } from './connections/connect-at-once.usecase';
 import { marketplaceUsers } from './marketplace/marketplace-user';
+import { demoProvider } from './providers/demo/demo-provider';
 import { openProviderBudget } from './providers/budget/open-provider-budget';
 import { ProviderRegistry } from './providers/provider-registry';
 import { runSyncJob, SyncDeps } from './sync/run-sync-job.usecase';
@@ -72,12 +73,15 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       await outbox.start();
       // Exports and erasures of one user's provider connections (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, connections), shared.clock ?? clock);
+      // The demo source publishes like a provider; it starts or stops a user's data on every change.
+      const demo = demoProvider({ users, connections, outbox, logger, clock, tickMs: config.WELLSTREAM_DEMO_TICK_MS, backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS });
+      const reconcileDemo = (userId: string) => void demo.reconcileUser(userId).catch((err) => logger.warn('demo source reconcile failed', { user_id: userId, error: err }));
       const offers = () => providerOffers(registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
       await announceProviders(eventLog, offers());
-      await ctx.consume(userEventsTopic, { groupId: USERS_GROUP, fromBeginning: true, handle: (event) => applyUserEvent({ ...ending, users }, event) });
+      await ctx.consume(userEventsTopic, { groupId: USERS_GROUP, fromBeginning: true, handle: (event) => applyUserEvent({ ...ending, users, userChanged: reconcileDemo }, event) });
       const freshUsers = ctx.readYourWrites(userEventsTopic, USERS_GROUP, CATCH_UP_MS);
       const copies = Object.values(SOURCE_CONNECTION_COPIES).map((group) => ctx.readYourWrites(sourceConnectionsTopic, group, CATCH_UP_MS));
-      const atOnce: ConnectAtOnceDeps = { connections, disconnections, outbox, clock };
+      const atOnce: ConnectAtOnceDeps = { connections, disconnections, outbox, clock, changed: (userId, type) => type === 'demo' && reconcileDemo(userId) };
       const answered: ConnectAtOnceDeps = { ...atOnce, copiesApplied: async () => void (await Promise.all(copies.map((c) => c.latest(async () => undefined)))) };
       await ctx.consume(sourceDetectionsTopic, {
         groupId: 'sources.source-detections',
@@ -86,6 +90,8 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       });
       scheduler.start();
       lifecycle.started('sync scheduler', scheduler);
+      await demo.start();
+      lifecycle.started('demo source', demo);
       subscriptions.start();
       lifecycle.started('webhook subscriptions', subscriptions);
       const sweep = setInterval(() => {

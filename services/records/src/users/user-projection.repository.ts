@@ -102,10 +102,4 @@ export class UserProjectionRepository {
   async markDetected(userId: string, detected: string[]): Promise<void> {
     await this.users.findOneAndUpdate({ _id: userId }, { $set: { detected_sources: detected } });
   }
-
-  /** Users whose demo source should be running (start-up). */
-  async withSource(sourceType: string): Promise<ProjectedUser[]> {
-    const active = (await this.users.find({ status: 'active' })).map((u) => withDefaults(u)!);
-    return active.filter((u) => u.sources.includes(sourceType));
-  }
 }

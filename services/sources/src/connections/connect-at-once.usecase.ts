@@ -30,6 +30,8 @@ export interface ConnectAtOnceDeps {
    * shows the old state. Detections pass nothing: no one is waiting for an answer.
    */
   copiesApplied?: () => Promise<void>;
+  /** Told after every change (the demo source starts or stops the user's data). */
+  changed?: (userId: string, type: string) => void;
 }
 
 /** Published before the write resolves: the copies' catch-up below looks for it on the log. */
@@ -79,6 +81,7 @@ export async function connectAtOnce(deps: ConnectAtOnceDeps, user: ProjectedUser
     if (err instanceof DuplicateKeyError) return false;
     throw err;
   }
+  deps.changed?.(user._id, type);
   await deps.copiesApplied?.();
   return true;
 }
@@ -103,5 +106,6 @@ export async function disconnectAtOnce(deps: ConnectAtOnceDeps, user: ProjectedU
     },
     { publishWithinMs: PUBLISH_WITHIN_MS },
   );
+  deps.changed?.(user._id, type);
   await deps.copiesApplied?.();
 }

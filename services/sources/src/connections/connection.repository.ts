@@ -48,6 +48,11 @@ export class ConnectionRepository {
     return (await this.connections.findOne({ source_type: type })) !== null;
   }
 
+  /** Every connection to one source (the demo source's users, at start), served by the (source_type, status) index. */
+  ofType(type: string): Promise<Connection[]> {
+    return this.connections.find({ source_type: type });
+  }
+
   /** How many users are connected to a provider (the poll interval that fits its daily budget). */
   countOf(type: string): Promise<number> {
     return this.connections.count({ source_type: type });

@@ -11,6 +11,8 @@ import type { UserProjectionRepository } from './user-projection.repository';
 
 export interface ApplyUserEventDeps extends EndConnectionDeps {
   users: UserProjectionRepository;
+  /** Told after every snapshot applied (the demo source starts or stops the user's data). */
+  userChanged?: (userId: string) => void;
 }
 
 export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent): Promise<void> {
@@ -27,6 +29,7 @@ export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent)
     marketplace_token_sha256: u.marketplace_token_sha256 ?? null,
     updated_at: u.updated_at,
   });
+  if (applied) deps.userChanged?.(u.id);
   if (!applied || u.status !== 'deleted') return;
   // Every kind: a provider's access is revoked; the demo source stops, a phone app's entry goes.
   for (const c of await deps.connections.byIds(SOURCE_TYPES.map((t) => connectionId(u.id, t)))) await endConnection(deps, c, 'user deleted');
