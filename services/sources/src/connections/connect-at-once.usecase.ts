@@ -13,7 +13,7 @@ import { DuplicateKeyError } from '@wellstream/store';
 import { sourceDefinition } from '@wellstream/catalog';
 import type { ProjectedUser } from '../users/user-projection';
 import { randomUUID } from 'node:crypto';
-import type { ConnectionRepository } from './connection.repository';
+import { CONNECTIONS_COLLECTION, ConnectionRepository } from './connection.repository';
 import { DISCONNECTIONS_COLLECTION, DisconnectionLog } from './disconnection-log';
 import { Connection, connectionId } from './connection';
 import { connectionMessage } from './connection-events';
@@ -64,6 +64,7 @@ function atOnceConnection(user: ProjectedUser, type: string, now: string): Conne
     sync_seq: 0,
     last_announced_at: null,
     updated_at: now,
+    created_by: randomUUID(),
   };
 }
 
@@ -75,7 +76,8 @@ export async function connectAtOnce(deps: ConnectAtOnceDeps, user: ProjectedUser
   const now = deps.clock.now().toISOString();
   const c = atOnceConnection(user, type, now);
   try {
-    await deps.outbox.write([connectionMessage(deps.outbox, c, 'connected', now)], () => deps.connections.insert(c), { publishWithinMs: deps.copiesApplied ? PUBLISH_WITHIN_MS : 0 });
+    const check = { collection: CONNECTIONS_COLLECTION, filter: { _id: c._id, created_by: c.created_by } };
+    await deps.outbox.write([connectionMessage(deps.outbox, c, 'connected', now, {}, check)], () => deps.connections.insert(c), { publishWithinMs: deps.copiesApplied ? PUBLISH_WITHIN_MS : 0 });
   } catch (err) {
     // A concurrent connect (a double click, a detection) stored it first, and announces it.
     if (err instanceof DuplicateKeyError) return false;
