@@ -54,16 +54,11 @@ module.exports = {
     },
     {
       name: 'libs-not-importing-apps',
+      comment:
+        'A library imports no deployable (a service, the gateway, the platform, the edge), test helpers included: what tests share with a service lives in a library (e.g. the record-input contract), and starting the whole platform in a test is @wellstream/platform/testing (platform/test/).',
       severity: 'error',
-      from: { path: '^libs/', pathNot: '^libs/testing/' },
+      from: { path: '^libs/' },
       to: { path: '^(services|gateway|platform|edge)/' },
-    },
-    {
-      name: 'testing-not-importing-services',
-      comment: 'Test helpers start the whole platform (platform/) but reach into no service or the gateway: what tests share with a service lives in a library (e.g. the record-input contract).',
-      severity: 'error',
-      from: { path: '^libs/testing/' },
-      to: { path: '^(services|gateway)/' },
     },
     {
       name: 'production-not-importing-testing',

@@ -7,7 +7,8 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiClient, ApiResponse, connectSse, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, ApiResponse, connectSse, eventually, SseConnection, TEST_ADMIN_TOKEN, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isoDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);

@@ -5,7 +5,7 @@
  */
 import { EVENT_TYPES } from '@wellstream/catalog';
 import { ALL_TOPICS, CURRENT_SCHEMA_VERSION } from '@wellstream/contracts';
-import { startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 jest.setTimeout(60_000);
 

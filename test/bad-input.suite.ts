@@ -3,7 +3,8 @@
  * values, repeated/nested query parameters, huge and non-JSON bodies, odd uids, impossible dates.
  * Each must get a clear 4xx in one of the documented body shapes, never a 500 or a stack trace.
  */
-import { ApiClient, clearOfTheHourTurn, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, clearOfTheHourTurn, createTenant, TEST_ADMIN_TOKEN, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 interface Probe {
   name: string;

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { manualClock } from '@wellstream/clock';
-import { ApiClient, byRuntime, connectSse, createTenant, eventually, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, byRuntime, connectSse, createTenant, eventually, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { OuraSimulator } from '../services/sources/src/providers/oura/simulator/oura-simulator';
 
 const DAY = 24 * 3600 * 1000;

@@ -9,7 +9,8 @@
  */
 import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
 import type { RunningService } from '@wellstream/runtime';
-import { ApiClient, byRuntime, connectSse, createTenant, eventually, gatewayHeaders, SseConnection, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, byRuntime, connectSse, createTenant, eventually, gatewayHeaders, SseConnection, Tenant, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { PushReceiver } from './push-receiver';
 import { publish } from '../services/streams/test/stream-fixtures';
 

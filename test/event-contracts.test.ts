@@ -20,7 +20,8 @@ import {
   TopicDefinition,
   userEventsTopic,
 } from '@wellstream/contracts';
-import { connectSse, createTenant, eventually, gatewayHeaders, startTestPlatform, TEST_GATEWAY_KEY, TestPlatform } from '@wellstream/testing';
+import { connectSse, createTenant, eventually, gatewayHeaders, TEST_GATEWAY_KEY } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 jest.setTimeout(60_000);
 

@@ -5,7 +5,8 @@
  * validly signed caller naming another customer's organization are all refused; during a key
  * rotation both keys are accepted.
  */
-import { ApiClient, createTenant, gatewayHeaders, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, gatewayHeaders, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 jest.setTimeout(60_000);
 

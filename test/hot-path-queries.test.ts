@@ -8,7 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryRecorder } from '@wellstream/store';
-import { ApiClient, connectSse, createTenant, eventually, SseConnection, startTestPlatform, TEST_ADMIN_TOKEN, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, connectSse, createTenant, eventually, SseConnection, TEST_ADMIN_TOKEN, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 /**
  * Queries still scanning on FerretDB, each with why it is tolerated for now. Anything else that

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OpenApiConformance, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { OpenApiConformance } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 jest.setTimeout(60_000);
 

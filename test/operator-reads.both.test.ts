@@ -6,7 +6,8 @@
  * Kafka/MongoDB API/Redis.
  */
 import { createHash } from 'node:crypto';
-import { ApiClient, byRuntime, clearOfTheHourTurn, createTenant, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, byRuntime, clearOfTheHourTurn, createTenant, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);

@@ -59,7 +59,7 @@ const env = (service: string) => ({
 
 const deployables: [string, () => Promise<RunningService>, string[]][] = [
   ['gateway', () => composeGateway(loadGatewayConfig({ ...env('gateway'), WELLSTREAM_HOST: '127.0.0.1', WELLSTREAM_PORT: String(takenPort) }), shared()), []],
-  ['users', () => composeUsers(loadUsersConfig(env('users')), shared()), ['users.source-detections', 'users.organization-owners']],
+  ['users', () => composeUsers(loadUsersConfig(env('users')), shared()), ['users.source-connections', 'users.organization-owners']],
   ['records', () => composeRecords(loadRecordsConfig(env('records')), shared()), ['records.user-projection', 'records.organization-projection']],
   ['streams', () => composeStreams(loadStreamsConfig(env('streams')), shared()), []],
   ['notifications', () => composeNotifications(loadNotificationsConfig(env('notifications')), shared()), ['notifications.organization-owners', 'notifications.push']],

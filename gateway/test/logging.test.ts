@@ -3,7 +3,8 @@
  * service), and no token anywhere in them.
  */
 import { captureLogs } from '@wellstream/logging';
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 beforeAll(async () => {

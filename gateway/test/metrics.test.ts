@@ -3,7 +3,8 @@
  * (the gateway labels proxied paths by template), the outbox backlog of producers, consumer lag of
  * consumer groups, rate-limit store errors, and prom-client's default metrics.
  */
-import { createTenant, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { createTenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 beforeAll(async () => {

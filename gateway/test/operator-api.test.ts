@@ -2,7 +2,8 @@
  * The operator API and token authentication through the gateway (embedded platform, real HTTP).
  */
 import { createHash } from 'node:crypto';
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 let admin: ApiClient;

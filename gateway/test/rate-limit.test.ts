@@ -2,7 +2,8 @@
  * The per-token hourly limit through the gateway: exact under concurrency, headers on every
  * answer, 429 {"message"} with Retry-After past the limit, and per-token independence.
  */
-import { ApiClient, clearOfTheHourTurn, createTenant, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { ApiClient, clearOfTheHourTurn, createTenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 beforeAll(async () => {

@@ -3,7 +3,8 @@
  * and event log, with a minute-long cache, stops accepting a token it has cached as soon as the
  * first gateway revokes it (the token-revocations event, not the cache's expiry).
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { composeGateway, loadGatewayConfig, RunningGateway } from '../src';
 
 let platform: TestPlatform;

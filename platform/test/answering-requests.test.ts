@@ -8,7 +8,8 @@
  */
 import http from 'node:http';
 import { answeringNow } from '@wellstream/bus';
-import { connectSse, createTenant, eventually, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { connectSse, createTenant, eventually } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 

@@ -2,7 +2,8 @@
  * The embedded runtime keeps its data across restarts: the document stores and the event log
  * live under WELLSTREAM_DATA_DIR.
  */
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { ApiClient, createTenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform } from '@wellstream/platform/testing';
 import { organizationEventsTopic } from '@wellstream/contracts';
 
 it('serves the same customers, tokens and events after a stop and a start on the same data dir', async () => {

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ApiClient, createTenant, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const run = promisify(execFile);
 const MAX_EXAMPLES = Number(process.env.WELLSTREAM_FUZZ_MAX_EXAMPLES ?? 15);

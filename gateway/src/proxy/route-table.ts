@@ -3,7 +3,7 @@
  * declarations (@wellstream/endpoints), never listed here. Paths keep their /v2 prefix on the way
  * to the service.
  */
-import { createRouter, ENDPOINTS, Route, RouteMatch as DeclaredMatch, ServiceName } from '@wellstream/endpoints';
+import { createRouter, ENDPOINTS, ROUTE_PREFIXES, Route, RouteMatch as DeclaredMatch, ServiceName } from '@wellstream/endpoints';
 import { badRequest } from '@wellstream/errors';
 
 export type { AuthKind, ServiceName } from '@wellstream/endpoints';
@@ -16,7 +16,7 @@ export interface RouteMatch {
   organizationSegment?: string;
 }
 
-const router = createRouter(ENDPOINTS);
+const router = createRouter(ENDPOINTS, ROUTE_PREFIXES);
 
 /** Only matches; decoding the organization id (which can fail) is the pipeline's, so errors answer in one place. */
 export function matchRoute(path: string): RouteMatch | undefined {

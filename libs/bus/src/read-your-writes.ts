@@ -36,6 +36,12 @@ export interface ReadYourWrites {
    * after, and reads once more. Callers pass a lookup that is cheap and exact (an indexed get).
    */
   find<T>(read: () => Promise<T | null | undefined>): Promise<T | null | undefined>;
+  /**
+   * Waits until the group has handled what the log holds now (at most `maxWaitMs`), then reads:
+   * for a lookup whose *content* must be fresh, not only its existence (a record that changes),
+   * or for a writer that answers only once another service's projection has its write.
+   */
+  latest<T>(read: () => Promise<T>): Promise<T>;
   /** Counts by outcome since start (`level` means no wait happened). */
   readonly outcomes: Readonly<Record<CatchUp, number>>;
 }
@@ -90,6 +96,10 @@ export function readYourWrites(log: Pick<EventLog, 'groupPositions'>, options: R
       if (found || options.maxWaitMs <= 0) return found;
       outcomes[await catchUp()]++;
       // Even when level: the group may have handled the write between the miss and the positions.
+      return read();
+    },
+    async latest(read) {
+      if (options.maxWaitMs > 0) outcomes[await catchUp()]++;
       return read();
     },
   };

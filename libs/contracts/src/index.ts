@@ -10,6 +10,7 @@ export * from './organization-events';
 export * from './source-detections';
 export * from './token-revocations';
 export * from './source-connections';
+export * from './marketplace-view';
 export * from './data-lifecycle';
 export * from './asyncapi';
 export { fastValidate } from './fast-validation';

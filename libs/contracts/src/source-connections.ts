@@ -12,6 +12,15 @@ import Joi from 'joi';
 import type { RecordInput } from './record-input/record-input.schema';
 import type { TopicDefinition } from './topic';
 
+/**
+ * The consumer groups that keep a copy of users' connections from `source-connections`: the users
+ * service (`user.sources`, the customer's `connection` events) and records (availability). A change
+ * the sources service answers itself (the marketplace's Connect and Disconnect of the demo source
+ * and the phone apps) is answered once both have applied it, so no read after the answer shows the
+ * old state.
+ */
+export const SOURCE_CONNECTION_COPIES = { users: 'users.source-connections', records: 'records.source-connections' } as const;
+
 export const SOURCE_CONNECTION_ACTIONS = ['connected', 'reconnected', 'disconnected', 'auth_expired', 'backfill_progress', 'backfill_completed', 'synced', 'status'] as const;
 export type SourceConnectionAction = (typeof SOURCE_CONNECTION_ACTIONS)[number];
 export const SOURCE_CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;

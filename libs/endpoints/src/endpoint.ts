@@ -29,8 +29,6 @@ export interface Routing {
    * prefix, answers it).
    */
   pathValues?: Readonly<Record<string, readonly string[]>>;
-  /** Requests whose path parameter is one of `values` are answered by `service` instead. */
-  delegate?: { param: string; values: readonly string[]; service: ServiceName };
 }
 
 /** An OpenAPI 3.1 operation object, as published. */
@@ -63,12 +61,25 @@ export function declareEndpoints(service: EndpointOwner, paths: Readonly<Record<
   return Object.entries(paths).flatMap(([path, item]) =>
     // In the order written: the published path item keeps it.
     (Object.keys(item).filter((key) => (HTTP_METHODS as readonly string[]).includes(key)) as HttpMethod[]).map((method) => {
-      const { auth, organizationParam, pathValues, delegate, ...operation } = item[method] as DeclaredOperation;
-      return { operationId: operation.operationId, method, path, service, auth, organizationParam, pathValues, delegate, operation, pathParameters: item.parameters };
+      const { auth, organizationParam, pathValues, ...operation } = item[method] as DeclaredOperation;
+      return { operationId: operation.operationId, method, path, service, auth, organizationParam, pathValues, operation, pathParameters: item.parameters };
     }),
   );
 }
 
+/**
+ * A path prefix one service answers whole, for routing only (never published): every path that
+ * starts with it and is not a longer declared template goes to `service`, its unknown sub-paths
+ * included, whatever the values of its parameters.
+ */
+export interface PrefixDeclaration {
+  /** Template relative to /v2, as in an EndpointDeclaration (`/marketplace/{token}/sources`). */
+  prefix: string;
+  service: ServiceName;
+  auth: AuthKind;
+}
+
+export const declarePrefix = (service: ServiceName, prefix: string, auth: AuthKind): PrefixDeclaration => ({ prefix, service, auth });
 
 /** The declaration of `operationId` among `declarations` (a service looks up its own). */
 export function findEndpoint(declarations: readonly EndpointDeclaration[], operationId: string): EndpointDeclaration {

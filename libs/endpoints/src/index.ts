@@ -2,7 +2,8 @@
  * Every endpoint of the platform, declared once (README.md: how to add one). The gateway routes by
  * them and merges the OpenAPI parts built from them; a service registers its routes at their paths.
  */
-import type { EndpointDeclaration } from './endpoint';
+import type { EndpointDeclaration, PrefixDeclaration } from './endpoint';
+import { marketplaceSourcesEndpoints, marketplaceSourcesPrefix } from './sources/marketplace-sources.endpoints';
 import { gatewayEndpoints, gatewayOpenApi } from './gateway/gateway.endpoints';
 import { operatorReadsEndpoints, operatorReadsOpenApi } from './gateway/operator-reads.endpoints';
 import { notificationsEndpoints, notificationsOpenApi } from './notifications/notifications.endpoints';
@@ -30,6 +31,7 @@ export {
   rulesOpenApi,
   sourcesEndpoints,
   sourcesOpenApi,
+  marketplaceSourcesEndpoints,
   streamsEndpoints,
   streamsOpenApi,
   usersEndpoints,
@@ -45,4 +47,8 @@ export const ENDPOINTS: readonly EndpointDeclaration[] = [
   ...notificationsEndpoints,
   ...rulesEndpoints,
   ...sourcesEndpoints,
+  ...marketplaceSourcesEndpoints,
 ];
+
+/** Paths a service answers whole (routing only). */
+export const ROUTE_PREFIXES: readonly PrefixDeclaration[] = [marketplaceSourcesPrefix];

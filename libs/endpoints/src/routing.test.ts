@@ -1,7 +1,7 @@
 import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
-import { createRouter, declareEndpoints, ENDPOINTS } from './index';
+import { createRouter, declareEndpoints, ENDPOINTS, ROUTE_PREFIXES } from './index';
 
-const router = createRouter(ENDPOINTS);
+const router = createRouter(ENDPOINTS, ROUTE_PREFIXES);
 const to = (path: string) => {
   const m = router.match(path);
   return m && { service: m.route.service, auth: m.route.auth, org: m.organizationSegment };
@@ -24,11 +24,14 @@ describe('routing derived from the endpoint declarations', () => {
     ['/v2/replay', 'streams', 'developer', undefined],
     ['/v2/mobile/records', 'records', 'public', undefined],
     ['/v2/marketplace/t1', 'users', 'public', undefined],
-    ['/v2/marketplace/t1/sources/demo/connect', 'users', 'public', undefined],
+    // Every source's actions go to the sources service, which owns a user's sources.
+    ['/v2/marketplace/t1/sources/demo/connect', 'sources', 'public', undefined],
+    ['/v2/marketplace/t1/sources/apple_health/disconnect', 'sources', 'public', undefined],
     [`/v2/marketplace/t1/sources/${provider}/connect`, 'sources', 'public', undefined],
     [`/v2/marketplace/t1/sources/${provider}/reconnect`, 'sources', 'public', undefined],
     [`/v2/marketplace/t1/sources/${provider}/disconnect`, 'sources', 'public', undefined],
-    ['/v2/marketplace/t1/sources/demo/reconnect', 'users', 'public', undefined],
+    ['/v2/marketplace/t1/sources/demo/reconnect', 'sources', 'public', undefined],
+    ['/v2/marketplace/t1/timezone', 'users', 'public', undefined],
     ['/v2/sources/whoop/callback', 'sources', 'public', undefined],
     ['/v2/sources/whoop/webhook', 'sources', 'public', undefined],
     ['/v2/admin/organizations/o1/ingestion', 'records', 'admin', undefined],
@@ -47,6 +50,10 @@ describe('routing derived from the endpoint declarations', () => {
     ['/v2/organizations/o1/users/u1/unknown/deeper', 'users'],
     ['/v2/streams/s1/unknown', 'streams'],
     ['/v2/marketplace/t1/unknown', 'users'],
+    // The sources prefix: a source type no one declared, an action no one declared.
+    ['/v2/marketplace/t1/sources', 'sources'],
+    ['/v2/marketplace/t1/sources/not_a_source/connect', 'sources'],
+    ['/v2/marketplace/t1/sources/demo/unknown/deeper', 'sources'],
     ['/v2/organizations/o1/notifications/b1/unknown', 'notifications'],
   ])('a longer path %s goes to the owner of its longest declared prefix (%s)', (path, service) => {
     expect(to(path)?.service).toBe(service);

@@ -5,10 +5,10 @@
  *
  * A path that is exactly a declared template goes to that endpoint's service; at one position a
  * literal segment beats a parameter with declared values, which beats any value. A longer path goes
- * to the owner of the longest declared template it starts with, so a service answers its own
- * unknown sub-paths. Paths no service declares are the gateway's own.
+ * to the owner of the longest declared template (or prefix) it starts with, so a service answers
+ * its own unknown sub-paths. Paths no service declares are the gateway's own.
  */
-import type { AuthKind, EndpointDeclaration, EndpointOwner } from './endpoint';
+import type { AuthKind, EndpointDeclaration, EndpointOwner, PrefixDeclaration } from './endpoint';
 
 export interface Route {
   service: EndpointOwner;
@@ -47,7 +47,9 @@ function bySpecificity(a: CompiledRoute, b: CompiledRoute): number {
   return 0;
 }
 
-function compile(declaration: EndpointDeclaration, service: EndpointOwner, values: Record<string, readonly string[]>): CompiledRoute {
+type Routed = Pick<EndpointDeclaration, 'path' | 'auth' | 'organizationParam' | 'operationId'>;
+
+function compile(declaration: Routed, service: EndpointOwner, values: Record<string, readonly string[]>): CompiledRoute {
   const names = declaration.path.split('/').slice(1);
   const segments: Segment[] = names.map((name) => {
     const param = /^\{(.+)\}$/.exec(name)?.[1];
@@ -70,8 +72,8 @@ export interface Router {
   routes(): Route[];
 }
 
-/** `declarations` from every owner; the result matches paths with their /v2 prefix. */
-export function createRouter(declarations: readonly EndpointDeclaration[]): Router {
+/** `declarations` and `prefixes` from every owner; the result matches paths with their /v2 prefix. */
+export function createRouter(declarations: readonly EndpointDeclaration[], prefixes: readonly PrefixDeclaration[] = []): Router {
   const byTemplate = new Map<string, CompiledRoute>();
   const add = (c: CompiledRoute) => {
     const known = byTemplate.get(c.route.template);
@@ -79,11 +81,9 @@ export function createRouter(declarations: readonly EndpointDeclaration[]): Rout
       throw new Error(`Two declarations of ${c.route.template} disagree on service or authentication`);
     byTemplate.set(c.route.template, c);
   };
-  for (const d of declarations) {
-    const values = { ...d.pathValues };
-    if (d.delegate) add(compile(d, d.delegate.service, { ...values, [d.delegate.param]: d.delegate.values }));
-    add(compile(d, d.service, values));
-  }
+  for (const d of declarations) add(compile(d, d.service, { ...d.pathValues }));
+  // A prefix routes like a template that its longer paths start with (the longest one wins).
+  for (const p of prefixes) add(compile({ path: p.prefix, auth: p.auth, operationId: `prefix ${p.prefix}` }, p.service, {}));
   // Indexed by first segment (always a literal): the gateway asks on every request.
   const byFirst = new Map<string, CompiledRoute[]>();
   for (const c of [...byTemplate.values()].sort(bySpecificity)) {

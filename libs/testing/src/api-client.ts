@@ -3,7 +3,7 @@
  * for the operator API (customer → organization → developer token).
  */
 import { assertConformsToOpenApi } from './openapi-conformance';
-import { TEST_ADMIN_TOKEN } from './test-platform';
+import { TEST_ADMIN_TOKEN } from './test-tokens';
 
 export interface ApiResponse<T = any> {
   status: number;

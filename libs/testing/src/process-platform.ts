@@ -10,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { eventually } from './api-client';
 import { TEST_GATEWAY_KEY, TEST_SOURCE_TOKEN_KEY } from './signed-headers';
-import { TEST_ADMIN_TOKEN } from './test-platform';
+import { TEST_ADMIN_TOKEN } from './test-tokens';
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const SERVICE_NAMES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'] as const;

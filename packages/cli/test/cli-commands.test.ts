@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { freePort } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { runCli } from '../src';
 import { postMeasurements, sdkTenant, SdkTenant } from '../../sdk/test/sdk-fixtures';
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { verifyPushSignature } from '@wellstream/sdk';
 import { runCli } from '../src';
 import { postMeasurements, sdkTenant } from '../../sdk/test/sdk-fixtures';

@@ -3,7 +3,8 @@
  * backoff and Last-Event-ID once the platform is back on the same port and data, and nothing
  * acknowledged before or after the restart is missing.
  */
-import { freePort, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { freePort } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import type { DataEvent } from '../src';
 import { postMeasurements, sdkTenant } from './sdk-fixtures';
 

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { signPushPayload, SignatureVerificationError, verifyPushSignature } from '../src';
 import { postMeasurements, sdkTenant } from './sdk-fixtures';
 

@@ -3,7 +3,8 @@
  * typed method (the operations the SDK sent are compared with the document's), typed errors with
  * the documented bodies, rate-limit headers on every answer, and 429 handling.
  */
-import { clearOfTheHourTurn, startTestPlatform, TestPlatform } from '@wellstream/testing';
+import { clearOfTheHourTurn } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { AuthenticationError, NotFoundError, OPERATIONS, ParameterError, RateLimitError, ValidationError, Wellstream } from '../src';
 import { postMeasurements, sdkTenant } from './sdk-fixtures';
 

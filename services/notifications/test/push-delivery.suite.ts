@@ -3,7 +3,8 @@
  * success, retries until success, final failure, no response (refused, timeout), resource filter,
  * list filters and their 400s, detail, 404s and redelivery.
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, TestPlatform, Tenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { verifyPush } from '../src/delivery/push-signature';
 import { batchDetail, dataEvent, orgPath, publishData, sleep, waitForBatches } from './push-fixtures';
 import { closedPort, PushReceiver, startPushReceiver } from './push-receiver';

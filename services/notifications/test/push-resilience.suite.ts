@@ -3,7 +3,8 @@
  * never sends a successful batch again), and the order of an organization's batches (first tries
  * in formation order; a failing batch does not hold back the next).
  */
-import { ApiClient, createTenant, distributedEnv, startTestPlatform, TestPlatform, Tenant } from '@wellstream/testing';
+import { ApiClient, createTenant, distributedEnv, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { batchDetail, dataEvent, orgPath, publishData, sleep, waitForBatches } from './push-fixtures';
 import { PushReceiver, startPushReceiver } from './push-receiver';
 

@@ -3,7 +3,8 @@
  * secret staying write-only (never in an answer, never in a log line).
  */
 import { captureLogs, setLogLevel } from '@wellstream/logging';
-import { ApiClient, createTenant, startTestPlatform, TestPlatform, Tenant } from '@wellstream/testing';
+import { ApiClient, createTenant, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { verifyPush } from '../src/delivery/push-signature';
 import { batchDetail, dataEvent, orgPath, publishData, waitForBatches } from './push-fixtures';
 import { PushReceiver, startPushReceiver } from './push-receiver';

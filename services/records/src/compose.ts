@@ -1,15 +1,14 @@
 /**
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
- * the demo source and its routes.
+ * and its routes.
  */
-import { customerEventsTopic, organizationEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { customerEventsTopic, organizationEventsTopic, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
-import { DemoSource } from './demo/demo-source';
 import { recordsOpenApi } from '@wellstream/endpoints';
 import { openOrganizationProjection } from './organizations/organization-projection';
-import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
+import { IngestDeps, MAX_BATCH_RECORDS } from './records/ingest-records/ingest-records.usecase';
 import { RecordRepository } from './records/record.repository';
 import { BatchByKey } from './records/batch-by-key';
 import { ingestSourceRecords } from './records/ingest-source-records/ingest-source-records.usecase';
@@ -50,30 +49,22 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       // Stopped (and written out a last time) before the store closes.
       lifecycle.onStop('ingestion counts', () => counter.stop());
       const ingest: IngestDeps = { records, keys, outbox, users, batches: new BatchByKey(MAX_BATCH_RECORDS), clock, counts: counter };
-      const demo = new DemoSource({
-        users,
-        ingest: (user, body) => ingestRecords(ingest, user, body),
-        logger,
-        clock,
-        tickMs: config.WELLSTREAM_DEMO_TICK_MS,
-        backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS,
-      });
       // Publish what a previous run stored but did not get onto the log, before taking new writes.
       await outbox.start();
       // Exports and erasures of one user's records (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, await recordsDataHolder(store), shared.clock ?? clock);
-      for (const s of await consumeProjections(eventLog, logger, { users, organizations, onUserChanged: (u) => demo.reconcile(u) })) lifecycle.started('projection', s);
+      for (const s of await consumeProjections(eventLog, logger, { users, organizations })) lifecycle.started('projection', s);
       // Provider data fetched by the sources service: the same ingestion as a mobile post.
-      await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger }, event) });
+      const freshUsers = ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS);
+      const userById = async (id: string) => (await freshUsers.find(() => users.byId(id))) ?? null;
+      await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger, userById }, event) });
       // Provider connections' status, syncs and backfills, for the availability endpoint.
-      await ctx.consume(sourceConnectionsTopic, { groupId: 'records.source-connections', fromBeginning: true, handle: (event) => connections.apply(event) });
-      lifecycle.started('demo source', demo);
-      await demo.start();
+      await ctx.consume(sourceConnectionsTopic, { groupId: SOURCE_CONNECTION_COPIES.records, fromBeginning: true, handle: (event) => connections.apply(event) });
       // An operator read right after creating the organization waits for the projection to have it.
       const freshOrganizations = ctx.readYourWrites(organizationEventsTopic, ORGANIZATION_PROJECTION_GROUP, ORGANIZATION_CATCH_UP_MS);
       const routes = recordsRoutes({
         ingest,
-        mobileUsers: mobileUserFinder(users, ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS)),
+        mobileUsers: mobileUserFinder(users, freshUsers),
         list: { records, users, organizations, clock, priorities },
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },

@@ -5,10 +5,6 @@ import Joi from 'joi';
 import { loadConfig, serviceSettingsSchema, ServiceSettings } from '@wellstream/config';
 
 export interface RecordsConfig extends ServiceSettings {
-  /** How often the demo source refreshes today's data for each user with demo connected. */
-  WELLSTREAM_DEMO_TICK_MS: number;
-  /** Days the demo source fills in when it is connected (today not counted). */
-  WELLSTREAM_DEMO_BACKFILL_DAYS: number;
   /**
    * The longest an unknown mobile token waits for the user projection to handle what the users log
    * held when the lookup missed; it waits only while the projection is behind (mobile-user-finder.ts).
@@ -20,10 +16,6 @@ export interface RecordsConfig extends ServiceSettings {
 
 export const recordsConfigSchema = Joi.object<RecordsConfig>({
   ...serviceSettingsSchema,
-  WELLSTREAM_DEMO_TICK_MS: Joi.number().integer().min(100).default(60_000)
-    .description("how often the demo source refreshes today's data for each user with demo connected"),
-  WELLSTREAM_DEMO_BACKFILL_DAYS: Joi.number().integer().min(0).max(30).default(7)
-    .description('days the demo source fills in when it is connected (today not counted)'),
   WELLSTREAM_RECORDS_USER_WAIT_MS: Joi.number().integer().min(0).max(60_000).default(10_000)
     .description("the longest an unknown mobile token waits while records' user projection is behind the users log (read-your-writes; a projection that is caught up refuses at once)"),
   WELLSTREAM_INGESTION_COUNT_FLUSH_MS: Joi.number().integer().min(100).max(600_000).default(1_000)

@@ -1,8 +1,10 @@
 /**
- * The demo source end to end: connecting `demo` in the marketplace fills the last days with
- * believable data, served by the record endpoints and published as data events.
+ * The demo source end to end: connecting `demo` in the marketplace (the sources service, whose
+ * demo provider publishes on `source-records`) fills the last days with believable data, ingested
+ * here, served by the record endpoints and published as data events.
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, recordTopic } from './records-fixtures';
 
 describe('demo source', () => {

@@ -7,7 +7,8 @@
  * real servers.
  */
 import { publishEvents, SourceConnectionEvent, sourceConnectionsTopic } from '@wellstream/contracts';
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, recordTopic, sleep, TestUser } from './records-fixtures';
 
 function mergedRecordsSuite(mode: 'embedded' | 'distributed') {

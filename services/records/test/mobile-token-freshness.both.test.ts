@@ -10,7 +10,8 @@
  * accepted post's (both cross the same servers); WELLSTREAM_TEST_FRESH_TOKEN_TRIES sets the rounds.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { isoDay, newUid, sampleRecord } from './records-fixtures';
 
 const CONCURRENCY = 4;
@@ -70,10 +71,14 @@ function mobileTokenFreshnessSuite(mode: 'embedded' | 'distributed') {
     };
 
     it(`refuses a made-up well-formed token with 401 without waiting while the platform is caught up (${mode === 'embedded' ? 'p99 <= 100 ms' : 'p99 within 100 ms of an accepted post'})`, async () => {
-      // Caught up first: the posts above made records report sources, which the users service
-      // announces as user changes for a while after (the projection is then rightly behind).
+      // Caught up first: the posts above made records report sources, which the sources service
+      // connects and the users service copies, announcing user changes for a while after (the
+      // projection is then rightly behind).
       const level = async (group: string, topic: string) => (await platform.eventLog.groupPositions(group, topic)).every((p) => p.handled >= p.end);
-      await eventually(async () => (await level('users.source-detections', 'source-detections')) && (await level(GROUP, 'users')), 60_000);
+      await eventually(
+        async () => (await level('sources.source-detections', 'source-detections')) && (await level('users.source-connections', 'source-connections')) && (await level(GROUP, 'users')),
+        60_000,
+      );
       const before = await outcomes();
       const refused: number[] = [];
       for (let i = 0; i < PROBES; i++) {

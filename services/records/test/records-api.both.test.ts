@@ -3,7 +3,8 @@
  * events, offsets, the record endpoints' date/source rules and isolation. Runs embedded
  * and on the real servers.
  */
-import { ApiClient, createTenant, eventually, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, newUid, PLURAL, recordTopic, sampleRecord, sleep, TestUser } from './records-fixtures';
 
 const RECORD_KEYS = [
@@ -324,6 +325,25 @@ function recordsApiSuite(mode: 'embedded' | 'distributed') {
       await u.mobile.post('/mobile/records', { records: [sampleRecord('sleep', isoDay(-3), { source: { type: 'whoop' } })] });
       await detections.waitFor((e) => e.user_id === u.id && e.source_type === 'whoop');
       await sleep(300);
+      expect(detections.events.filter((e) => e.user_id === u.id)).toHaveLength(1);
+    });
+
+    it('connects a phone app by its first record, once; one the user disconnected stays so however much it sends', async () => {
+      const u = await createUser(platform.baseUrl, a);
+      const sourcesOf = async () => ((await a.api.get(`/organizations/${a.organizationId}/users/${u.uid}`)).body.sources as { type: string }[]).map((s) => s.type);
+      const post = (d: string) => u.mobile.post('/mobile/records', { records: [sampleRecord('sleep', d, { source: { type: 'health_connect' } })] });
+      expect((await post(day)).status).toBe(200);
+      await eventually(async () => (await sourcesOf()).includes('health_connect'), 15_000);
+      await eventually(async () => events.events.some((e) => e.event_type === 'connection' && e.user_id === u.id), 15_000);
+      const off = await new ApiClient(platform.baseUrl).request('POST', `/marketplace/${u.marketplaceToken}/sources/health_connect/disconnect`, {}, { headers: { accept: 'application/json' } });
+      expect(off.status).toBe(200);
+      expect(off.body.sources.find((s: any) => s.type === 'health_connect')).toMatchObject({ connected: false });
+      expect(await sourcesOf()).not.toContain('health_connect');
+      expect((await post(isoDay(-2))).status).toBe(200);
+      await sleep(1500);
+      expect(await sourcesOf()).not.toContain('health_connect');
+      const actions = events.events.filter((e) => e.event_type === 'connection' && e.user_id === u.id).map((e) => e.payload.action);
+      expect(actions).toEqual(['connected', 'disconnected']);
       expect(detections.events.filter((e) => e.user_id === u.id)).toHaveLength(1);
     });
 

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import { CustomerEvent, customerEventsTopic, publishEvents, UserEvent, userEventsTopic } from '@wellstream/contracts';
-import { ApiClient, connectSse, createTenant, eventually, SseConnection, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRecord, testRuntime } from '@wellstream/testing';
+import { ApiClient, connectSse, createTenant, eventually, SseConnection, Tenant, TEST_ADMIN_TOKEN, testRecord, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 /** A random uid part without digits: eight random hex digits look like a phone number about 2 % of the time (refused). */
 const letters = () => randomUUID().replace(/[^a-f]/g, '').slice(0, 10).padEnd(10, 'x');

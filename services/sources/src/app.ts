@@ -1,5 +1,5 @@
 /**
- * The sources service's routes: the marketplace's provider actions, the OAuth callback and the
+ * The sources service's routes: the marketplace's source actions (every kind), the OAuth callback and the
  * webhook receivers. None takes a developer token (the gateway routes them as public paths).
  */
 import type { RouteRegistration } from '@wellstream/runtime';

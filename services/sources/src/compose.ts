@@ -2,7 +2,7 @@
  * The sources service on the shared skeleton: the token vault, the configured providers, the
  * user projection, the sync queue and its scheduler, the app-subscription keeper, and the routes.
  */
-import { sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { answerUserDataRequests, createStandardServiceApp, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { sourcesDataHolder } from './lifecycle/sources-data-holder';
 import { systemClock } from '@wellstream/clock';
@@ -14,7 +14,11 @@ import type { EndConnectionDeps } from './connections/disconnect.usecase';
 import { sourcesOpenApi } from '@wellstream/endpoints';
 import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
-import { announceProviders } from './providers/announce-providers';
+import { announceProviders, providerOffers } from './providers/announce-providers';
+import { applySourceDetection } from './connections/apply-source-detection.usecase';
+import type { ConnectAtOnceDeps } from './connections/connect-at-once.usecase';
+import { marketplaceUsers } from './marketplace/marketplace-user';
+import { demoProvider } from './providers/demo/demo-provider';
 import { openProviderBudget } from './providers/budget/open-provider-budget';
 import { ProviderRegistry } from './providers/provider-registry';
 import { runSyncJob, SyncDeps } from './sync/run-sync-job.usecase';
@@ -30,13 +34,16 @@ import { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
 import { NotificationReceipts } from './webhooks/notification-receipts.repository';
 
 const STATE_SWEEP_MS = 60_000;
+const USERS_GROUP = 'sources.users';
+/** The longest a marketplace request waits for the user projection, or a change for its copies. */
+const CATCH_UP_MS = 2_000;
 
 export function composeSources(config: SourcesConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'sources',
     config,
     shared,
-    topics: [userEventsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic],
+    topics: [userEventsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, sourceDetectionsTopic],
     async compose(ctx) {
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
@@ -66,10 +73,25 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       await outbox.start();
       // Exports and erasures of one user's provider connections (docs/data-lifecycle.md).
       await answerUserDataRequests(ctx, outbox, await sourcesDataHolder(store, connections), shared.clock ?? clock);
-      await announceProviders(eventLog, registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
-      await ctx.consume(userEventsTopic, { groupId: 'sources.users', fromBeginning: true, handle: (event) => applyUserEvent({ ...ending, users }, event) });
+      // The demo source publishes like a provider; it starts or stops a user's data on every change.
+      const demo = demoProvider({ users, connections, outbox, logger, clock, tickMs: config.WELLSTREAM_DEMO_TICK_MS, backfillDays: config.WELLSTREAM_DEMO_BACKFILL_DAYS });
+      const reconcileDemo = (userId: string) => void demo.reconcileUser(userId).catch((err) => logger.warn('demo source reconcile failed', { user_id: userId, error: err }));
+      const offers = () => providerOffers(registry, clock.now(), config.WELLSTREAM_SOURCE_POLL_INTERVAL_S);
+      await announceProviders(eventLog, offers());
+      await ctx.consume(userEventsTopic, { groupId: USERS_GROUP, fromBeginning: true, handle: (event) => applyUserEvent({ ...ending, users, userChanged: reconcileDemo }, event) });
+      const freshUsers = ctx.readYourWrites(userEventsTopic, USERS_GROUP, CATCH_UP_MS);
+      const copies = Object.values(SOURCE_CONNECTION_COPIES).map((group) => ctx.readYourWrites(sourceConnectionsTopic, group, CATCH_UP_MS));
+      const atOnce: ConnectAtOnceDeps = { connections, disconnections, outbox, clock, changed: (userId, type) => type === 'demo' && reconcileDemo(userId) };
+      const answered: ConnectAtOnceDeps = { ...atOnce, copiesApplied: async () => void (await Promise.all(copies.map((c) => c.latest(async () => undefined)))) };
+      await ctx.consume(sourceDetectionsTopic, {
+        groupId: 'sources.source-detections',
+        fromBeginning: true,
+        handle: async (detection) => void (await applySourceDetection({ ...atOnce, logger, userById: async (id) => (await freshUsers.find(() => users.byId(id))) ?? null }, detection)),
+      });
       scheduler.start();
       lifecycle.started('sync scheduler', scheduler);
+      await demo.start();
+      lifecycle.started('demo source', demo);
       subscriptions.start();
       lifecycle.started('webhook subscriptions', subscriptions);
       const sweep = setInterval(() => {
@@ -81,7 +103,14 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       ctx.metrics.gauge('sources_sync_jobs_running', 'Sync jobs running in this process', () => [{ value: scheduler.running() }]);
       const routes = sourcesRoutes(
         {
-          marketplace: { users, publicUrl: config.WELLSTREAM_PUBLIC_URL, connect: { registry, vault, states, clock }, disconnect: ending },
+          marketplace: {
+            userOf: marketplaceUsers(users, freshUsers),
+            publicUrl: config.WELLSTREAM_PUBLIC_URL,
+            connect: { registry, vault, states, clock },
+            disconnect: ending,
+            atOnce: answered,
+            view: { connections, offers },
+          },
           callback: { registry, vault, states, users, connections, jobs, outbox, clock, logger, backfillDays: config.WELLSTREAM_SOURCE_BACKFILL_DAYS, pollIntervalMs, wake },
           webhooks: { ...ending, subscriptionSecrets, receipts },
         },

@@ -42,6 +42,10 @@ export interface SourcesConfig extends ServiceSettings {
   /** `new,old` while rotating; each at least 32 characters. Embedded mode generates one when unset. */
   WELLSTREAM_SOURCE_TOKEN_KEY?: string;
   WELLSTREAM_SOURCE_BACKFILL_DAYS: number;
+  /** How often the demo source refreshes today's data for each user with demo connected. */
+  WELLSTREAM_DEMO_TICK_MS: number;
+  /** Days the demo source fills in when it is connected (today not counted). */
+  WELLSTREAM_DEMO_BACKFILL_DAYS: number;
   WELLSTREAM_SOURCE_POLL_INTERVAL_S: number;
   /** How often the scheduler looks for due sync work. */
   WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: number;
@@ -97,6 +101,10 @@ export const sourcesConfigSchema = Joi.object<SourcesConfig>({
     .description('the key provider tokens are encrypted with at rest (at least 32 characters; `new,old` while rotating); every replica needs the same; unset in embedded mode: a key generated once and kept in the data directory'),
   WELLSTREAM_SOURCE_BACKFILL_DAYS: Joi.number().integer().min(0).max(3650).default(30)
     .description("days of history fetched when a source is connected (a provider's shorter documented history bounds it)"),
+  WELLSTREAM_DEMO_TICK_MS: Joi.number().integer().min(100).default(60_000)
+    .description("how often the demo source refreshes today's data for each user with demo connected"),
+  WELLSTREAM_DEMO_BACKFILL_DAYS: Joi.number().integer().min(0).max(30).default(7)
+    .description('days the demo source fills in when it is connected (today not counted)'),
   WELLSTREAM_SOURCE_POLL_INTERVAL_S: Joi.number().integer().min(1).max(86_400).default(900)
     .description('how often a provider without notifications (Dexcom) is polled; providers with notifications are polled 4× less often, as a fallback'),
   WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: Joi.number().integer().min(10).max(60_000).default(500)

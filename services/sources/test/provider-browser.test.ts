@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext, Locator, Page } from 'playwright-core';
-import { createTenant, eventually, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { createTenant, eventually, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { OuraSimulator } from '../src/providers/oura/simulator/oura-simulator';
 
 const ROOT = path.resolve(__dirname, '../../..');

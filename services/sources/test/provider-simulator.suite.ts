@@ -7,8 +7,9 @@
  * connection, a revoked grant and `auth_expired`, reconnect, disconnect with revoke, and a restart
  * in the middle of a backfill. Runs for every provider on both runtimes.
  */
-import { ApiClient, createTenant, eventually, recordTopic, startTestPlatform, Tenant, TestPlatform, EventRecorder } from '@wellstream/testing';
+import { eventually } from '@wellstream/testing';
 import type { ProviderSimulator, SimulatedUser } from './simulators/provider-simulator';
+import { SimulatorPlatform, startSimulatorPlatform } from './simulator-platform';
 import { notificationCases } from './provider-simulator-notifications';
 
 export interface SimulatorSuiteOptions {
@@ -38,45 +39,23 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator, o: SimulatorSuiteOptions): void {
   let sim: ProviderSimulator;
-  let platform: TestPlatform;
-  let tenant: Tenant;
-  let events: EventRecorder<any>;
-  let env: NodeJS.ProcessEnv;
+  let p: SimulatorPlatform;
   const type = () => sim.type;
-
-  async function newUser(label: string) {
-    const res = await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid: `${label}-${Date.now().toString(36)}`, location: { timezone: 'Europe/Berlin' } });
-    expect(res.status).toBe(201);
-    return res.body as { id: string; uid: string; marketplace: { url: string } };
-  }
-  const getUser = async (uid: string) => (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`)).body;
-  const sourceOf = async (uid: string) => ((await getUser(uid)).sources as any[]).find((s) => s.type === type());
-
-  /** Connect through the marketplace and the provider's consent; answers where the browser ends. */
-  async function connect(marketplaceUrl: string, who: SimulatedUser, action = 'connect', decision: 'allow' | 'deny' = 'allow'): Promise<string> {
-    const start = await fetch(`${marketplaceUrl}/sources/${type()}/${action}`, { method: 'POST', redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const authorize = new URL(start.headers.get('location')!);
-    expect(authorize.searchParams.get('response_type')).toBe('code');
-    expect(authorize.searchParams.get('redirect_uri')).toBe(`${platform.baseUrl}/sources/${type()}/callback`);
-    expect(authorize.searchParams.get('state')).toBeTruthy();
-    const callback = sim.authorize(authorize.toString(), who, decision);
-    const back = await fetch(callback, { redirect: 'manual' });
-    expect(back.status).toBe(303);
-    return back.headers.get('location')!;
-  }
+  const newUser = (label: string) => p.newUser(label);
+  const sourceOf = (uid: string) => p.sourceOf(uid);
+  const connect = (marketplaceUrl: string, who: SimulatedUser, action = 'connect', decision: 'allow' | 'deny' = 'allow') => p.connect(marketplaceUrl, who, action, decision);
 
   async function records(user: { id: string; uid: string }, recordType: string, from: Date, to: Date): Promise<any[]> {
     const uid = user.uid;
     if (!PATHS[recordType]) {
       const latest = new Map<string, any>();
-      for (const e of events.events) if (e.event_type === 'data' && e.user_id === user.id && e.resource === recordType) latest.set(e.payload.id, e.payload);
+      for (const e of p.events.events) if (e.event_type === 'data' && e.user_id === user.id && e.resource === recordType) latest.set(e.payload.id, e.payload);
       return [...latest.values()].filter((r) => !r.deleted_at && r.start_time >= from.toISOString() && r.start_time < to.toISOString());
     }
     const out: any[] = [];
     for (let start = from; start < to; start = new Date(start.getTime() + 29 * DAY)) {
       const end = new Date(Math.min(start.getTime() + 28 * DAY, to.getTime()));
-      const res = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/${PATHS[recordType]}?start_date=${ymd(start)}&end_date=${ymd(end)}&source=${type()}`);
+      const res = await p.tenant.api.get(`/organizations/${p.tenant.organizationId}/users/${uid}/${PATHS[recordType]}?start_date=${ymd(start)}&end_date=${ymd(end)}&source=${type()}`);
       expect(res.status).toBe(200);
       out.push(...res.body.data);
     }
@@ -85,28 +64,24 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
 
   beforeAll(async () => {
     sim = makeSimulator();
-    await sim.start();
-    env = {
-      ...sim.env(),
-      WELLSTREAM_SOURCE_BACKFILL_DAYS: String(BACKFILL_DAYS),
-      // Providers with notifications are polled 4× less often (20 s here): that poll is how a
-      // revoked grant is noticed when the provider stops notifying (WHOOP does).
-      WELLSTREAM_SOURCE_POLL_INTERVAL_S: o.live === 'poll' ? '2' : '5',
-      WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
-      // The suite runs weeks of a user's syncing in seconds: more than the providers' documented
-      // limits allow (Strava's 100 per 15 minutes), as an application granted a raised quota.
-      [`WELLSTREAM_SOURCE_${sim.type.toUpperCase()}_RATE_LIMITS`]: '100000/1m',
-    };
-    platform = await startTestPlatform({ mode: o.mode, env, label: `sources-${sim.type}` });
-    env = platform.env;
-    tenant = await createTenant(platform.baseUrl);
-    events = await recordTopic(platform.eventLog, 'events');
+    p = await startSimulatorPlatform(sim, {
+      mode: o.mode,
+      label: `sources-${sim.type}`,
+      env: {
+        WELLSTREAM_SOURCE_BACKFILL_DAYS: String(BACKFILL_DAYS),
+        // Providers with notifications are polled 4× less often (20 s here): that poll is how a
+        // revoked grant is noticed when the provider stops notifying (WHOOP does).
+        WELLSTREAM_SOURCE_POLL_INTERVAL_S: o.live === 'poll' ? '2' : '5',
+        WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+        // The suite runs weeks of a user's syncing in seconds: more than the providers' documented
+        // limits allow (Strava's 100 per 15 minutes), as an application granted a raised quota.
+        [`WELLSTREAM_SOURCE_${sim.type.toUpperCase()}_RATE_LIMITS`]: '100000/1m',
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await events?.stop();
-    await platform?.stop();
-    await sim?.stop();
+    await p?.stop();
   });
 
   it('connects through the marketplace, backfills history to REST and announces it', async () => {
@@ -116,7 +91,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     const landed = await connect(user.marketplace.url, who);
     expect(landed).toBe(`${user.marketplace.url}?notice=${encodeURIComponent(`connected.${type()}`)}`);
     // 60 s: on Kafka the recorder's first read of the topic waits for its consumer to start.
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'connected', 60_000);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'connected', 60_000);
     const source = await eventually(async () => {
       const s = await sourceOf(user.uid);
       return s?.backfill?.state === 'done' && s;
@@ -124,7 +99,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     expect(source.status).toBe('active');
     expect(source.last_synced_at).toBeTruthy();
     // The event leaves through the users service's outbox after the change it announces.
-    const completed = await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'backfill_completed', 15_000);
+    const completed = await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'backfill_completed', 15_000);
     expect(completed.payload.range.start).toBeTruthy();
     expect(completed.payload.resource).toBeTruthy();
     // Every record type the provider's data maps to is on REST, as many as the simulator holds
@@ -142,7 +117,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
       return true;
     }, 60_000, 500);
     expect(Object.keys(inner).length).toBeGreaterThan(0);
-    const data = await events.waitFor((e) => e.event_type === 'data' && e.user_id === user.id, 15_000);
+    const data = await p.events.waitFor((e) => e.event_type === 'data' && e.user_id === user.id, 15_000);
     expect(data.payload.source.type).toBe(type());
   }, 180_000);
 
@@ -160,7 +135,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     expect(good.status).toBe(303);
     const replay = await fetch(callback, { redirect: 'manual' });
     expect(replay.status).toBe(400);
-    const other = await fetch(`${platform.baseUrl}/sources/${type()}/callback?code=x&state=nonsense`, { redirect: 'manual' });
+    const other = await fetch(`${p.baseUrl}/sources/${type()}/callback?code=x&state=nonsense`, { redirect: 'manual' });
     expect(other.status).toBe(400);
     const denied = await connect(user.marketplace.url, who, 'connect', 'deny');
     expect(denied).toContain(`notice=${encodeURIComponent(`denied.${type()}`)}`);
@@ -188,7 +163,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
       // Each round's item a minute and a half apart: the same content at the same time under another
       // id would be a same-source duplicate (stored once), not new data.
       const logIds = sim.addData(who, o.liveResource.name, new Date(Date.now() - round * 90_000));
-      if (o.live === 'notify') expect(await sim.notify!(`${platform.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name)).toBeLessThan(300);
+      if (o.live === 'notify') expect(await sim.notify!(`${p.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name)).toBeLessThan(300);
       const t0 = Date.now();
       await eventually(async () => {
         const got = await window();
@@ -199,7 +174,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     if (o.refreshes !== false) expect(sim.stats(who).refreshes).toBeGreaterThan(refreshesBefore);
     expect((await sourceOf(user.uid)).status).toBe('active');
     if (sim.notifyForged) {
-      const forged = await sim.notifyForged(`${platform.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name);
+      const forged = await sim.notifyForged(`${p.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name);
       expect([200, 204, 401]).toContain(forged);
     }
   }, 200_000);
@@ -213,21 +188,21 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     sim.expireAccessTokens(who);
     sim.addData(who, o.liveResource.name, new Date());
     // Some providers notify no more once access is revoked (the simulator refuses): the poll finds it.
-    if (o.live === 'notify') await sim.notify!(`${platform.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name).catch(() => undefined);
+    if (o.live === 'notify') await sim.notify!(`${p.baseUrl}/sources/${type()}/webhook`, who, o.liveResource.name).catch(() => undefined);
     await eventually(async () => (await sourceOf(user.uid))?.status === 'auth_expired', 45_000, 200);
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'auth_expired', 15_000);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'auth_expired', 15_000);
     const view: any = await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json();
     expect(view.sources.find((s: any) => s.type === type()).actions.reconnect).toBeTruthy();
 
     const back = await connect(user.marketplace.url, who, 'reconnect');
     expect(back).toContain(`notice=${encodeURIComponent(`reconnected.${type()}`)}`);
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'reconnected', 15_000);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'reconnected', 15_000);
     await eventually(async () => (await sourceOf(user.uid))?.status === 'active', 15_000, 200);
 
     const revokesBefore = sim.stats(who).revokes;
     const res = await fetch(`${user.marketplace.url}/sources/${type()}/disconnect`, { method: 'POST', headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected', 15_000);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected', 15_000);
     await eventually(async () => !(await sourceOf(user.uid)), 15_000, 200);
     if (o.revokes) expect(sim.stats(who).revokes).toBeGreaterThan(revokesBefore);
     const again = await fetch(`${user.marketplace.url}/sources/${type()}/disconnect`, { method: 'POST', headers: { accept: 'application/json' } });
@@ -237,7 +212,7 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
   // Notifications naming old objects, signed retries and repeats (provider-simulator-notifications.ts).
   notificationCases(o, {
     sim: () => sim,
-    webhookUrl: () => `${platform.baseUrl}/sources/${type()}/webhook`,
+    webhookUrl: () => `${p.baseUrl}/sources/${type()}/webhook`,
     records,
     backfillDays: BACKFILL_DAYS,
     async connected(label, days) {
@@ -256,12 +231,9 @@ export function providerAgainstSimulator(makeSimulator: () => ProviderSimulator,
     const who = sim.createUser({ days: BACKFILL_DAYS + 2, now });
     expect(await connect(user.marketplace.url, who)).toContain(`notice=${encodeURIComponent(`connected.${type()}`)}`);
     sim.failNext(1, 503); // the first chunk backs off, so the restart lands mid-way
-    await platform.stop();
-    platform = await startTestPlatform({ mode: o.mode, env, dataDir: platform.dataDir, label: `sources-${sim.type}` });
-    sim.webhookMoved?.(`${platform.baseUrl}/sources/${type()}/webhook`);
-    tenant = { ...tenant, api: new ApiClient(platform.baseUrl, tenant.token) };
-    await events.stop();
-    events = await recordTopic(platform.eventLog, 'events');
+    await p.restart();
+    // A restarted platform listens on a new port; a simulator that sends on its own (Garmin's pings) must know.
+    sim.webhookMoved?.(`${p.baseUrl}/sources/${type()}/webhook`);
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 120_000, 500);
     const inner = sim.expectedCounts(who, new Date(now.getTime() - (BACKFILL_DAYS - 1) * DAY), new Date(now.getTime() - DAY));
     // The backfill is done once everything is handed to records; storing follows a moment later.

@@ -3,7 +3,8 @@
  * `resources`, `event_types` and their 400s; isolation between customers; pokes; SSE ids.
  */
 import { randomUUID } from 'node:crypto';
-import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { createTenant, eventually, SseConnection, Tenant, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { connectReplay, markOf, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;

@@ -10,7 +10,8 @@ import net from 'node:net';
 import { composeStreams, loadStreamsConfig } from '@wellstream/streams-service';
 import type { RunningService } from '@wellstream/runtime';
 import type { CollectionSpec, DocumentStore } from '@wellstream/store';
-import { connectSse, createTenant, eventually, gatewayHeaders, SseConnection, startTestPlatform, Tenant, TEST_GATEWAY_KEY, TestPlatform, testRuntime } from '@wellstream/testing';
+import { connectSse, createTenant, eventually, gatewayHeaders, SseConnection, Tenant, TEST_GATEWAY_KEY, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { connectStream, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 1000;

@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createTenant, eventually, SseConnection, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { createTenant, eventually, SseConnection, Tenant, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { connectReplay, connectStream, markOf, marksOf, publish, sleep } from './stream-fixtures';
 
 const POKE_MS = 300;

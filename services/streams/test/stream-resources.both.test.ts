@@ -1,7 +1,8 @@
 /**
  * Stream resources through the gateway: create/list/get/rename/delete and all their errors.
  */
-import { ApiClient, connectSse, createTenant, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, connectSse, createTenant, Tenant, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 function streamResourcesSuite(mode: 'embedded' | 'distributed') {
   describe(`stream resources (${mode})`, () => {

@@ -2,7 +2,8 @@
  * Shutdown ends open event streams (they are registered as long-lived responses) instead of
  * waiting for clients to leave.
  */
-import { createTenant, startTestPlatform } from '@wellstream/testing';
+import { createTenant } from '@wellstream/testing';
+import { startTestPlatform } from '@wellstream/platform/testing';
 import { connectReplay, connectStream } from './stream-fixtures';
 
 it('ends open stream and replay connections when the streams service stops', async () => {

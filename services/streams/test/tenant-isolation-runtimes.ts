@@ -5,7 +5,8 @@
  */
 import type { EmbeddedEventLog } from '@wellstream/bus/adapters';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
-import { realServers, TestPlatform, uniqueTestName } from '@wellstream/testing';
+import { realServers, uniqueTestName } from '@wellstream/testing';
+import { TestPlatform } from '@wellstream/platform/testing';
 
 export interface SliceProbe {
   /** Whether the customer's slice still exists where the log keeps it (Kafka: its topic). */

@@ -6,7 +6,8 @@
  * others. Run on both runtimes (embedded log, real Kafka).
  */
 import { randomUUID } from 'node:crypto';
-import { ApiClient, byRuntime, createTenant, eventually, SseConnection, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, TestRuntime, testRuntime } from '@wellstream/testing';
+import { ApiClient, byRuntime, createTenant, eventually, SseConnection, Tenant, TEST_ADMIN_TOKEN, TestRuntime, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { customerEventsTopic } from '@wellstream/contracts';
 import { connectReplay, connectStream, markOf, publish, sleep } from './stream-fixtures';
 import { embeddedIsolation, kafkaIsolation, TenantIsolationOptions } from './tenant-isolation-runtimes';

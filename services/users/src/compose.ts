@@ -11,7 +11,6 @@ import type { UsersConfig } from './config';
 import { UserRepository } from './users/user.repository';
 import { UserEvents } from './users/user-events';
 import type { UsersDeps } from './users/users.deps';
-import { consumeSourceDetections } from './sources/source-detections.consumer';
 import { consumeSourceConnections } from './sources/source-connections.consumer';
 import { consumeSourceProviders } from './sources/source-providers.consumer';
 import { SourceProviderRepository } from './sources/source-provider.repository';
@@ -68,7 +67,6 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
       await answerUserDataRequests(ctx, outbox, usersDataHolder(lifecycleDeps), clock);
       const sweeper = startRetentionSweeper(lifecycleDeps, config.WELLSTREAM_RETENTION_SWEEP_INTERVAL_MS, (error) => logger.error('retention sweep failed; the next run retries', { error }));
       lifecycle.started('retention sweeper', sweeper);
-      lifecycle.started('source detections', await consumeSourceDetections(eventLog, deps, logger));
       lifecycle.started('source providers', await consumeSourceProviders(eventLog, deps.providers, logger));
       lifecycle.started('source connections', await consumeSourceConnections(eventLog, deps, logger));
       const organizationOwners = await followOrganizationOwners(ctx);

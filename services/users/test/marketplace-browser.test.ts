@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext, Page } from 'playwright-core';
 import { publishEvents, sourceConnectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
-import { createTenant, eventually, EventRecorder, recordTopic, startTestPlatform, Tenant, TestPlatform } from '@wellstream/testing';
+import { createTenant, eventually, EventRecorder, recordTopic, Tenant } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');

@@ -4,7 +4,8 @@
  * detections. Runs embedded and on the real servers.
  */
 import { publishEvents, SourceConnectionEvent, sourceConnectionsTopic, sourceDetectionsTopic, sourceProvidersTopic } from '@wellstream/contracts';
-import { ApiClient, createTenant, EventRecorder, eventually, recordTopic, startTestPlatform, Tenant, TEST_ADMIN_TOKEN, TestPlatform, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, EventRecorder, eventually, recordTopic, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const CREATE_KEYS = ['created_at', 'id', 'location', 'marketplace', 'sources', 'uid', 'updated_at'];
 const GET_KEYS = [...CREATE_KEYS, 'mobile'].sort();

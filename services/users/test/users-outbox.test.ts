@@ -6,7 +6,8 @@
  * answered 404 without ever publishing user.deleted.
  */
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
-import { ApiClient, createTenant, eventually, recordTopic, startTestPlatform, TEST_ADMIN_TOKEN, TestPlatform } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, recordTopic, TEST_ADMIN_TOKEN } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 let platform: TestPlatform;
 const log = { down: false };

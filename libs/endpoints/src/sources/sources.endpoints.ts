@@ -1,8 +1,7 @@
 /**
- * The sources service's endpoints (Connect and Disconnect of a provider source share their paths
- * with the users service's demo and mobile sources, so the users declarations describe both
- * answers there and delegate provider types here): Reconnect, the OAuth callback and the webhook
- * receivers (public paths: no developer token, no rate limit).
+ * The sources service's endpoints: Reconnect, the OAuth callback and the webhook receivers (public
+ * paths: no developer token, no rate limit). Its Connect and Disconnect, published among the
+ * marketplace's operations, are declared in marketplace-sources.endpoints.ts.
  */
 import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
 import { errorSchemas } from '@wellstream/http';
@@ -31,7 +30,7 @@ function sourcesApi() {
     openapi: '3.1.0',
     info: { title: 'Wellstream sources service', version: '2.0.0' },
     paths: {
-      '/marketplace/{token}/sources/{type}/reconnect': { post: { ...open, pathValues: { type: PROVIDER_SOURCE_TYPES }, ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
+      '/marketplace/{token}/sources/{type}/reconnect': { post: { ...open, ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
       '/sources/{type}/callback': {
         get: {
           ...open,

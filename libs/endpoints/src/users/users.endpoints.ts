@@ -6,32 +6,26 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
-import { PROVIDER_SOURCE_TYPES, RESOURCE_PATHS, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
+import { RESOURCE_PATHS, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.endpoints';
 import { organizationSourcesPaths, organizationSourcesSchemas } from './organization-sources.endpoints';
-import { declareEndpoints } from '../endpoint';
+import { marketplaceSourcesEndpoints, marketplaceSourcesPaths } from '../sources/marketplace-sources.endpoints';
+import { htmlContent, marketplaceError, tokenParam } from './marketplace-parameters';
+import { declareEndpoints, EndpointDeclaration } from '../endpoint';
 import { openApiPart } from '../openapi-part';
 
 const ref = schemaRef;
 const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
 const admin = { auth: 'admin' } as const;
 const open = { auth: 'public' } as const;
-// A provider source connects through OAuth, which the sources service owns; the demo and phone sources are users'.
-const providerSources = { param: 'type', values: PROVIDER_SOURCE_TYPES, service: 'sources' } as const;
 const CONNECTION_STATUSES = ['active', 'auth_expired', 'error'] as const;
 const time = { type: 'string', format: 'date-time' };
 const orgParam = { name: 'org_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'Organization id.' };
 const uidParam = { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The customer-defined user id.' };
-const tokenParam = { name: 'token', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The marketplace token.' };
-const typeParam = { name: 'type', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: `Source type: ${SOURCE_TYPES.join(', ')} (others: 404).` };
-const html = { 'text/html': { schema: { type: 'string' } } };
 
-/** Marketplace answers are HTML for browsers and JSON for API clients (Accept, or a JSON body). */
-const marketplaceError = (status: number, description: string) => {
-  const e = errorResponse(status, `${description} An HTML page unless the client asked for JSON.`);
-  return { ...e, content: { ...e.content, ...html } };
-};
+const CONNECT = '/marketplace/{token}/sources/{type}/connect';
+const DISCONNECT = '/marketplace/{token}/sources/{type}/disconnect';
 const notFoundUser = errorResponse(404, 'No such user in this organization (or deleted).');
 const marketplaceGone = marketplaceError(404, 'Unknown or replaced marketplace token, or the user is deleted or suspended; or an unknown source type.');
 
@@ -192,60 +186,12 @@ const usersApi = {
           { name: 'fragment', in: 'query', schema: { type: 'string' }, description: '`sources`: only the source cards (HTML), for the page\'s script.' },
           { name: 'notice', in: 'query', schema: { type: 'string' }, description: 'A status line to show after a plain form post (HTML).' },
         ],
-        responses: { 200: { description: 'The marketplace.', content: { 'application/json': { schema: ref('MarketplaceView') }, ...html } }, 404: marketplaceGone },
+        responses: { 200: { description: 'The marketplace.', content: { 'application/json': { schema: ref('MarketplaceView') }, ...htmlContent } }, 404: marketplaceGone },
       },
     },
-    // One description per path: the gateway sends these paths to the sources service for provider
-    // sources and here for the others, so this part describes both (the sources part leaves them out).
-    '/marketplace/{token}/sources/{type}/connect': {
-      parameters: [tokenParam, typeParam],
-      post: {
-        ...open,
-        delegate: providerSources,
-        operationId: 'connectSource',
-        tags: ['Marketplace'],
-        summary: 'Connect a source',
-        description:
-          'The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. ' +
-          `Provider sources (${PROVIDER_SOURCE_TYPES.join(', ')}) are answered by the sources service with a 303 to the provider's authorize URL ` +
-          "(response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. " +
-          'Other cloud sources: 422.',
-        security: [],
-        responses: {
-          200: jsonResponse('The marketplace after the change (JSON requests; demo and phone apps).', ref('MarketplaceView')),
-          303: { description: "Back to the page (form posts), or to the provider's authorize URL (provider sources).", headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
-          400: marketplaceError(400, 'Malformed JSON.'),
-          404: marketplaceError(404, 'Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here.'),
-          422: marketplaceError(422, "A cloud source that is not a provider source of this deployment, keyed `type`."),
-        },
-      },
-    },
-    '/marketplace/{token}/sources/{type}/disconnect': {
-      parameters: [tokenParam, typeParam],
-      post: {
-        ...open,
-        delegate: providerSources,
-        operationId: 'disconnectSource',
-        tags: ['Marketplace'],
-        summary: 'Disconnect a source',
-        description: `Provider sources (${PROVIDER_SOURCE_TYPES.join(', ')}) are answered by the sources service: the access is revoked at the provider where it can be and the tokens erased.`,
-        security: [],
-        responses: {
-          200: jsonResponse('JSON requests: the marketplace after the change (demo and phone apps), or what was disconnected (provider sources).', {
-            oneOf: [
-              ref('MarketplaceView'),
-              {
-                type: 'object',
-                required: ['source', 'action'],
-                properties: { source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, action: { type: 'string', enum: ['disconnected'] } },
-              },
-            ],
-          }),
-          303: { description: 'Back to the page (form posts).', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
-          404: marketplaceError(404, 'Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here or not connected.'),
-        },
-      },
-    },
+    // The marketplace's Connect and Disconnect, published here among its other operations; the
+    // sources service answers them (../sources/marketplace-sources.endpoints.ts).
+    ...marketplaceSourcesPaths,
     '/marketplace/{token}/timezone': {
       parameters: [tokenParam],
       post: {
@@ -404,5 +350,9 @@ const usersApi = {
   },
 };
 
-export const usersEndpoints = declareEndpoints('users', usersApi.paths);
-export const usersOpenApi = openApiPart(usersEndpoints, { tags: usersApi.tags, schemas: usersApi.components.schemas });
+const { [CONNECT]: _connect, [DISCONNECT]: _disconnect, ...ownPaths } = usersApi.paths;
+export const usersEndpoints = declareEndpoints('users', ownPaths);
+
+/** In the order the document lists the paths: the marketplace's operations together, whoever answers them. */
+const published: EndpointDeclaration[] = Object.keys(usersApi.paths).flatMap((path) => [...usersEndpoints, ...marketplaceSourcesEndpoints].filter((d) => d.path === path));
+export const usersOpenApi = openApiPart(published, { tags: usersApi.tags, schemas: usersApi.components.schemas });

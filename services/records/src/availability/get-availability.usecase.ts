@@ -2,8 +2,8 @@
  * GET /organizations/:org_id/users/:uid/availability: per source the user has connected (or holds
  * data of), per resource, what data is held (first and last record time, how many records, when
  * the last arrived), whether the catalog expects that source to deliver that resource at all, and
- * for provider sources the connection's status, last successful sync and backfill (projected from
- * `source-connections`). Every read is by primary key.
+ * for provider sources the connection's status, last successful sync and backfill. Which sources are
+ * connected comes from `source-connections` (projected here), every kind. Every read is by primary key.
  */
 import { RESOURCE_TYPES, SOURCES, sourceDefinition } from '@wellstream/catalog';
 import type { AvailabilityStatsDoc, RecordKeysRepository } from '../records/record-keys.repository';
@@ -55,11 +55,18 @@ export async function getAvailability(deps: AvailabilityDeps, req: { customerId:
   ]);
   const stats = [...keys.values()].filter((k): k is AvailabilityStatsDoc => k.kind === 'stats');
   const connectionOf = new Map<string, SourceConnectionDoc>(connections.map((c) => [c.source_type, c]));
-  const listed = SOURCES.filter((s) => user.sources.includes(s.type) || connectionOf.has(s.type) || stats.some((x) => x.source_type === s.type));
+  // Connected as the sources service last announced it (records' copy, which a connect answered
+  // there waits for): not the users service's snapshot, a hop further from the owner.
+  const connectedNow = (type: string) => {
+    const c = connectionOf.get(type);
+    return c !== undefined && c.status !== 'disconnected';
+  };
+  const posts = (s: { kind: string }) => s.kind !== 'cloud';
+  const listed = SOURCES.filter((s) => connectedNow(s.type) || (!posts(s) && connectionOf.has(s.type)) || stats.some((x) => x.source_type === s.type));
   const sources: SourceAvailability[] = listed.map((s) => {
-    const conn = connectionOf.get(s.type);
-    // As the users service says (a source that posts is connected by its first record, a moment later).
-    const connected = user.sources.includes(s.type);
+    // A source that posts (phone apps, demo) has no sync, backfill or failure of its own: only whether it is connected.
+    const conn = posts(s) ? undefined : connectionOf.get(s.type);
+    const connected = connectedNow(s.type);
     const mine = stats.filter((x) => x.source_type === s.type);
     const resources = RESOURCE_TYPES.filter((r) => s.resources.includes(r) || mine.some((x) => x.resource === r)).map((r): ResourceAvailability => {
       const st = mine.find((x) => x.resource === r);
@@ -79,7 +86,7 @@ export async function getAvailability(deps: AvailabilityDeps, req: { customerId:
       name: s.name,
       kind: s.kind,
       connected,
-      status: conn ? (connected || conn.status === 'disconnected' ? conn.status : 'disconnected') : connected ? 'active' : null,
+      status: conn ? conn.status : connected ? 'active' : null,
       connected_at: conn?.connected_at ?? null,
       last_synced_at: conn ? conn.last_synced_at : lastReceived,
       backfill: conn?.backfill ? { ...conn.backfill } : null,

@@ -1,7 +1,8 @@
 /**
- * What records keeps of each provider connection (the sources service's `source-connections`
- * topic): its status, last successful sync and backfill, for the availability endpoint. One
- * document per (user, source), keyed by both, so the endpoint reads them by primary key.
+ * What records keeps of each connection (the sources service's `source-connections` topic: every
+ * kind, providers, the demo source and the phone apps): its status, last successful sync and
+ * backfill, for the availability endpoint. One document per (user, source), kept after a
+ * disconnection, keyed by both, so every read is by primary key.
  */
 import type { SourceConnectionEvent } from '@wellstream/contracts';
 import type { Collection, DocumentStore } from '@wellstream/store';

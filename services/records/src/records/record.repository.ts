@@ -8,7 +8,7 @@
 import type { ResourceType } from '@wellstream/catalog';
 import type { Collection, CollectionSpec, DocumentStore, Filter, UpsertSet } from '@wellstream/store';
 import type { RecordDoc } from './record';
-import { addDays } from './utc-offset';
+import { addDays } from '@wellstream/clock';
 
 export interface RecordQuery {
   userId: string;

@@ -32,12 +32,14 @@ describe('user projection', () => {
   });
   afterEach(() => store.close());
 
-  it('inserts a new user whole, applies newer snapshots and ignores older ones, keeping detections', async () => {
-    expect(await users.apply(snapshot())).toMatchObject({ _id: 'usr-p1', detected_sources: [], sources: [] });
-    await users.markDetected('usr-p1', ['apple_health']);
-    await users.apply(snapshot({ updated_at: '2025-01-02T00:00:00.000Z', sources: [{ type: 'demo', connected_at: '2025-01-02T00:00:00.000Z' }] }));
+  it('inserts a new user whole, applies newer snapshots and ignores older ones, keeping no sources (the sources service\'s copy has them)', async () => {
+    expect(await users.apply(snapshot())).toMatchObject({ _id: 'usr-p1' });
+    await users.apply(snapshot({ updated_at: '2025-01-02T00:00:00.000Z', timezone: 'Asia/Kolkata', sources: [{ type: 'demo', connected_at: '2025-01-02T00:00:00.000Z' }] }));
     await users.apply(snapshot({ status: 'suspended' }));
-    expect(await users.byMobileToken('mob_projection_token_000000000000')).toMatchObject({ status: 'active', sources: ['demo'], detected_sources: ['apple_health'] });
+    const user = await users.byMobileToken('mob_projection_token_000000000000');
+    expect(user).toMatchObject({ status: 'active', timezone: 'Asia/Kolkata' });
+    expect(user).not.toHaveProperty('sources');
+    expect(user).not.toHaveProperty('detected_sources');
   });
 
   it('two applies of a new user at once leave the newer snapshot', async () => {
@@ -45,11 +47,13 @@ describe('user projection', () => {
     expect((await users.byId('usr-p1'))?.timezone).toBe('Europe/Berlin');
   });
 
-  it('reads a document missing its lists as empty lists', async () => {
-    const raw = await store.collection<{ _id: string; mobile_token: string; status: string }>({ name: 'user_projection' });
-    await raw.insertOne({ _id: 'usr-old', mobile_token: 'mob_old_document_token_00000000', status: 'active' });
+  it('reads a document an earlier release wrote, with the source lists it kept then, without them', async () => {
+    const raw = await store.collection<{ _id: string; mobile_token: string; status: string; sources: string[]; detected_sources: string[] }>({ name: 'user_projection' });
+    await raw.insertOne({ _id: 'usr-old', mobile_token: 'mob_old_document_token_00000000', status: 'active', sources: ['demo'], detected_sources: ['apple_health'] });
     // Such documents come from an earlier release; the next start-up gives them their lookup keys.
     users = await UserProjectionRepository.open(store);
-    expect(await users.byMobileToken('mob_old_document_token_00000000')).toMatchObject({ sources: [], detected_sources: [] });
+    const user = await users.byMobileToken('mob_old_document_token_00000000');
+    expect(user).toMatchObject({ _id: 'usr-old', status: 'active' });
+    expect(user).not.toHaveProperty('detected_sources');
   });
 });

@@ -51,7 +51,7 @@ export class UserProjectionRepository {
     const newer = () => this.users.findOneAndUpdate({ _id: snapshot.id, updated_at: { $lte: snapshot.updated_at } }, { $set: fields });
     const updated = await newer();
     if (updated) return withDefaults(updated);
-    const doc: ProjectedUser = { _id: snapshot.id, ...fields, detected_sources: [] };
+    const doc: ProjectedUser = { _id: snapshot.id, ...fields };
     try {
       await this.users.insertOne(doc);
       return doc;
@@ -97,15 +97,5 @@ export class UserProjectionRepository {
     if (user && user.organization_id === organizationId && user.uid === uid && user.status !== 'deleted') return user;
     // The key lagged a snapshot (a deletion and a reuse applied out of order): ask the collection.
     return user ? withDefaults(await this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } })) : null;
-  }
-
-  async markDetected(userId: string, detected: string[]): Promise<void> {
-    await this.users.findOneAndUpdate({ _id: userId }, { $set: { detected_sources: detected } });
-  }
-
-  /** Users whose demo source should be running (start-up). */
-  async withSource(sourceType: string): Promise<ProjectedUser[]> {
-    const active = (await this.users.find({ status: 'active' })).map((u) => withDefaults(u)!);
-    return active.filter((u) => u.sources.includes(sourceType));
   }
 }

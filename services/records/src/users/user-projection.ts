@@ -1,8 +1,10 @@
 /**
  * What records knows about users: a projection of the users service's snapshots (userEventsTopic),
- * enough to authenticate the mobile token, find (organization, uid), compute offsets and know
- * which sources are connected. `detected_sources` is records' own memory of the source detections
- * it already announced, so a busy source does not flood the detections topic.
+ * enough to authenticate the mobile token, find (organization, uid) and compute offsets. Which
+ * sources a user has is not taken from here: availability learns it from the sources service,
+ * which owns it (`source-connections`, availability/source-connection-projection.ts), one hop from
+ * the owner instead of two (sources → users → here), and a connect's answer waits for that copy;
+ * ingestion reports a source by its first record (its own availability stats).
  */
 import type { UserSnapshot } from '@wellstream/contracts';
 import type { RecordUser } from '../records/record';
@@ -10,16 +12,11 @@ import type { RecordUser } from '../records/record';
 export interface ProjectedUser
   extends Pick<UserSnapshot, 'uid' | 'organization_id' | 'customer_id' | 'status' | 'timezone' | 'timezone_origin' | 'mobile_token' | 'updated_at'> {
   _id: string;
-  /** Connected source types. */
-  sources: string[];
-  detected_sources: string[];
 }
 
 export const recordUserOf = (u: ProjectedUser): RecordUser => ({ uid: u.uid, user_id: u._id, organization_id: u.organization_id });
 
-export const hasSource = (u: ProjectedUser, sourceType: string) => u.sources.includes(sourceType) || u.detected_sources.includes(sourceType);
-
-export function projectionFields(s: UserSnapshot): Omit<ProjectedUser, '_id' | 'detected_sources'> {
+export function projectionFields(s: UserSnapshot): Omit<ProjectedUser, '_id'> {
   return {
     uid: s.uid,
     organization_id: s.organization_id,
@@ -28,16 +25,16 @@ export function projectionFields(s: UserSnapshot): Omit<ProjectedUser, '_id' | '
     timezone: s.timezone,
     timezone_origin: s.timezone_origin,
     mobile_token: s.mobile_token,
-    sources: s.sources.map((x) => x.type),
     updated_at: s.updated_at,
   };
 }
 
 /**
- * Reads tolerate documents written by older versions (or by hand): the lists default to empty,
- * so a missing field is "nothing connected or detected yet", never a crash.
+ * Documents written by older versions may still hold `sources` and `detected_sources` (what this
+ * service once kept of a user's sources): they are left out, so nothing reads them.
  */
-export function withDefaults(u: ProjectedUser | null): ProjectedUser | null {
+export function withDefaults(u: (ProjectedUser & { sources?: unknown; detected_sources?: unknown }) | null): ProjectedUser | null {
   if (!u) return null;
-  return { ...u, sources: Array.isArray(u.sources) ? u.sources : [], detected_sources: Array.isArray(u.detected_sources) ? u.detected_sources : [] };
+  const { sources: _sources, detected_sources: _detected, ...user } = u;
+  return user;
 }

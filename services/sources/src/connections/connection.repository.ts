@@ -48,6 +48,11 @@ export class ConnectionRepository {
     return (await this.connections.findOne({ source_type: type })) !== null;
   }
 
+  /** Every connection to one source (the demo source's users, at start), served by the (source_type, status) index. */
+  ofType(type: string): Promise<Connection[]> {
+    return this.connections.find({ source_type: type });
+  }
+
   /** How many users are connected to a provider (the poll interval that fits its daily budget). */
   countOf(type: string): Promise<number> {
     return this.connections.count({ source_type: type });
@@ -56,6 +61,11 @@ export class ConnectionRepository {
   async save(c: Connection): Promise<void> {
     await this.connections.bulkUpsert([c]);
     if (c.provider_user_id) await this.keys.bulkUpsert([{ _id: providerKeyId(c.source_type, c.provider_user_id), connection_id: c._id }]);
+  }
+
+  /** Stores a new connection; DuplicateKeyError when one is stored already (a concurrent connect). */
+  async insert(c: Connection): Promise<void> {
+    await this.connections.insertOne(c);
   }
 
   /** An update that applies only if `filter` still holds (optimistic); the document after it, or null. */

@@ -41,6 +41,12 @@ export interface Connection {
   resources: Record<string, ResourceProgress>;
   /** Bumped by every write that publishes records (the outbox's state check). */
   sync_seq: number;
+  /**
+   * A connection made at once (the demo source, a phone app): the write that stored it, which its
+   * `connected` announcement is confirmed by, so of two connects at the same moment only the one
+   * that stored it announces it.
+   */
+  created_by?: string;
   /** When a `synced` event last went out (they are sent at most once a minute). */
   last_announced_at: string | null;
   updated_at: string;

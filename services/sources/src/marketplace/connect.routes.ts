@@ -1,27 +1,33 @@
 /**
- * The marketplace's Connect, Reconnect and Disconnect for provider sources (the gateway routes
- * these paths of a marketplace URL here; the users service keeps the rest of the page). Connect
- * answers 303 to the provider's authorize URL (the user consents there, then comes back to our callback); Disconnect answers 303
- * back to the marketplace, or JSON to a script.
+ * The marketplace's Connect, Reconnect and Disconnect, for every kind of source (the gateway sends
+ * every path under a marketplace URL's `/sources` here; the users service draws the page). A
+ * provider source's Connect answers 303 to the provider's authorize URL (the user consents there,
+ * then comes back to our callback); the demo source and the phone apps connect at once. Disconnect
+ * and the at-once Connect answer 303 back to the marketplace, or JSON to a script: the marketplace
+ * after the change for the demo source and the phone apps, what was disconnected for a provider.
  */
 import express, { IRouter, Request, Response } from 'express';
+import { sourceDefinition } from '@wellstream/catalog';
 import { declaredRoute, route, toHttpError } from '@wellstream/http';
-import { delegatedEndpoint, sourcesEndpoint } from '../sources-endpoints';
+import { sourcesEndpoint } from '../sources-endpoints';
 import { startConnect, StartConnectDeps } from '../oauth/start-connect.usecase';
 import { disconnect, EndConnectionDeps } from '../connections/disconnect.usecase';
-import { marketplaceNotFound, sourceNotOffered } from '../connections/source.errors';
-import { marketplaceUser } from './marketplace-user';
+import { connectAtOnce, ConnectAtOnceDeps, connectsAtOnce, disconnectAtOnce } from '../connections/connect-at-once.usecase';
+import { marketplaceNotFound, sourceNotOffered, unknownSource } from '../connections/source.errors';
+import { marketplaceOf, MarketplaceOfDeps } from './marketplace-of';
 import { sendMessagePage } from './simple-page';
-import type { UserProjectionRepository } from '../users/user-projection.repository';
+import type { ProjectedUser } from '../users/user-projection';
 
 export interface ConnectRoutesDeps {
-  users: UserProjectionRepository;
+  /** The user a marketplace token belongs to, once this service's projection has what the users service published. */
+  userOf(token: string): Promise<ProjectedUser | null>;
   publicUrl: string;
   connect: StartConnectDeps;
   disconnect: EndConnectionDeps;
+  atOnce: ConnectAtOnceDeps;
+  view: MarketplaceOfDeps;
 }
 
-const USER_WAIT_MS = 2000;
 const formBody = express.urlencoded({ extended: false, limit: '16kb' });
 
 /** As the rest of the marketplace answers (users service): JSON to a script or a JSON post, pages to a browser. */
@@ -35,33 +41,61 @@ const pageOrJson = (fn: (req: Request, res: Response) => Promise<void>) =>
     } catch (err) {
       const out = toHttpError(err);
       if (wantsJson(req) || out.status >= 500) return next(err);
-      const body = out.body as { errors?: string[]; message?: string };
-      sendMessagePage(res, out.status, 'Cannot do that', Array.isArray(body.errors) ? body.errors.join(' ') : (body.message ?? 'The request could not be processed.'));
+      const body = out.body as { errors?: string[] | Record<string, string[]>; message?: string };
+      const message = Array.isArray(body.errors) ? body.errors.join(' ') : body.errors ? Object.values(body.errors).flat().join(' ') : (body.message ?? 'The request could not be processed.');
+      sendMessagePage(res, out.status, 'Cannot do that', message);
     }
   });
 
 export function connectRoutes(router: IRouter, deps: ConnectRoutesDeps): void {
   const marketplaceUrl = (token: string) => `${deps.publicUrl}/v2/marketplace/${encodeURIComponent(token)}`;
 
-  const connect = pageOrJson(async (req, res) => {
-    const user = await marketplaceUser(deps.users, req.params.token, USER_WAIT_MS);
-    const location = await startConnect(deps.connect, user, req.params.type, marketplaceUrl(req.params.token));
-    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location);
-  });
-  declaredRoute(router, delegatedEndpoint('connectSource'), formBody, connect);
-  declaredRoute(router, sourcesEndpoint('reconnectProviderSource'), formBody, connect);
+  /** After a change: the marketplace as JSON, or back to the page for a form post. */
+  const answerWithMarketplace = async (req: Request, res: Response, user: ProjectedUser, notice: string) => {
+    const url = marketplaceUrl(req.params.token);
+    if (wantsJson(req)) res.json(await marketplaceOf(deps.view, user, url));
+    else res.redirect(303, `${url}?notice=${encodeURIComponent(notice)}`);
+  };
+
+  /** Connect (`atOnce`: the demo source and phone apps connect here) or Reconnect (providers only). */
+  const connect = (atOnce: boolean) =>
+    pageOrJson(async (req, res) => {
+      const user = await deps.userOf(req.params.token);
+      const type = req.params.type;
+      if (!sourceDefinition(type)) {
+        if (!user || user.status !== 'active') throw marketplaceNotFound();
+        throw unknownSource(type);
+      }
+      if (atOnce && connectsAtOnce(type)) {
+        await connectAtOnce(deps.atOnce, user, type);
+        await answerWithMarketplace(req, res, user!, `connected.${type}`);
+        return;
+      }
+      const location = await startConnect(deps.connect, user, type, marketplaceUrl(req.params.token));
+      res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location);
+    });
+  declaredRoute(router, sourcesEndpoint('connectSource'), formBody, connect(true));
+  declaredRoute(router, sourcesEndpoint('reconnectProviderSource'), formBody, connect(false));
 
   declaredRoute(
     router,
-    delegatedEndpoint('disconnectSource'),
+    sourcesEndpoint('disconnectSource'),
     formBody,
     pageOrJson(async (req, res) => {
-      const user = await marketplaceUser(deps.users, req.params.token, USER_WAIT_MS);
+      const user = await deps.userOf(req.params.token);
       if (!user) throw marketplaceNotFound();
-      if (!deps.disconnect.registry.get(req.params.type)) throw sourceNotOffered(req.params.type);
-      await disconnect(deps.disconnect, user._id, req.params.type, 'disconnected by the user');
-      if (wantsJson(req)) res.json({ source: { type: req.params.type }, action: 'disconnected' });
-      else res.redirect(303, `${marketplaceUrl(req.params.token)}?notice=${encodeURIComponent(`disconnected.${req.params.type}`)}`);
+      const type = req.params.type;
+      const kind = sourceDefinition(type)?.kind;
+      if (kind === 'cloud') {
+        // A provider's connection: revoked at the provider, its tokens erased.
+        if (!deps.disconnect.registry.get(type)) throw sourceNotOffered(type);
+        await disconnect(deps.disconnect, user._id, type, 'disconnected by the user');
+        if (wantsJson(req)) res.json({ source: { type }, action: 'disconnected' });
+        else res.redirect(303, `${marketplaceUrl(req.params.token)}?notice=${encodeURIComponent(`disconnected.${type}`)}`);
+        return;
+      }
+      await disconnectAtOnce(deps.atOnce, user, type);
+      await answerWithMarketplace(req, res, user, `disconnected.${type}`);
     }),
   );
 }

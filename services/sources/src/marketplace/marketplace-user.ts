@@ -1,17 +1,16 @@
 /**
- * The user a marketplace URL belongs to, from this service's projection. A user created a moment
- * ago may not have reached the projection yet, so an unknown token is looked up again for a few
- * seconds (awaited timers, not a busy loop) before the answer is "not found".
+ * The user a marketplace URL belongs to, from this service's projection of the `users` topic. The
+ * users service publishes every user change before answering it, so once the projection's group
+ * has handled what the log holds, the lookup sees the user as the users service last answered:
+ * a user created a moment ago, a marketplace token just refreshed, a suspension, a time zone just
+ * chosen (read-your-writes by log position: @wellstream/bus readYourWrites).
  */
+import type { ReadYourWrites } from '@wellstream/bus';
 import type { UserProjectionRepository } from '../users/user-projection.repository';
 import type { ProjectedUser } from '../users/user-projection';
 
-export async function marketplaceUser(users: UserProjectionRepository, token: string, waitMs: number): Promise<ProjectedUser | null> {
-  if (!/^mkt_[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const user = await users.byMarketplaceToken(token);
-    if (user || Date.now() >= deadline) return user;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+const TOKEN = /^mkt_[A-Za-z0-9_-]{20,100}$/;
+
+export function marketplaceUsers(users: UserProjectionRepository, fresh: ReadYourWrites): (token: string) => Promise<ProjectedUser | null> {
+  return (token) => (TOKEN.test(token) ? fresh.latest(() => users.byMarketplaceToken(token)) : Promise.resolve(null));
 }

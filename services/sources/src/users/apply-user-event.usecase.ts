@@ -1,16 +1,18 @@
 /**
  * Keeps the user projection; a user's deletion ends every connection of theirs (revoked at the
- * provider, tokens erased, `disconnected` announced). Suspension only pauses syncing (the sync
+ * provider where there is one, tokens erased, `disconnected` announced). Suspension only pauses syncing (the sync
  * run checks the user), since an unsuspended user's sources should carry on.
  */
 import type { UserEvent } from '@wellstream/contracts';
 import { connectionId } from '../connections/connection';
 import { endConnection, EndConnectionDeps } from '../connections/disconnect.usecase';
-import { PROVIDER_TYPES } from '../providers/provider-defaults';
+import { SOURCE_TYPES } from '@wellstream/catalog';
 import type { UserProjectionRepository } from './user-projection.repository';
 
 export interface ApplyUserEventDeps extends EndConnectionDeps {
   users: UserProjectionRepository;
+  /** Told after every snapshot applied (the demo source starts or stops the user's data). */
+  userChanged?: (userId: string) => void;
 }
 
 export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent): Promise<void> {
@@ -22,9 +24,13 @@ export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent)
     customer_id: u.customer_id,
     status: u.status,
     timezone: u.timezone,
+    timezone_origin: u.timezone_origin,
+    country_code: u.country_code,
     marketplace_token_sha256: u.marketplace_token_sha256 ?? null,
     updated_at: u.updated_at,
   });
+  if (applied) deps.userChanged?.(u.id);
   if (!applied || u.status !== 'deleted') return;
-  for (const c of await deps.connections.byIds(PROVIDER_TYPES.map((t) => connectionId(u.id, t)))) await endConnection(deps, c, 'user deleted');
+  // Every kind: a provider's access is revoked; the demo source stops, a phone app's entry goes.
+  for (const c of await deps.connections.byIds(SOURCE_TYPES.map((t) => connectionId(u.id, t)))) await endConnection(deps, c, 'user deleted');
 }

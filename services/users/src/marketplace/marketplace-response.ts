@@ -8,7 +8,7 @@ import type { UsersDeps } from '../users/users.deps';
 import type { User } from '../users/user';
 import { sendHtml } from './page/html-document';
 import { errorPage } from './page/simple-pages.html';
-import { marketplaceView } from './marketplace.view';
+import { marketplaceView } from '@wellstream/contracts';
 
 export function wantsJson(req: Request): boolean {
   if (req.accepts(['text/html', 'application/json']) === 'application/json') return true;
@@ -16,12 +16,12 @@ export function wantsJson(req: Request): boolean {
 }
 
 /** What just happened, for the page's status line after a plain form post (scripts off). */
-export type MarketplaceNotice = `connected.${string}` | `disconnected.${string}` | 'timezone';
+export type MarketplaceNotice = 'timezone';
 
 /** After a change: the fresh marketplace as JSON, or back to the page for a form post. */
 export async function answerWithMarketplace(deps: UsersDeps, req: Request, res: Response, user: User, notice: MarketplaceNotice): Promise<void> {
   const url = deps.marketplaceUrl(user.marketplace_token);
-  if (wantsJson(req)) res.json(marketplaceView(user, url, await deps.providers.list()));
+  if (wantsJson(req)) res.json(marketplaceView(user, url, user.sources, await deps.providers.list()));
   else res.redirect(303, `${url}?notice=${encodeURIComponent(notice)}`);
 }
 

@@ -1,6 +1,8 @@
 /**
  * The public marketplace endpoints under /v2/marketplace/:token (no developer token: the
- * marketplace token in the path is the credential).
+ * marketplace token in the path is the credential): the page and the time zone. Its sources'
+ * Connect and Disconnect are the sources service's, which owns a user's sources; the page shows
+ * them from `user.sources`, this service's copy of what that service announces.
  */
 import type { IRouter } from 'express';
 import { declaredRoute, validate } from '@wellstream/http';
@@ -8,11 +10,10 @@ import type { UsersDeps } from '../users/users.deps';
 import { usersEndpoint } from '../users-endpoints';
 import { supportedTimeZones } from '../users/location-policy';
 import { openMarketplace } from './open-marketplace';
-import { marketplaceView, signInOrigins } from './marketplace.view';
+import { marketplaceView, signInOrigins } from '@wellstream/contracts';
 import { answerWithMarketplace, formBody, marketplaceRoute, wantsJson } from './marketplace-response';
 import { sendHtml } from './page/html-document';
 import { marketplacePage, sourcesFragment } from './page/marketplace-page.html';
-import { connectSource, disconnectSource } from './connect-source/connect-source.usecase';
 import { chooseTimezone } from './choose-timezone/choose-timezone.usecase';
 import { chooseTimezoneSchema } from './choose-timezone/choose-timezone.schema';
 
@@ -25,7 +26,7 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
     marketplaceRoute(async (req, res) => {
       const user = await openMarketplace(deps.repo, req.params.token);
       const providers = await deps.providers.list();
-      const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token), providers);
+      const view = marketplaceView(user, deps.marketplaceUrl(user.marketplace_token), user.sources, providers);
       if (wantsJson(req)) {
         res.set('Cache-Control', 'no-store').json(view);
         return;
@@ -38,28 +39,6 @@ export function marketplaceRoutes(app: IRouter, deps: UsersDeps): void {
       const notice = typeof req.query.notice === 'string' ? req.query.notice : undefined;
       const page = marketplacePage(user.marketplace_token, view, zones, deps.clock.now(), notice);
       sendHtml(res, 200, { ...page, formActionOrigins: signInOrigins(providers) });
-    }),
-  );
-
-  declaredRoute(
-    app,
-    usersEndpoint('connectSource'),
-    formBody,
-    marketplaceRoute(async (req, res) => {
-      const user = await openMarketplace(deps.repo, req.params.token);
-      const updated = await connectSource(deps, user.id, req.params.type);
-      await answerWithMarketplace(deps, req, res, updated, `connected.${req.params.type}`);
-    }),
-  );
-
-  declaredRoute(
-    app,
-    usersEndpoint('disconnectSource'),
-    formBody,
-    marketplaceRoute(async (req, res) => {
-      const user = await openMarketplace(deps.repo, req.params.token);
-      const updated = await disconnectSource(deps, user.id, req.params.type);
-      await answerWithMarketplace(deps, req, res, updated, `disconnected.${req.params.type}`);
     }),
   );
 

@@ -6,10 +6,13 @@
 import { SOURCES } from '@wellstream/catalog';
 import { newUser, User } from '../users/user';
 import type { SourceProvider } from '../sources/source-provider.repository';
-import { marketplaceView, signInOrigins } from './marketplace.view';
+import { marketplaceView, signInOrigins } from '@wellstream/contracts';
 import { contentSecurityPolicy, cspOrigin } from './page/html-document';
 import { marketplacePage, noticeOf } from './page/marketplace-page.html';
 import { timeAgo } from './page/source-card.html';
+
+/** The page's view, from the user's copy of its sources (what the users service renders). */
+const viewOf = (user: User, url: string, providers: SourceProvider[]) => marketplaceView(user, url, user.sources, providers);
 
 const URL = 'https://wellstream.example/v2/marketplace/mkt_x';
 const NOW = new Date('2025-03-01T12:00:00.000Z');
@@ -36,15 +39,15 @@ const userWith = (sources: User['sources']): User => ({
 
 describe('marketplace view', () => {
   it('lists demo, the phone apps and the offered cloud sources only; Fitbit is gone', () => {
-    const view = marketplaceView(userWith([]), URL, PROVIDERS);
+    const view = viewOf(userWith([]), URL, PROVIDERS);
     expect(view.sources.map((s) => s.type)).toEqual(['demo', 'oura', 'dexcom', 'apple_health', 'health_connect', 'samsung_health']);
     expect(SOURCES.some((s) => s.type === 'fitbit')).toBe(false);
-    expect(marketplaceView(userWith([]), URL, []).sources.every((s) => s.kind !== 'cloud')).toBe(true);
+    expect(viewOf(userWith([]), URL, []).sources.every((s) => s.kind !== 'cloud')).toBe(true);
   });
 
   it('gives every source the same fields; a provider source its state, history note and actions', () => {
     const backfill = { state: 'running' as const, progress: 0.4, start: '2024-12-01T00:00:00.000Z', end: '2025-03-01T00:00:00.000Z' };
-    const view = marketplaceView(userWith([{ type: 'dexcom', connected_at: '2025-03-01T00:00:00.000Z', status: 'active', last_synced_at: null, backfill }]), URL, PROVIDERS);
+    const view = viewOf(userWith([{ type: 'dexcom', connected_at: '2025-03-01T00:00:00.000Z', status: 'active', last_synced_at: null, backfill }]), URL, PROVIDERS);
     const dexcom = view.sources.find((s) => s.type === 'dexcom');
     expect(dexcom).toEqual({
       type: 'dexcom',
@@ -67,7 +70,7 @@ describe('marketplace view', () => {
   });
 
   it('offers reconnect while access is expired', () => {
-    const view = marketplaceView(userWith([{ type: 'oura', connected_at: '2025-03-01T00:00:00.000Z', status: 'auth_expired', last_synced_at: null, backfill: null }]), URL, PROVIDERS);
+    const view = viewOf(userWith([{ type: 'oura', connected_at: '2025-03-01T00:00:00.000Z', status: 'auth_expired', last_synced_at: null, backfill: null }]), URL, PROVIDERS);
     expect(view.sources.find((s) => s.type === 'oura')!.actions).toEqual({
       connect: `${URL}/sources/oura/connect`,
       reconnect: `${URL}/sources/oura/reconnect`,
@@ -76,13 +79,13 @@ describe('marketplace view', () => {
   });
 
   it('keeps a connected cloud source listed after it stops being offered, so it can be disconnected', () => {
-    const view = marketplaceView(userWith([{ type: 'withings', connected_at: '2025-03-01T00:00:00.000Z', status: 'error', last_synced_at: null, backfill: null }]), URL, PROVIDERS);
+    const view = viewOf(userWith([{ type: 'withings', connected_at: '2025-03-01T00:00:00.000Z', status: 'error', last_synced_at: null, backfill: null }]), URL, PROVIDERS);
     expect(view.sources.find((s) => s.type === 'withings')).toMatchObject({ connected: true, status: 'error' });
   });
 });
 
 describe('marketplace page', () => {
-  const page = (sources: User['sources'], notice?: string) => marketplacePage('mkt_x', marketplaceView(userWith(sources), URL, PROVIDERS), ['UTC'], NOW, notice).body;
+  const page = (sources: User['sources'], notice?: string) => marketplacePage('mkt_x', viewOf(userWith(sources), URL, PROVIDERS), ['UTC'], NOW, notice).body;
   const since = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
   const entry = (over: Partial<User['sources'][number]>) => ({ type: 'oura', connected_at: since(600), status: 'active' as const, last_synced_at: since(5), backfill: null, ...over });
 
@@ -115,7 +118,7 @@ describe('marketplace page', () => {
   });
 
   it('turns the redirects\' notices into words, and nothing else', () => {
-    const view = marketplaceView(userWith([]), URL, PROVIDERS);
+    const view = viewOf(userWith([]), URL, PROVIDERS);
     expect(noticeOf(view, 'connected.oura')).toEqual({ text: 'Oura connected.', tone: 'ok' });
     expect(noticeOf(view, 'reconnected.oura')).toEqual({ text: 'Oura reconnected.', tone: 'ok' });
     expect(noticeOf(view, 'disconnected.withings')).toEqual({ text: 'Withings disconnected.', tone: 'ok' });

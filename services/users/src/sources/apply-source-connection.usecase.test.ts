@@ -162,16 +162,18 @@ describe('applySourceConnection', () => {
     expect(await take()).toEqual({ snapshots: [], connections: [] });
   });
 
-  it('keeps other entries, and ignores deleted, unknown and other organizations\' users and non-cloud sources', async () => {
+  it('keeps other entries, follows the demo source and phone apps as it follows providers, and ignores deleted, unknown and other organizations\' users', async () => {
     await repo.replace(user, { sources: [{ type: 'demo', connected_at: T0 }] });
     user = (await stored())!;
     await applySourceConnection(deps(), event({ source_type: 'dexcom' }));
     expect((await stored()).sources.map((s) => s.type)).toEqual(['demo', 'dexcom']);
-    expect(await applySourceConnection(deps(), event({ source_type: 'demo', action: 'disconnected', occurred_at: at(1) }))).toBe('not_cloud');
+    expect(await applySourceConnection(deps(), event({ source_type: 'demo', action: 'disconnected', occurred_at: at(1) }))).toBe('notified');
+    expect(await applySourceConnection(deps(), event({ source_type: 'apple_health', occurred_at: at(1) }))).toBe('notified');
+    expect((await stored()).sources.map((s) => s.type)).toEqual(['dexcom', 'apple_health']);
     expect(await applySourceConnection(deps(), event({ user_id: 'nobody' }))).toBe('no_user');
     expect(await applySourceConnection(deps(), event({ organization_id: 'org-2' }))).toBe('no_user');
     await repo.replace(await stored(), { status: 'deleted', deleted_at: at(2) });
     expect(await applySourceConnection(deps(), event({ source_type: 'withings', occurred_at: at(3) }))).toBe('no_user');
-    expect((await stored()).sources.map((s) => s.type)).toEqual(['demo', 'dexcom']);
+    expect((await stored()).sources.map((s) => s.type)).toEqual(['dexcom', 'apple_health']);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * A provider connection changed in the sources service: the user's `sources` entry follows it,
+ * A connection changed in the sources service, which owns a user's sources of every kind (the
+ * providers, the demo source, the phone apps): the user's `sources` entry follows it, one way,
  * and the customer hears what they must know as a `connection` event:
  * - connected / reconnected: the entry is added or replaced; `connected` / `reconnected`.
  * - disconnected: the entry is removed; `disconnected` (with the reason).
@@ -11,7 +12,6 @@
  * applied for that source changes nothing and emits nothing. Only a user who has the entry gets
  * anything but connected/reconnected; deleted, unknown and other organizations' users are ignored.
  */
-import { sourceDefinition } from '@wellstream/catalog';
 import type { SourceConnectionEvent } from '@wellstream/contracts';
 import type { UsersDeps } from '../users/users.deps';
 import type { ConnectedSource } from '../users/user';
@@ -30,14 +30,11 @@ export type SourceConnectionOutcome =
   /** The entry already holds exactly this state. */
   | 'unchanged'
   /** No such user (or deleted, or of another organization). */
-  | 'no_user'
-  /** Not a cloud source of the catalog: demo and phone-app entries are never the sources service's. */
-  | 'not_cloud';
+  | 'no_user';
 
 type Deps = Pick<UsersDeps, 'repo' | 'events' | 'clock'>;
 
 export async function applySourceConnection(deps: Deps, event: SourceConnectionEvent): Promise<SourceConnectionOutcome> {
-  if (sourceDefinition(event.source_type)?.kind !== 'cloud') return 'not_cloud';
   return withRetry(async () => {
     const user = await deps.repo.findById(event.user_id);
     if (!user || user.status === 'deleted' || user.organization_id !== event.organization_id) return 'no_user';

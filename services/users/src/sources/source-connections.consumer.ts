@@ -3,20 +3,19 @@
  * users' `sources` entries and the customer's `connection` events (apply-source-connection).
  */
 import type { EventLog, Subscription } from '@wellstream/bus';
-import { consumeEvents, sourceConnectionsTopic } from '@wellstream/contracts';
+import { consumeEvents, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import type { UsersDeps } from '../users/users.deps';
 import { applySourceConnection } from './apply-source-connection.usecase';
 
 export function consumeSourceConnections(log: EventLog, deps: UsersDeps, logger: Logger): Promise<Subscription> {
   return consumeEvents(log, sourceConnectionsTopic, {
-    groupId: 'users.source-connections',
+    groupId: SOURCE_CONNECTION_COPIES.users,
     fromBeginning: true,
     logger,
     handle: async (event) => {
       const outcome = await applySourceConnection(deps, event);
-      if (outcome === 'not_cloud') logger.warn('ignoring a connection event of a source that is not a cloud source', { source_type: event.source_type, action: event.action });
-      else logger.debug('source connection event', { user_id: event.user_id, source_type: event.source_type, action: event.action, outcome });
+      logger.debug('source connection event', { user_id: event.user_id, source_type: event.source_type, action: event.action, outcome });
     },
   });
 }

@@ -12,10 +12,5 @@ export const marketplaceNotFound = (): AppError =>
 
 export const adminOnly = (): AppError => unauthenticated('ADMIN_ONLY', 'This endpoint needs the operator token.');
 
-export const unknownSource = (type: string): AppError => notFound('SOURCE_NOT_FOUND', `No source of type "${type}".`);
 
-/** Cloud sources connect through their provider's sign-in, which the sources service runs. */
-export const providerSourceNotHere = (name: string): AppError =>
-  unprocessable('PROVIDER_SOURCE', {
-    type: [`${name} is an online account: it connects through its provider's sign-in page (the marketplace's Connect button, shown when this deployment offers it), not here`],
-  });
+

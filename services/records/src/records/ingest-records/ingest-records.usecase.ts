@@ -1,6 +1,6 @@
 /**
- * Ingestion: the one path by which records enter (mobile endpoint and source connectors such as
- * the demo generator). Validates all records (all-or-nothing), normalizes them, and for each new
+ * Ingestion: the one path by which records enter (the mobile endpoint, and the sources service's
+ * `source-records`, the demo source's included). Validates all records (all-or-nothing), normalizes them, and for each new
  * or changed record writes the record and its `data` event through the outbox (libs/outbox): the
  * answer means both are stored; publishing happens after it. Identical content writes nothing.
  */
@@ -11,9 +11,10 @@ import { buildPayload, checksumAndContentKey, checksumOf, contentOf, NormalizedC
 import { invalidMobileToken, userSuspended } from '../record.errors';
 import { RECORDS_COLLECTION, RecordRepository } from '../record.repository';
 import type { BatchByKey, Outcome } from '../batch-by-key';
-import { localDateOf } from '../utc-offset';
+import { localDateOf } from '@wellstream/clock';
 import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, RecordVersionDoc, statsIdOf, versionIdOf } from '../record-keys.repository';
-import { hasSource, ProjectedUser, recordUserOf } from '../../users/user-projection';
+import { ProjectedUser, recordUserOf } from '../../users/user-projection';
+import { RESOURCE_TYPES } from '@wellstream/catalog';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
 import type { Clock } from '@wellstream/clock';
@@ -72,7 +73,9 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   // Each posted record's identity, and for a full one its content, checksum and content key, once.
   const prepared = jobs.map((validated) => validated.map((v) => prepare(user, v)));
   const all = prepared.flat();
-  const statIds = [...new Set(all.map((p) => statsIdOf(user._id, p.sourceType, p.type)))];
+  // Every resource's stats of the batch's sources: the changed ones are counted into, and a source
+  // with none yet is seen for the first time (see firstSeen).
+  const statIds = [...new Set(all.map((p) => p.sourceType))].flatMap((source) => RESOURCE_TYPES.map((type) => statsIdOf(user._id, source, type)));
   // One keyed read of the records, one of the key documents (content keys and availability stats).
   const [stored, keys] = await Promise.all([
     deps.records.byIds([...new Set(all.map((p) => p.id))], user._id),
@@ -87,6 +90,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     if (k.kind === 'content') owners.set(k._id, k.record_id);
     else if (k.kind === 'stats') stats.set(k._id, k);
   }
+  const seenBefore = new Set([...stats.values()].map((x) => x.source_type));
   const keyWrites = new Map<string, RecordKeyDoc>();
   const setOwner = (key: string, recordId: string | null) => {
     owners.set(key, recordId);
@@ -178,7 +182,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
 
 
   const messages: PendingMessage[] = [];
-  const detected = [...user.detected_sources];
+  const undetected = firstSeen(changes, seenBefore);
   for (const doc of changes) {
     const event: CustomerEvent = {
       id: randomUUID(),
@@ -193,8 +197,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
       payload: doc.payload,
     };
     messages.push(deps.outbox.message(customerEventsTopic, event, storedVersion(doc)));
-    if (!doc.deleted_at && !hasSource({ ...user, detected_sources: detected }, doc.source_type)) {
-      detected.push(doc.source_type);
+    if (!doc.deleted_at && undetected.delete(doc.source_type)) {
       const detection: SourceDetection = {
         type: 'source.detected',
         user_id: user._id,
@@ -217,8 +220,19 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     },
   });
   deps.counts.add(user.organization_id, nowIso.slice(0, 10), tallyOf(changes, stored));
-  if (detected.length !== user.detected_sources.length) await deps.users.markDetected(user._id, detected);
   return done;
+}
+
+/**
+ * The sources whose first record for the user this batch stores: records reports them
+ * (`source-detections`) and the sources service, which owns a user's sources, connects a phone
+ * app or the demo source (never a provider: those connect by their sign-in) unless it is connected
+ * already. Decided from records' own availability stats, read with the batch, rather than from a
+ * list of the user's sources kept here: no other service's copy can lag it, and a user who
+ * disconnected a phone app is not connected again by the data it keeps sending.
+ */
+function firstSeen(changes: RecordDoc[], seenBefore: Set<string>): Set<string> {
+  return new Set(changes.filter((d) => !d.deleted_at && !seenBefore.has(d.source_type)).map((d) => d.source_type));
 }
 
 /** Every stored version, once: a deletion, the first version of a record never stored, or an update. */

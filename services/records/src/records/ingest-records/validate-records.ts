@@ -3,7 +3,7 @@
  * provider's records meet); what records adds is utc_offset, which needs the user.
  */
 import type { OffsetOrigin } from '../record';
-import { isKnownTimeZone, zoneOffsetSeconds } from '../utc-offset';
+import { isKnownTimeZone, zoneOffsetSeconds } from '@wellstream/clock';
 
 export { validateRecords } from '@wellstream/contracts';
 export type { ValidatedContent, ValidatedRecord } from '@wellstream/contracts';

@@ -9,14 +9,21 @@ import type { SourceRecordsEvent } from '@wellstream/contracts';
 import { isAppError } from '@wellstream/errors';
 import type { Logger } from '@wellstream/logging';
 import { ingestRecords, IngestDeps } from '../ingest-records/ingest-records.usecase';
+import type { ProjectedUser } from '../../users/user-projection';
 
 export interface SourceIngestDeps {
   ingest: IngestDeps;
   logger: Logger;
+  /**
+   * The user as the users service last published it: a user the projection does not know yet is
+   * looked up again once the projection has handled the users log (the sources service may hand
+   * over records, the demo source's first, a moment after the user was created).
+   */
+  userById(id: string): Promise<ProjectedUser | null>;
 }
 
 export async function ingestSourceRecords(deps: SourceIngestDeps, event: SourceRecordsEvent): Promise<void> {
-  const user = await deps.ingest.users.byId(event.user_id);
+  const user = await deps.userById(event.user_id);
   const log = { message_id: event.id, user_id: event.user_id, source_type: event.source_type };
   if (!user || user.status !== 'active' || user.organization_id !== event.organization_id) {
     deps.logger.info('dropping fetched records of a user who may not write', { ...log, status: user?.status ?? 'unknown' });

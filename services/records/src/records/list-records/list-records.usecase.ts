@@ -9,7 +9,7 @@ import { validate } from '@wellstream/errors';
 import type { RecordDoc, RecordPayload } from '../record';
 import { invalidQuery, unknownSource, userNotFound } from '../record.errors';
 import type { RecordQuery, RecordRepository } from '../record.repository';
-import { addDays, daysBetween } from '../utc-offset';
+import { addDays, daysBetween } from '@wellstream/clock';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { listRecordsQuerySchema, MAX_RANGE_DAYS } from './list-records.schema';
 import type { Clock } from '@wellstream/clock';

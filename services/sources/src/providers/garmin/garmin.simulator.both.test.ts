@@ -8,7 +8,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { byRuntime, createTenant, eventually, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
+import { byRuntime, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
 import type { SimulatedUser } from '../../../test/simulators/provider-simulator';
 import { providerAgainstSimulator } from '../../../test/provider-simulator.suite';
 import { GarminSimulator } from './simulator/garmin-simulator';

@@ -6,58 +6,46 @@
  * The platform keeps a small budget here (40 requests per 20 s), and the simulator answers each
  * data request after 1.5 s so that a 28-day history is long. Runs on both runtimes.
  */
-import { byRuntime, createTenant, eventually, EventRecorder, recordTopic, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { byRuntime, eventually, testRuntime } from '@wellstream/testing';
 import { PolarSimulator } from './simulator/polar-simulator';
 import type { SimulatedUser } from '../../../test/simulators/provider-simulator';
+import { SimulatorPlatform, startSimulatorPlatform } from '../../../test/simulator-platform';
 
 const DAY = 24 * 3600 * 1000;
 const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 function polarLimits(mode: 'embedded' | 'distributed'): void {
   const sim = new PolarSimulator({ shortLimit: 1_000_000 });
-  let platform: TestPlatform;
-  let tenant: Tenant;
-  let events: EventRecorder<any>;
-
-  async function newUser(label: string) {
-    const res = await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid: `${label}-${Date.now().toString(36)}`, location: { timezone: 'Europe/Berlin' } });
-    expect(res.status).toBe(201);
-    return res.body as { id: string; uid: string; marketplace: { url: string } };
-  }
-  const sourceOf = async (uid: string) => ((await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`)).body.sources as any[]).find((s) => s.type === 'polar');
+  let p: SimulatorPlatform;
+  const newUser = (label: string) => p.newUser(label);
+  const sourceOf = (uid: string) => p.sourceOf(uid);
 
   async function connect(marketplaceUrl: string, who: SimulatedUser): Promise<void> {
-    const start = await fetch(`${marketplaceUrl}/sources/polar/connect`, { method: 'POST', redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const back = await fetch(sim.authorize(start.headers.get('location')!, who, 'allow'), { redirect: 'manual' });
-    expect(back.headers.get('location')).toContain('notice=connected.polar');
+    expect(await p.connect(marketplaceUrl, who)).toContain('notice=connected.polar');
   }
 
   async function stored(uid: string, path: string): Promise<any[]> {
     const from = new Date(Date.now() - 29 * DAY);
-    const res = await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/${path}?start_date=${ymd(from)}&end_date=${ymd(new Date(Date.now() + DAY))}&source=polar`);
+    const res = await p.tenant.api.get(`/organizations/${p.tenant.organizationId}/users/${uid}/${path}?start_date=${ymd(from)}&end_date=${ymd(new Date(Date.now() + DAY))}&source=polar`);
     expect(res.status).toBe(200);
     return res.body.data;
   }
 
   beforeAll(async () => {
-    await sim.start();
-    const env = {
-      ...sim.env(),
-      WELLSTREAM_SOURCE_BACKFILL_DAYS: '28',
-      WELLSTREAM_SOURCE_POLL_INTERVAL_S: '5',
-      WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
-      WELLSTREAM_SOURCE_POLAR_RATE_LIMITS: '40/20s',
-    };
-    platform = await startTestPlatform({ mode, env, label: 'sources-polar-limits' });
-    tenant = await createTenant(platform.baseUrl);
-    events = await recordTopic(platform.eventLog, 'events');
+    p = await startSimulatorPlatform(sim, {
+      mode,
+      label: 'sources-polar-limits',
+      env: {
+        WELLSTREAM_SOURCE_BACKFILL_DAYS: '28',
+        WELLSTREAM_SOURCE_POLL_INTERVAL_S: '5',
+        WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+        WELLSTREAM_SOURCE_POLAR_RATE_LIMITS: '40/20s',
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await events?.stop();
-    await platform?.stop();
-    await sim.stop();
+    await p?.stop();
   });
 
   it('says on the marketplace that only later workouts come; completes a history where every date answers 404 "No data found", by range, and brings physical info', async () => {
@@ -68,7 +56,7 @@ function polarLimits(mode: 'embedded' | 'distributed'): void {
     const who = sim.createUser({ days: 28, now: new Date(), continuousHeartRate: false });
     const heartBefore = sim.requests().filter((r) => r.path === '/v3/users/continuous-heart-rate' || r.path.startsWith('/v3/users/continuous-heart-rate/')).length;
     await connect(user.marketplace.url, who);
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'backfill_completed' && e.payload.resource === 'continuous_heart_rate', 120_000);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'backfill_completed' && e.payload.resource === 'continuous_heart_rate', 120_000);
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 120_000, 500);
     const heart = sim.requests().filter((r) => r.path === '/v3/users/continuous-heart-rate' || r.path.startsWith('/v3/users/continuous-heart-rate/')).length - heartBefore;
     // One range request per 28 days (two when the user's local days straddle the window), not one a date.
@@ -91,7 +79,7 @@ function polarLimits(mode: 'embedded' | 'distributed'): void {
     await connect(b.marketplace.url, whoB);
     await eventually(async () => (await sourceOf(b.uid))?.backfill?.state === 'running', 30_000, 200);
     const [id] = sim.addData(whoA, 'exercises', new Date());
-    expect(await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, whoA, 'exercises')).toBeLessThan(300);
+    expect(await sim.notify(`${p.baseUrl}/sources/polar/webhook`, whoA, 'exercises')).toBeLessThan(300);
     const t0 = Date.now();
     await eventually(async () => (await stored(a.uid, 'workouts')).some((w) => w.log_id === id), 10_000, 200);
     const took = Date.now() - t0;
@@ -113,7 +101,7 @@ function polarLimits(mode: 'embedded' | 'distributed'): void {
     const resetAt = sim.shortWindowEndsAt();
     const from = sim.requests().length;
     const [id] = sim.addData(who, 'exercises', new Date());
-    expect(await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, who, 'exercises')).toBeLessThan(300);
+    expect(await sim.notify(`${p.baseUrl}/sources/polar/webhook`, who, 'exercises')).toBeLessThan(300);
     await eventually(async () => (await stored(user.uid, 'workouts')).some((w) => w.log_id === id), resetAt - Date.now() + 15_000, 300);
     const after = sim.requests().slice(from);
     const first = after.find((r) => r.limited);
@@ -135,11 +123,11 @@ function polarLimits(mode: 'embedded' | 'distributed'): void {
     const before = sim.subscriptions();
     sim.replaceWebhookElsewhere();
     const [lost] = sim.addData(who, 'exercises', new Date());
-    expect(await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, who, 'exercises')).toBe(401);
+    expect(await sim.notify(`${p.baseUrl}/sources/polar/webhook`, who, 'exercises')).toBe(401);
     // A connect (or the hourly round, or a restart) has the keeper look at the webhook again.
     const next = await newUser('hook');
     await connect(next.marketplace.url, sim.createUser({ days: 1, now: new Date() }));
-    await eventually(async () => (await sim.notify(`${platform.baseUrl}/sources/polar/webhook`, who, 'exercises')) === 200, 30_000, 500);
+    await eventually(async () => (await sim.notify(`${p.baseUrl}/sources/polar/webhook`, who, 'exercises')) === 200, 30_000, 500);
     expect(sim.subscriptions()).toEqual(before);
     await eventually(async () => (await stored(user.uid, 'workouts')).some((w) => w.log_id === lost), 15_000, 300);
   }, 90_000);

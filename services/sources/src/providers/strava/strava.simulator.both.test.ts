@@ -8,85 +8,67 @@
  * athlete's token; and after a restart the push subscription is made again within seconds even when
  * the first calls fail.
  */
-import { ApiClient, byRuntime, createTenant, EventRecorder, eventually, recordTopic, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { byRuntime, eventually, testRuntime } from '@wellstream/testing';
 import type { SimulatedUser } from '../../../test/simulators/provider-simulator';
 import { providerAgainstSimulator } from '../../../test/provider-simulator.suite';
+import { SimulatorPlatform, startSimulatorPlatform } from '../../../test/simulator-platform';
 import { StravaSimulator } from './simulator/strava-simulator';
 
 const DAY = 24 * 3600 * 1000;
 const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 function stravaAsDocumented(mode: 'embedded' | 'distributed'): void {
-  const sim = new StravaSimulator();
-  let platform: TestPlatform;
-  let tenant: Tenant;
-  let events: EventRecorder<any>;
-  let env: NodeJS.ProcessEnv;
-  const webhook = () => `${platform.baseUrl}/sources/strava/webhook`;
-
-  async function newUser(label: string) {
-    const res = await tenant.api.post(`/organizations/${tenant.organizationId}/users`, { uid: `${label}-${Date.now().toString(36)}`, location: { timezone: 'Europe/Berlin' } });
-    expect(res.status).toBe(201);
-    return res.body as { id: string; uid: string; marketplace: { url: string } };
-  }
-  const sourceOf = async (uid: string) => ((await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}`)).body.sources as any[]).find((s) => s.type === 'strava');
-
+  let p: SimulatorPlatform;
+  const sim = () => p.sim as StravaSimulator;
+  const webhook = () => `${p.baseUrl}/sources/strava/webhook`;
+  const newUser = (label: string) => p.newUser(label);
+  const sourceOf = (uid: string) => p.sourceOf(uid);
   /** Marketplace → Strava's consent page → callback; answers where the browser ends. */
-  async function connect(marketplaceUrl: string, who: SimulatedUser, action = 'connect'): Promise<string> {
-    const start = await fetch(`${marketplaceUrl}/sources/strava/${action}`, { method: 'POST', redirect: 'manual' });
-    expect(start.status).toBe(303);
-    const back = await fetch(sim.authorize(start.headers.get('location')!, who, 'allow'), { redirect: 'manual' });
-    expect(back.status).toBe(303);
-    return back.headers.get('location')!;
-  }
+  const connect = (marketplaceUrl: string, who: SimulatedUser, action = 'connect') => p.connect(marketplaceUrl, who, action);
 
   async function connected(label: string) {
     const user = await newUser(label);
-    const who = sim.createUser({ days: 2, now: new Date() });
+    const who = sim().createUser({ days: 2, now: new Date() });
     expect(await connect(user.marketplace.url, who)).toContain('notice=connected.strava');
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
     // Strava posts events only to a subscription: the first connect makes it.
-    await eventually(async () => sim.subscriptions().length === 1, 30_000, 200);
+    await eventually(async () => sim().subscriptions().length === 1, 30_000, 200);
     return { user, who };
   }
 
   const workouts = async (uid: string) =>
-    (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/workouts?start_date=${ymd(new Date(Date.now() - 3 * DAY))}&end_date=${ymd(new Date(Date.now() + DAY))}&source=strava`)).body.data as any[];
+    (await p.tenant.api.get(`/organizations/${p.tenant.organizationId}/users/${uid}/workouts?start_date=${ymd(new Date(Date.now() - 3 * DAY))}&end_date=${ymd(new Date(Date.now() + DAY))}&source=strava`)).body.data as any[];
 
   beforeAll(async () => {
-    await sim.start();
-    env = {
-      ...sim.env(),
-      WELLSTREAM_SOURCE_BACKFILL_DAYS: '3',
-      WELLSTREAM_SOURCE_POLL_INTERVAL_S: '600',
-      WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
-      WELLSTREAM_SOURCE_STRAVA_REQUESTS_PER_MINUTE: '100000',
-    };
-    platform = await startTestPlatform({ mode, env, label: 'sources-strava-docs' });
-    env = platform.env;
-    tenant = await createTenant(platform.baseUrl);
-    events = await recordTopic(platform.eventLog, 'events');
+    p = await startSimulatorPlatform(new StravaSimulator(), {
+      mode,
+      label: 'sources-strava-docs',
+      env: {
+        WELLSTREAM_SOURCE_BACKFILL_DAYS: '3',
+        WELLSTREAM_SOURCE_POLL_INTERVAL_S: '600',
+        WELLSTREAM_SOURCE_SCHEDULER_TICK_MS: '100',
+        WELLSTREAM_SOURCE_STRAVA_REQUESTS_PER_MINUTE: '100000',
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await events?.stop();
-    await platform?.stop();
-    await sim.stop();
+    await p?.stop();
   });
 
   it('stores the energy of an activity a live event names (the detailed activity\'s calories)', async () => {
     const { user, who } = await connected('energy');
-    const [id] = sim.addData(who, 'activities', new Date(Date.now() - 60_000));
-    expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+    const [id] = sim().addData(who, 'activities', new Date(Date.now() - 60_000));
+    expect(await sim().notify(webhook(), who, 'activities')).toBe(200);
     const workout = await eventually(async () => (await workouts(user.uid)).find((w) => w.log_id === id), 30_000, 200);
     const energy = workout.metrics.find((m: any) => m.type === 'energy_burned');
-    expect(energy).toMatchObject({ unit: 'kcal', value: sim.caloriesOf(who, id) });
+    expect(energy).toMatchObject({ unit: 'kcal', value: sim().caloriesOf(who, id) });
   }, 120_000);
 
   it('does not connect an athlete who unticked activity access, and says why on the marketplace', async () => {
     const user = await newUser('unticked');
-    const who = sim.createUser({ days: 2, now: new Date() });
-    sim.untick(who, ['activity:read_all', 'activity:read']);
+    const who = sim().createUser({ days: 2, now: new Date() });
+    sim().untick(who, ['activity:read_all', 'activity:read']);
     const landed = await connect(user.marketplace.url, who);
     expect(landed).toBe(`${user.marketplace.url}?notice=${encodeURIComponent('no_data.strava')}`);
     const page = await (await fetch(landed)).text();
@@ -94,14 +76,14 @@ function stravaAsDocumented(mode: 'embedded' | 'distributed'): void {
     // Nothing was connected: no entry, no connected event, the grant handed back.
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sourceOf(user.uid)).toBeUndefined();
-    expect(events.events.some((e) => e.event_type === 'connection' && e.user_id === user.id)).toBe(false);
-    expect(sim.stats(who).revokes).toBe(1);
+    expect(p.events.events.some((e) => e.event_type === 'connection' && e.user_id === user.id)).toBe(false);
+    expect(sim().stats(who).revokes).toBe(1);
   }, 60_000);
 
   it('connects an athlete who refused private activities, naming the refused permission', async () => {
     const user = await newUser('partial');
-    const who = sim.createUser({ days: 2, now: new Date() });
-    sim.untick(who, ['activity:read_all']);
+    const who = sim().createUser({ days: 2, now: new Date() });
+    sim().untick(who, ['activity:read_all']);
     expect(await connect(user.marketplace.url, who)).toContain('notice=connected.strava');
     const source = await eventually(async () => {
       const s = await sourceOf(user.uid);
@@ -117,47 +99,44 @@ function stravaAsDocumented(mode: 'embedded' | 'distributed'): void {
     expect(await connect(user.marketplace.url, who, 'reconnect')).toContain('notice=reconnected.strava');
     await eventually(async () => (await sourceOf(user.uid))?.missing_permissions === undefined, 15_000, 200);
     // A reconnect that grants no data leaves the connection as it was (its grant is not handed back).
-    const revokes = sim.stats(who).revokes;
-    sim.untick(who, ['activity:read_all', 'activity:read']);
+    const revokes = sim().stats(who).revokes;
+    sim().untick(who, ['activity:read_all', 'activity:read']);
     expect(await connect(user.marketplace.url, who, 'reconnect')).toContain('notice=no_data.strava');
-    expect(sim.stats(who).revokes).toBe(revokes);
+    expect(sim().stats(who).revokes).toBe(revokes);
     expect(await sourceOf(user.uid)).toMatchObject({ status: 'active' });
   }, 120_000);
 
   it('keeps a connection when a forged deauthorization arrives while the athlete\'s token works', async () => {
     const { user, who } = await connected('forged');
-    const checks = sim.athleteCalls.get(who.providerUserId);
-    expect(await sim.notifyForgedDeauthorization(webhook(), who)).toBe(200);
+    const checks = sim().athleteCalls.get(who.providerUserId);
+    expect(await sim().notifyForgedDeauthorization(webhook(), who)).toBe(200);
     // The platform asks Strava with the athlete's own token before acting.
-    await eventually(async () => sim.athleteCalls.get(who.providerUserId) > checks, 15_000, 100);
+    await eventually(async () => sim().athleteCalls.get(who.providerUserId) > checks, 15_000, 100);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await sourceOf(user.uid)).toMatchObject({ status: 'active' });
-    expect(events.events.some((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected')).toBe(false);
+    expect(p.events.events.some((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected')).toBe(false);
     // …and live events go on arriving.
-    const [id] = sim.addData(who, 'activities', new Date(Date.now() - 30_000));
-    expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+    const [id] = sim().addData(who, 'activities', new Date(Date.now() - 30_000));
+    expect(await sim().notify(webhook(), who, 'activities')).toBe(200);
     await eventually(async () => (await workouts(user.uid)).some((w) => w.log_id === id), 30_000, 200);
   }, 120_000);
 
   it('ends a connection when the athlete really deauthorized (Strava answers the token with 401)', async () => {
     const { user, who } = await connected('deauth');
-    expect(await sim.notifyDeauthorization(webhook(), who)).toBe(200);
-    await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected', 30_000);
+    expect(await sim().notifyDeauthorization(webhook(), who)).toBe(200);
+    await p.events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected', 30_000);
     await eventually(async () => !(await sourceOf(user.uid)), 15_000, 200);
   }, 120_000);
 
   it('makes the push subscription again right after a restart, even when Strava first refuses', async () => {
     await connected('restart');
-    await platform.stop();
-    // While we were down the subscription went, and Strava's first answers to us are errors.
-    sim.dropSubscription();
-    sim.failSubscriptionCalls(2, 503);
-    platform = await startTestPlatform({ mode, env, dataDir: platform.dataDir, label: 'sources-strava-docs' });
-    tenant = { ...tenant, api: new ApiClient(platform.baseUrl, tenant.token) };
-    await events.stop();
-    events = await recordTopic(platform.eventLog, 'events');
+    await p.restart(() => {
+      // While we were down the subscription went, and Strava's first answers to us are errors.
+      sim().dropSubscription();
+      sim().failSubscriptionCalls(2, 503);
+    });
     const t0 = Date.now();
-    await eventually(async () => sim.subscriptions().length === 1, 60_000, 200);
+    await eventually(async () => sim().subscriptions().length === 1, 60_000, 200);
     console.log(`[strava ${mode}] push subscription made again ${Date.now() - t0} ms after the restart`);
   }, 240_000);
 }

@@ -4,7 +4,8 @@
  * for a 24/7 sleep brings it, and a reconnect after the grant was revoked reads only the gap since
  * the last sync (a day of overlap), not the whole history again.
  */
-import { byRuntime, createTenant, eventually, startTestPlatform, Tenant, TestPlatform, testRuntime } from '@wellstream/testing';
+import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
+import { byRuntime, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
 import { SuuntoSimulator } from './simulator/suunto-simulator';
 
 jest.setTimeout(byRuntime({ embedded: 120_000, distributed: 240_000 }));

@@ -6,7 +6,7 @@
  * place. Provider sources always leave the page for their sign-in.
  */
 import { sourceDefinition } from '@wellstream/catalog';
-import type { MarketplaceView } from '../marketplace.view';
+import type { MarketplaceView } from '@wellstream/contracts';
 import { esc, HtmlPage, textColorFor } from './html-document';
 import { MARKETPLACE_SCRIPT } from './marketplace-page.script';
 import { sourceCard } from './source-card.html';

@@ -5,7 +5,7 @@
  * Connect and Reconnect with a redirect to the provider's sign-in page (a script's fetch could not
  * follow it) and Disconnect with a redirect back here.
  */
-import type { MarketplaceView } from '../marketplace.view';
+import type { MarketplaceView } from '@wellstream/contracts';
 import { esc } from './html-document';
 
 export type SourceItem = MarketplaceView['sources'][number];

@@ -1,37 +1,22 @@
 import { createLogger } from '@wellstream/logging';
-import type { ProjectedUser } from '../users/user-projection';
-import type { UserProjectionRepository } from '../users/user-projection.repository';
-import { DemoSource } from './demo-source';
 import { manualClock } from '@wellstream/clock';
+import { DemoSource, DemoUser } from './demo-source';
 
-const user = (over: Partial<ProjectedUser> = {}): ProjectedUser => ({
-  _id: 'u1',
-  uid: 'demo-user',
-  organization_id: 'o1',
-  customer_id: 'c1',
-  status: 'active',
-  timezone: 'Europe/Berlin',
-  timezone_origin: 'profile',
-  mobile_token: 't',
-  sources: ['demo'],
-  detected_sources: [],
-  updated_at: '2024-01-01T00:00:00Z',
-  ...over,
-});
+const user = (over: Partial<DemoUser> = {}): DemoUser => ({ _id: 'u1', status: 'active', timezone: 'Europe/Berlin', connected: true, ...over });
 
-function setup(initial: ProjectedUser) {
+function setup(initial: DemoUser) {
   let current = initial;
   const posted: { log_id: string }[][] = [];
-  const users = { byId: async () => current, withSource: async () => (current.sources.includes('demo') ? [current] : []) } as unknown as UserProjectionRepository;
   const demo = new DemoSource({
-    users,
-    ingest: async (_u, body) => void posted.push(body.records as { log_id: string }[]),
+    userOf: async () => current,
+    connectedUsers: async () => (current.connected ? [current._id] : []),
+    publish: async (_userId, records) => void posted.push(records as { log_id: string }[]),
     logger: createLogger('test'),
     clock: manualClock('2024-05-10T12:00:00Z'),
     tickMs: 20,
     backfillDays: 2,
   });
-  return { demo, posted, set: (u: ProjectedUser) => (current = u) };
+  return { demo, posted, set: (u: DemoUser) => (current = u) };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,28 +38,27 @@ describe('DemoSource', () => {
     await demo.start();
     await wait(30);
     expect(demo.isRunning('u1')).toBe(true);
-    const off = user({ sources: [] });
+    const off = user({ connected: false });
     set(off);
-    demo.reconcile(off);
+    await demo.reconcileUser('u1');
     expect(demo.isRunning('u1')).toBe(false);
     await wait(30);
     const count = posted.length;
     await wait(60);
     expect(posted.length).toBe(count);
     set(user());
-    demo.reconcile(user());
+    await demo.reconcileUser('u1');
     expect(demo.isRunning('u1')).toBe(true);
-    const suspended = user({ status: 'suspended' });
-    set(suspended);
-    demo.reconcile(suspended);
+    set(user({ status: 'suspended' }));
+    await demo.reconcileUser('u1');
     expect(demo.isRunning('u1')).toBe(false);
     await demo.stop();
   });
 
   it('does nothing for users without demo', async () => {
-    const { demo, posted } = setup(user({ sources: ['polar'] }));
+    const { demo, posted } = setup(user({ connected: false }));
     await demo.start();
-    demo.reconcile(user({ sources: ['polar'] }));
+    await demo.reconcileUser('u1');
     await wait(50);
     expect(posted).toEqual([]);
     await demo.stop();

@@ -1,7 +1,7 @@
 /**
  * Time-zone arithmetic without a tz library: the platform's Intl (full ICU in Node 20) knows the
  * Olson rules, DST included. Used for utc_offset when a source gives none, for the local day of a
- * record, and by the demo source to place events at local times.
+ * record, and by the demo source to place events at local times (records and the sources service).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

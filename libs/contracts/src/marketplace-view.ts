@@ -1,28 +1,38 @@
 /**
- * The JSON representation of a marketplace (GET with Accept: application/json): who it is for,
- * the sources the user can connect here with each one's connection state, and the URLs of every
+ * The JSON representation of a marketplace (published as `MarketplaceView`): who it is for, the
+ * sources the user can connect here with each one's connection state, and the URLs of every
  * action. Listed: the demo source, the phone apps, and the cloud sources this deployment offers
  * (the sources service has their credentials); a cloud source the user has connected stays listed
  * after it stops being offered, so it can still be seen and disconnected.
+ *
+ * One definition for its two renderers: the users service draws the marketplace page from its
+ * copy of the user's connections, and the sources service, which owns the connections, answers a
+ * Connect or Disconnect with the marketplace after the change from its own.
  */
 import { SOURCES, SourceDefinition } from '@wellstream/catalog';
-import type { ConnectedSource, User } from '../users/user';
-import type { SourceProvider } from '../sources/source-provider.repository';
+import type { SourceProviderEvent } from './source-connections';
+import type { ConnectedSourceSnapshot, UserSnapshot } from './user-events';
 
-export const offeredProviders = (providers: SourceProvider[]): Map<string, SourceProvider> => new Map(providers.filter((p) => p.offered).map((p) => [p.source_type, p]));
+/** What the marketplace shows of a provider source (the `source-providers` topic's entry). */
+export type SourceOffer = Omit<SourceProviderEvent, 'type'>;
+
+/** The user fields the marketplace shows. */
+export type MarketplaceUser = Pick<UserSnapshot, 'uid' | 'status' | 'timezone' | 'timezone_origin' | 'country_code'>;
+
+export const offeredProviders = (providers: SourceOffer[]): Map<string, SourceOffer> => new Map(providers.filter((p) => p.offered).map((p) => [p.source_type, p]));
 
 /**
  * Where the page's provider form posts end: Connect and Reconnect are answered by a redirect to
  * the provider's sign-in page (its Content-Security-Policy must allow those origins).
  */
-export const signInOrigins = (providers: SourceProvider[]): string[] =>
+export const signInOrigins = (providers: SourceOffer[]): string[] =>
   [...offeredProviders(providers).values()].map((p) => p.authorize_origin).filter((o): o is string => o !== null);
 
-const listed = (s: SourceDefinition, offered: Map<string, SourceProvider>, connected: Map<string, ConnectedSource>) =>
+const listed = (s: SourceDefinition, offered: Map<string, SourceOffer>, connected: Map<string, ConnectedSourceSnapshot>) =>
   s.kind !== 'cloud' || offered.has(s.type) || connected.has(s.type);
 
-export function marketplaceView(user: User, url: string, providers: SourceProvider[]) {
-  const connected = new Map(user.sources.map((s) => [s.type, s]));
+export function marketplaceView(user: MarketplaceUser, url: string, sources: readonly ConnectedSourceSnapshot[], providers: SourceOffer[]) {
+  const connected = new Map(sources.map((s) => [s.type, s]));
   const offered = offeredProviders(providers);
   return {
     user: {

@@ -1,15 +1,15 @@
 /**
  * Starts the whole platform in this process on port 0 with a fresh data dir, for HTTP tests.
  * `mode: 'distributed'` runs the same process on the real servers (integration project only).
+ * Imported as `@wellstream/platform/testing`: it lives beside the platform it starts, so that
+ * `@wellstream/testing`, a library, imports no deployable (.dependency-cruiser.cjs).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startPlatform, RunningPlatform } from '@wellstream/platform';
 import type { SharedInfra } from '@wellstream/runtime';
-import { distributedEnv } from './real-servers';
-
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+import { distributedEnv, TEST_ADMIN_TOKEN } from '@wellstream/testing';
 
 export interface TestPlatform extends RunningPlatform {
   dataDir: string;

@@ -1,5 +1,5 @@
-import { validateRecords } from '../records/ingest-records/validate-records';
-import { generateDemoDay } from './generate-demo-day';
+import { validateRecords } from '@wellstream/contracts';
+import { generateDemoDay } from './demo-day';
 
 const END = (date: string) => new Date(`${date}T23:59:59Z`);
 const metric = (r: any, type: string) => r.metrics.find((m: any) => m.type === type)?.value;

@@ -5,7 +5,7 @@
  * records, and only what has happened by `uptoTime` is included (a day grows through the day,
  * keeping each record's log_id, so later ticks update the same records).
  */
-import { addDays, localToUtc, toRecordTime } from '../records/utc-offset';
+import { addDays, localToUtc, toRecordTime } from '@wellstream/clock';
 import { between, dayPlanOf, DayPlan, personaOf, seededRandom } from './demo-day-plan';
 import { Food, MENUS } from './demo-menus';
 

@@ -1,5 +1,4 @@
-import { addDays, daysBetween, localDateOf, localToUtc, zoneOffsetSeconds } from './utc-offset';
-import { resolveOffset } from './ingest-records/validate-records';
+import { addDays, daysBetween, localDateOf, localToUtc, zoneOffsetSeconds } from './time-zone';
 
 describe('zone offsets (Intl, DST included)', () => {
   it('follows Europe/Berlin across the March and October changes', () => {
@@ -40,21 +39,5 @@ describe('zone offsets (Intl, DST included)', () => {
     expect(localDateOf(new Date('2024-03-01T00:30:00Z'), -3600)).toBe('2024-02-29');
     expect(addDays('2024-02-28', 2)).toBe('2024-03-01');
     expect(daysBetween('2024-01-01', '2024-01-31')).toBe(30);
-  });
-});
-
-describe('resolveOffset', () => {
-  const user = (timezone: string | null, timezone_origin: 'profile' | 'user_defined' = 'profile') => ({ timezone, timezone_origin });
-  it('keeps a given offset as source', () => {
-    expect(resolveOffset('2024-03-31T12:00:00Z', -18000, user('Europe/Berlin'))).toEqual({ utc_offset: -18000, offset_origin: 'source' });
-  });
-  it('computes from the profile zone at start_time', () => {
-    expect(resolveOffset('2024-03-30T12:00:00Z', undefined, user('Europe/Berlin'))).toEqual({ utc_offset: 3600, offset_origin: 'profile' });
-    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Europe/Berlin'))).toEqual({ utc_offset: 7200, offset_origin: 'profile' });
-    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Asia/Kolkata', 'user_defined'))).toEqual({ utc_offset: 19800, offset_origin: 'user_defined' });
-  });
-  it('falls back to 0/profile without a zone', () => {
-    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user(null, 'user_defined'))).toEqual({ utc_offset: 0, offset_origin: 'profile' });
-    expect(resolveOffset('2024-03-31T12:00:00Z', undefined, user('Mars/Olympus'))).toEqual({ utc_offset: 0, offset_origin: 'profile' });
   });
 });
