@@ -8,13 +8,14 @@
  * directory scan at run time could not.
  */
 import { dexcom } from './dexcom';
+import { googleHealth } from './google_health';
 import { oura } from './oura';
 import { polar } from './polar';
 import { strava } from './strava';
 import { whoop } from './whoop';
 import { withings } from './withings';
 
-export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava] as const;
+export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, googleHealth] as const;
 
 export type ProviderType = (typeof PROVIDERS)[number]['type'];
 export const PROVIDER_TYPES: readonly ProviderType[] = PROVIDERS.map((p) => p.type);
