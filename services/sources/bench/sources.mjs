@@ -4,7 +4,7 @@
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
- *     [--polar-latency-ms 1000] [--only polar]
+ *     [--polar-latency-ms 1000] [--only polar|google_health]
  *
  * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
  *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
@@ -18,6 +18,8 @@
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
+ * `--only google_health` runs Google Health's backfill, webhook and noisy-neighbour phases alone
+ *    (google-health.phase.mjs; not part of the whole run yet).
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
  */
@@ -28,6 +30,7 @@ import { createRequire } from 'node:module';
 import { api, args, createTenant, createUser, measurement, openSse, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
+import { googleHealthPhase } from './google-health.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -44,6 +47,10 @@ const DAYS = Number(args.days ?? 30);
 const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
 
+if (args.only === 'google_health') {
+  await googleHealthPhase(root, { days: Number(args.days ?? 30), webhooks: Number(args.webhooks ?? 2000), users: Number(args.users ?? 1000), seconds: Number(args.seconds ?? 60) });
+  process.exit(0);
+}
 if (args.only === 'polar') {
   await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
   process.exit(0);

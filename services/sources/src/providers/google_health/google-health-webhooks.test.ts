@@ -49,6 +49,7 @@ describe('Google Health webhooks', () => {
     ]);
     expect(parseNotification(settings, post({ healthUserId: 'abc-1', dataType: 'sleep' }, ours))).toEqual([{ providerUserId: 'abc-1', resource: 'sleep' }]);
     expect(parseNotification(settings, post({ dataType: 'users/9/dataTypes/weight' }, ours))).toEqual([{ providerUserId: '9', resource: 'weight' }]);
+    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'heart-rate' }, ours))).toEqual([{ providerUserId: '9', resource: 'heart_rate' }]);
     expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'steps' }, ours))).toEqual([]);
   });
 

@@ -10,8 +10,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { HandshakeAnswer, InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
 import { isObject, type Json } from './google-health-json';
 
-/** Data types we sync that Google notifies (webhooks page, "Supported data types"). */
-export const NOTIFIED_DATA_TYPES = ['exercise', 'sleep', 'heart-rate', 'weight'] as const;
+/** Data types we sync that Google notifies (webhooks page, "Supported data types"), by URL id → our resource (its filter name). */
+const NOTIFIED: Record<string, string> = { exercise: 'exercise', sleep: 'sleep', 'heart-rate': 'heart_rate', weight: 'weight' };
 
 /**
  * The `Authorization` value the operator registers as the subscriber's secret: derived from the
@@ -90,6 +90,7 @@ export function parseNotification(settings: ProviderSettings, req: InboundReques
   const parsed = body(req);
   if (parsed.type === 'verification') return [];
   const { userId, dataType, window } = read(parsed);
-  if (!(NOTIFIED_DATA_TYPES as readonly string[]).includes(dataType)) return [];
-  return [{ providerUserId: userId, resource: dataType, ...(window ? { window } : {}) }];
+  const resource = Object.hasOwn(NOTIFIED, dataType) ? NOTIFIED[dataType] : undefined;
+  if (!resource) return [];
+  return [{ providerUserId: userId, resource, ...(window ? { window } : {}) }];
 }

@@ -20,11 +20,13 @@ export const googleHealthAdapter: ProviderAdapter = {
   type: definition.type,
   // Google documents no window limit for list; 30 days of sessions is at most a few pages of 25.
   // Heart rate is read a UTC day at a time because a day is its record (google-health-heartrate.ts).
+  // Resources carry Google's filter-parameter names (snake_case): they are field names in the sync
+  // state, where a hyphen is not allowed (FerretDB refuses `resources.heart-rate.…`).
   resources: [
     { name: 'exercise', recordTypes: ['workout'], maxWindowDays: 30 },
     { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 30 },
     { name: 'weight', recordTypes: ['measurement'], maxWindowDays: 30 },
-    { name: 'heart-rate', recordTypes: ['intraday'], maxWindowDays: 1 },
+    { name: 'heart_rate', recordTypes: ['intraday'], maxWindowDays: 1 },
   ],
   pkce: definition.capabilities.pkce,
   authorizeUrl,
@@ -36,7 +38,7 @@ export const googleHealthAdapter: ProviderAdapter = {
   consentScopes: { data: GOOGLE_HEALTH_SCOPES.map((scope) => ({ scope })) },
 
   async fetchWindow(http, settings, accessToken, resource, window) {
-    if (resource === 'heart-rate') return fetchHeartRate(http, settings, accessToken, window);
+    if (resource === 'heart_rate') return fetchHeartRate(http, settings, accessToken, window);
     if (Object.hasOwn(COLLECTIONS, resource)) return fetchCollection(http, settings, accessToken, resource, window);
     throw unknownResource('Google Health', resource);
   },

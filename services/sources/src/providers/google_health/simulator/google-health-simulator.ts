@@ -86,9 +86,9 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     if (resource === 'exercise') a.points.exercise.push((point = exercisePoint(t, 30, a.offsetS, a.points.exercise.length)));
     else if (resource === 'sleep') a.points.sleep.push((point = sleepPoint(t - 8 * 3_600_000, a.offsetS)));
     else if (resource === 'weight') a.points.weight.push((point = weightPoint(t, a.offsetS, 71_500)));
-    else if (resource === 'heart-rate') {
+    else if (resource === 'heart-rate' || resource === 'heart_rate') {
       a.points['heart-rate'].push(heartRatePoint(Math.floor(t / 60_000) * 60_000, a.offsetS, 77));
-      this.last.set(`${a.healthUserId}:${resource}`, { at: t });
+      this.last.set(`${a.healthUserId}:heart-rate`, { at: t });
       return [`heart-rate:${new Date(t).toISOString().slice(0, 10)}`];
     } else throw new Error(`Google Health simulator has no data type ${resource}`);
     this.last.set(`${a.healthUserId}:${resource}`, { at: point.at });
@@ -116,11 +116,12 @@ export class GoogleHealthSimulator implements ProviderSimulator {
    */
   private notification(user: SimulatedUser, resource: string): string {
     const a = this.account(user);
-    const last = this.last.get(`${a.healthUserId}:${resource}`);
+    const dataType = resource.replace(/_/g, '-');
+    const last = this.last.get(`${a.healthUserId}:${dataType}`);
     if (!last) throw new Error(`no addData for ${resource} yet`);
     return JSON.stringify({
       user: `users/${a.healthUserId}`,
-      dataType: `users/${a.healthUserId}/dataTypes/${resource}`,
+      dataType: `users/${a.healthUserId}/dataTypes/${dataType}`,
       interval: { startTime: rfc3339(last.at - 3_600_000), endTime: rfc3339(last.at + 3_600_000) },
     });
   }
