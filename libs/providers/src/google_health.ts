@@ -6,7 +6,7 @@ export const googleHealth = {
   name: 'Google Health (Fitbit, Pixel)',
   kind: 'cloud',
   app: false,
-  resources: ['intraday', 'measurement', 'sleep', 'workout'],
+  resources: ['intraday', 'measurement', 'sleep', 'summary', 'workout'],
   tile: { initials: 'GH', color: '#1a73e8', position: 7 },
   // Migration guide, "OAuth Implementation": Google's authorize and token URLs; the data routes hang
   // from https://health.googleapis.com/v4/… (REST reference).

@@ -5,7 +5,7 @@
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
 import { isProviderError } from '../provider.port';
 import { dayRecords } from './google-health-heartrate';
-import { mapExercise, mapSleep, mapWeight } from './google-health-mapping';
+import { mapBodyFat, mapExercise, mapSleep, mapWeight } from './google-health-mapping';
 
 const name = (type: string, id: string) => `users/1234567890/dataTypes/${type}/dataPoints/${id}`;
 const interval = { startTime: '2026-11-20T06:00:00Z', startUtcOffset: '3600s', endTime: '2026-11-20T06:45:30.500Z', endUtcOffset: '3600s' };
@@ -75,5 +75,13 @@ describe('Google Health mapping', () => {
     expect(kindOf(() => mapExercise({ name: name('exercise', 'x'), exercise: { interval, activeDuration: 3600 } }))).toBe('bad_response');
     expect(kindOf(() => mapSleep({ name: name('sleep', 'x') }))).toBe('bad_response');
     expect(kindOf(() => mapWeight({ name: name('weight', 'x'), weight: { sampleTime: { physicalTime: '2026-11-20T07:00:00Z' }, weightGrams: 'heavy' } }))).toBe('bad_response');
+  });
+
+  it('maps a body fat sample to a body_fat measurement; a percentage outside [0, 100] is bad_response', () => {
+    const r = mapBodyFat({ name: name('body-fat', 'bf1'), bodyFat: { sampleTime: { physicalTime: '2026-11-20T07:01:00Z', utcOffset: '-18000s' }, percentage: 21.7 } });
+    expect(r).toMatchObject({ type: 'measurement', log_id: 'body_fat:bf1', start_time: '2026-11-20T07:01:00Z', utc_offset: -18000, metrics: [{ type: 'body_fat', unit: 'percent', value: 21.7 }] });
+    assertIngestible([r]);
+    expect(kindOf(() => mapBodyFat({ name: name('body-fat', 'bf2'), bodyFat: { sampleTime: { physicalTime: '2026-11-20T07:01:00Z' }, percentage: 140 } }))).toBe('bad_response');
+    expect(kindOf(() => mapBodyFat({ name: name('body-fat', 'bf3'), weight: {} }))).toBe('bad_response');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Google Health data points → Wellstream records: exercise → workout, sleep → sleep, weight →
- * measurement (heart rate is google-health-heartrate.ts). Only fields with a catalog metric are
+ * Google Health data points → Wellstream records: exercise → workout, sleep → sleep, weight and
+ * body fat → measurement (heart rate is google-health-heartrate.ts). Only fields with a catalog metric are
  * mapped, in the unit Google documents, converted where the catalog has none (millimetres → m,
  * grams → kg, minutes → s). `log_id` is `<dataType>:<data point id>` (the last segment of its
  * `name`), so an edited data point replaces its record. README.md lists every field left out.
@@ -165,5 +165,24 @@ export function mapWeight(point: Json): IngestRecordOf<'measurement'> {
     end_time: utcTime(atMs),
     ...withOffset(offsetS),
     metrics: metric('body_weight', 'kg', Math.round(grams) / 1000, origin),
+  };
+}
+
+/** BodyFat (`percentage`, 0–100, at `sampleTime`) → `measurement` with `body_fat` percent. */
+export function mapBodyFat(point: Json): IngestRecordOf<'measurement'> {
+  const what = 'body-fat';
+  const id = dataPointId(point, what);
+  const b = payload(point, 'bodyFat', what);
+  const { atMs, offsetS } = readSampleTime(b, what);
+  const percent = optionalNumber(b, 'percentage', what);
+  if (percent === undefined || percent < 0 || percent > 100) throw badResponse(`${what} ${id} has no percentage in [0, 100]`);
+  return {
+    type: 'measurement',
+    source: SOURCE,
+    log_id: `body_fat:${id}`,
+    start_time: utcTime(atMs),
+    end_time: utcTime(atMs),
+    ...withOffset(offsetS),
+    metrics: metric('body_fat', 'percent', percent, 'unknown'),
   };
 }

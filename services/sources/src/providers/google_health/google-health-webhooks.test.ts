@@ -50,7 +50,11 @@ describe('Google Health webhooks', () => {
     expect(parseNotification(settings, post({ healthUserId: 'abc-1', dataType: 'sleep' }, ours))).toEqual([{ providerUserId: 'abc-1', resource: 'sleep' }]);
     expect(parseNotification(settings, post({ dataType: 'users/9/dataTypes/weight' }, ours))).toEqual([{ providerUserId: '9', resource: 'weight' }]);
     expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'heart-rate' }, ours))).toEqual([{ providerUserId: '9', resource: 'heart_rate' }]);
-    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'steps' }, ours))).toEqual([]);
+    // Each rolled-up data type refetches the local days' summaries; a data type we do not sync is ignored.
+    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'steps' }, ours))).toEqual([{ providerUserId: '9', resource: 'daily_summary' }]);
+    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'total-calories' }, ours))).toEqual([{ providerUserId: '9', resource: 'daily_summary' }]);
+    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'body-fat' }, ours))).toEqual([{ providerUserId: '9', resource: 'body_fat' }]);
+    expect(parseNotification(settings, post({ healthUserId: '9', dataType: 'altitude' }, ours))).toEqual([]);
   });
 
   it('refuses a notification without our secret (401) and a malformed one (400)', () => {

@@ -8,10 +8,18 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { HandshakeAnswer, InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
+import { DAILY_SUMMARY_TYPES } from './google-health-daily';
 import { isObject, type Json } from './google-health-json';
 
 /** Data types we sync that Google notifies (webhooks page, "Supported data types"), by URL id → our resource (its filter name). */
-const NOTIFIED: Record<string, string> = { exercise: 'exercise', sleep: 'sleep', 'heart-rate': 'heart_rate', weight: 'weight' };
+const NOTIFIED: Record<string, string> = {
+  exercise: 'exercise',
+  sleep: 'sleep',
+  'heart-rate': 'heart_rate',
+  weight: 'weight',
+  'body-fat': 'body_fat',
+  ...Object.fromEntries(DAILY_SUMMARY_TYPES.map((t) => [t, 'daily_summary'])),
+};
 
 /**
  * The `Authorization` value the operator registers as the subscriber's secret: derived from the

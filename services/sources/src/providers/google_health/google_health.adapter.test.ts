@@ -89,7 +89,9 @@ describe('Google Health adapter against its simulator', () => {
       const { records, pages } = await syncAll(tokens, r.name, from, now);
       requests += pages;
       assertIngestible(records);
-      for (const rec of records) byType[rec.type] = (byType[rec.type] ?? 0) + 1;
+      // A local day's summary is read again by the next window that touches it: it replaces itself.
+      const once = new Map(records.map((rec) => [rec.log_id, rec]));
+      for (const rec of once.values()) byType[rec.type] = (byType[rec.type] ?? 0) + 1;
     }
     const expected = sim.expectedCounts(user, from, now);
     expect(byType.workout).toBe(expected.workout);
@@ -97,8 +99,26 @@ describe('Google Health adapter against its simulator', () => {
     expect(byType.measurement).toBe(expected.measurement);
     // Heart-rate days are whole UTC days: the first window's day is read whole.
     expect(byType.intraday).toBeGreaterThanOrEqual(expected.intraday!);
+    // Local days, rounded out to whole days at both ends of the span.
+    expect(byType.summary).toBeGreaterThanOrEqual(expected.summary!);
+    expect(byType.summary).toBeLessThanOrEqual(expected.summary! + 2);
     // Far below Google's 300 requests a minute per user.
-    expect(requests).toBeLessThan(60);
+    expect(requests).toBeLessThan(80);
+  });
+
+  it('reads daily summaries from dailyRollUp: the five data types merged into one record per local day', async () => {
+    const now = new Date();
+    const { tokens } = await connect(20, now);
+    const { records } = await syncAll(tokens, 'daily_summary', new Date(now.getTime() - 13 * DAY), now);
+    assertIngestible(records);
+    const day = records.find((r) => r.log_id === `daily_summary:${new Date(now.getTime() - 5 * DAY).toISOString().slice(0, 10)}`);
+    expect(day).toMatchObject({ type: 'summary', category: 'daily' });
+    const n = Number(day!.log_id.slice(-2));
+    expect(Object.fromEntries((day as { metrics: { type: string; value: number; unit: string }[] }).metrics.map((m) => [m.type, [m.value, m.unit]]))).toEqual({
+      steps: [6000 + n * 137, 'count'], distance: [4500 + n * 91, 'm'], floors_climbed: [5 + (n % 9), 'count'], active_energy_burned: [380.5 + n, 'kcal'], energy_burned: [2150.25 + n * 3, 'kcal'],
+    });
+    // A window longer than the 14 days Google allows total-calories is never asked for.
+    expect(adapter.resources.find((r) => r.name === 'daily_summary')!.maxWindowDays).toBeLessThanOrEqual(13);
   });
 
   it('turns garbage, 429, 503 and a refused filter into typed errors', async () => {

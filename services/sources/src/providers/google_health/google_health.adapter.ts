@@ -8,6 +8,7 @@
 import { providerDefinition } from '@wellstream/providers';
 import { unknownResource } from '../kit/adapter-wiring';
 import { ProviderAdapter } from '../provider.port';
+import { DAILY_SUMMARY_MAX_DAYS, fetchDailySummary } from './google-health-daily';
 import { COLLECTIONS, fetchCollection } from './google-health-fetch';
 import { fetchHeartRate } from './google-health-heartrate';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, GOOGLE_HEALTH_SCOPES, refresh, revoke } from './google-health-oauth';
@@ -27,6 +28,9 @@ export const googleHealthAdapter: ProviderAdapter = {
     { name: 'sleep', recordTypes: ['sleep'], maxWindowDays: 30 },
     { name: 'weight', recordTypes: ['measurement'], maxWindowDays: 30 },
     { name: 'heart_rate', recordTypes: ['intraday'], maxWindowDays: 1 },
+    { name: 'body_fat', recordTypes: ['measurement'], maxWindowDays: 30 },
+    // Google's per-local-day rollup; total-calories takes at most 14 days a request (google-health-daily.ts).
+    { name: 'daily_summary', recordTypes: ['summary'], maxWindowDays: DAILY_SUMMARY_MAX_DAYS },
   ],
   pkce: definition.capabilities.pkce,
   authorizeUrl,
@@ -39,6 +43,7 @@ export const googleHealthAdapter: ProviderAdapter = {
 
   async fetchWindow(http, settings, accessToken, resource, window) {
     if (resource === 'heart_rate') return fetchHeartRate(http, settings, accessToken, window);
+    if (resource === 'daily_summary') return fetchDailySummary(http, settings, accessToken, window);
     if (Object.hasOwn(COLLECTIONS, resource)) return fetchCollection(http, settings, accessToken, resource, window);
     throw unknownResource('Google Health', resource);
   },

@@ -1,11 +1,12 @@
 /**
  * A simulated Google Health user's data points, and the list route over them, after the v4 REST
  * reference (users.dataTypes.dataPoints.list; DataPoint with `name`, and its union field: exercise,
- * sleep, weight, heartRate), the proto3 JSON mapping (int64 as strings, Durations as "3600s"), AIP-160
+ * sleep, weight, bodyFat, heartRate), the proto3 JSON mapping (int64 as strings, Durations as "3600s"), AIP-160
  * filters on the data type's time field with `>=` and `<`, and the page sizes the reference gives
  * (at most 25 for exercise and sleep, 10,000 otherwise; 1,440 by default).
  */
 import { apiError, json } from './google-health-sim-auth';
+import { countDays, seedDays, type SimDay } from './google-health-sim-rollup';
 import type { SimReply } from '../../../../test/simulators/kit/sim-server';
 
 const DAY = 86_400_000;
@@ -21,7 +22,9 @@ export interface SimPoint {
 export interface GoogleAccount {
   healthUserId: string;
   offsetS: number;
-  points: Record<'exercise' | 'sleep' | 'weight' | 'heart-rate', SimPoint[]>;
+  points: Record<'exercise' | 'sleep' | 'weight' | 'body-fat' | 'heart-rate', SimPoint[]>;
+  /** Local days' activity totals, rolled up by dailyRollUp (google-health-sim-rollup.ts). */
+  days: Map<string, SimDay>;
 }
 
 export const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -75,9 +78,15 @@ export const heartRatePoint = (at: number, offsetS: number, bpm: number): SimPoi
   body: { heartRate: { sampleTime: { physicalTime: rfc3339(at), utcOffset: `${offsetS}s` }, beatsPerMinute: String(bpm) } },
 });
 
+export const bodyFatPoint = (at: number, offsetS: number, percent: number): SimPoint => ({
+  id: nextId(),
+  at,
+  body: { bodyFat: { sampleTime: { physicalTime: rfc3339(at), utcOffset: `${offsetS}s` }, percentage: percent } },
+});
+
 /** `days` of data ending at `now`: a sleep each night, an exercise every other day, a weight every third, heart rate every `hrEveryS`. */
 export function seedAccount(healthUserId: string, offsetS: number, days: number, now: Date, hrEveryS: number): GoogleAccount {
-  const a: GoogleAccount = { healthUserId, offsetS, points: { exercise: [], sleep: [], weight: [], 'heart-rate': [] } };
+  const a: GoogleAccount = { healthUserId, offsetS, points: { exercise: [], sleep: [], weight: [], 'body-fat': [], 'heart-rate': [] }, days: seedDays(offsetS, days, now) };
   const end = now.getTime();
   const first = Math.floor((end - days * DAY) / DAY) * DAY;
   for (let d = first, n = 0; d < end; d += DAY, n++) {
@@ -85,6 +94,7 @@ export function seedAccount(healthUserId: string, offsetS: number, days: number,
     if (sleepStart >= end - days * DAY && sleepStart + 7.5 * 3_600_000 < end) a.points.sleep.push(sleepPoint(sleepStart, offsetS));
     if (n % 2 === 0 && d + 17 * 3_600_000 < end) a.points.exercise.push(exercisePoint(d + 16 * 3_600_000, 45, offsetS, n));
     if (n % 3 === 0 && d + 7 * 3_600_000 < end) a.points.weight.push(weightPoint(d + 7 * 3_600_000, offsetS, 72_000 + n * 50));
+    if (n % 7 === 0 && d + 7 * 3_600_000 < end) a.points['body-fat'].push(bodyFatPoint(d + 7 * 3_600_000 + 60_000, offsetS, 21.5 + (n % 5) / 10));
   }
   for (let t = Math.floor((end - days * DAY) / 60_000) * 60_000; t < end; t += hrEveryS * 1000) a.points['heart-rate'].push(heartRatePoint(t, offsetS, 55 + Math.floor((t / 60_000) % 40)));
   return a;
@@ -97,8 +107,9 @@ export function countRecords(a: GoogleAccount, from: Date, to: Date): Partial<Re
   return {
     workout: a.points.exercise.filter((p) => inRange(p.at)).length,
     sleep: a.points.sleep.filter((p) => inRange(p.at)).length,
-    measurement: a.points.weight.filter((p) => inRange(p.at)).length,
+    measurement: a.points.weight.filter((p) => inRange(p.at)).length + a.points['body-fat'].filter((p) => inRange(p.at)).length,
     intraday: days.size,
+    summary: countDays(a.days, from, to),
   };
 }
 
@@ -106,6 +117,7 @@ const FILTER_FIELDS: Record<string, string> = {
   exercise: 'exercise.interval.start_time',
   sleep: 'sleep.interval.start_time',
   weight: 'weight.sample_time.physical_time',
+  'body-fat': 'body_fat.sample_time.physical_time',
   'heart-rate': 'heart_rate.sample_time.physical_time',
 };
 const SESSION_TYPES = ['exercise', 'sleep'];

@@ -1,7 +1,7 @@
 /**
  * A simulated Google Health API (v4) on a loopback port, written from Google's public documentation:
  * Google OAuth 2.0 (consent, token, revoke), `users/me/identity`, the dataPoints list route with
- * filters and page tokens, the subscriber's notifications (the registered secret as the
+ * filters and page tokens, the dailyRollUp route over local days, the subscriber's notifications (the registered secret as the
  * `Authorization` header), and the failures Google documents (401 UNAUTHENTICATED for an expired
  * token, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE). See google-health-sim-*.ts for each part.
  */
@@ -11,6 +11,7 @@ import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulato
 import { escapeHtml, readBody, SimReply, SimServer } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { apiError, GoogleAuthServer, json } from './google-health-sim-auth';
+import { dailyRollUpRoute } from './google-health-sim-rollup';
 import { countRecords, exercisePoint, GoogleAccount, heartRatePoint, listRoute, rfc3339, seedAccount, sleepPoint, weightPoint } from './google-health-sim-data';
 
 export interface GoogleHealthSimulatorOptions {
@@ -167,11 +168,11 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     if (url.pathname === '/o/oauth2/v2/auth') return this.authorizePage(method, url, body);
     if (url.pathname === '/token' && method === 'POST') return this.auth.token(new URLSearchParams(body));
     if (url.pathname === '/revoke' && method === 'POST') return this.auth.revoke(new URLSearchParams(body));
-    if (url.pathname.startsWith('/v4/users/') && method === 'GET') return this.data(url, req.headers.authorization);
+    if (url.pathname.startsWith('/v4/users/') && (method === 'GET' || method === 'POST')) return this.data(method, url, req.headers.authorization, body);
     return apiError(404, 'NOT_FOUND', 'Not Found');
   }
 
-  private data(url: URL, authorization: string | undefined): SimReply {
+  private data(method: string, url: URL, authorization: string | undefined, body: string): SimReply {
     const who = this.auth.holder(authorization);
     if (who.userId) this.dataCalls.add(who.userId);
     const scripted = this.faults.take();
@@ -184,10 +185,10 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     }
     if (!who.valid || !who.userId) return apiError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
     const a = this.account({ providerUserId: who.userId });
-    const m = /^\/v4\/users\/(me|[A-Za-z0-9-]+)\/(identity|dataTypes\/([a-z0-9-]+)\/dataPoints)$/.exec(url.pathname);
-    if (!m || (m[1] !== 'me' && m[1] !== a.healthUserId)) return apiError(404, 'NOT_FOUND', 'Not Found');
+    const m = /^\/v4\/users\/(me|[A-Za-z0-9-]+)\/(identity|dataTypes\/([a-z0-9-]+)\/dataPoints(:dailyRollUp)?)$/.exec(url.pathname);
+    if (!m || (m[1] !== 'me' && m[1] !== a.healthUserId) || (method === 'POST') !== Boolean(m[4])) return apiError(404, 'NOT_FOUND', 'Not Found');
     if (m[2] === 'identity') return json(200, { name: 'users/me/identity', healthUserId: a.healthUserId, legacyUserId: `LEG${a.healthUserId.slice(-5)}` });
-    return listRoute(a, m[3], url.searchParams);
+    return m[4] ? dailyRollUpRoute(a.days, m[3], body) : listRoute(a, m[3], url.searchParams);
   }
 
   private authorizePage(method: string, url: URL, body: string): SimReply {
