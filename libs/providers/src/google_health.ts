@@ -12,8 +12,8 @@ export const googleHealth = {
   // from https://health.googleapis.com/v4/… (REST reference).
   addresses: { authUrl: 'https://accounts.google.com/o/oauth2/v2/auth', tokenUrl: 'https://oauth2.googleapis.com/token', apiUrl: 'https://health.googleapis.com' },
   // developers.google.com/health/rate-limits: per project 120,000 a minute and 86.4M a day; per user
-  // 300 a minute (kept per connection by the adapter's paging, see the README). Over any: 429.
-  limits: { windows: [{ limit: 120_000, windowMs: MINUTE_MS }, { limit: 86_400_000, windowMs: DAY_MS }], fallbackWaitMs: MINUTE_MS },
+  // 300 a minute (kept per connection). Over any: 429.
+  limits: { windows: [{ limit: 120_000, windowMs: MINUTE_MS }, { limit: 86_400_000, windowMs: DAY_MS }], perUser: [{ limit: 300, windowMs: MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
   // Google's OAuth 2.0 for web server apps takes code_challenge/code_verifier (S256).
   capabilities: { webhooks: true, polling: true, pkce: true, historyDays: null },
 } as const satisfies ProviderDefinition;

@@ -40,7 +40,7 @@ export class ProviderRegistry {
           redirectUri: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/callback`,
           webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
         },
-        http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
+        http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, ...(p.userRateLimits ? { userWindows: p.userRateLimits } : {}), fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
       });
     }
   }
