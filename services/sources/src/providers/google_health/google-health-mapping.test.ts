@@ -33,22 +33,27 @@ describe('Google Health mapping', () => {
     expect(mapExercise({ name: name('exercise', 'ex2'), exercise: { interval, exerciseType: 'PADDLEBOARDING' } })).toMatchObject({ category: 'other', name: 'PADDLEBOARDING', metrics: [] });
   });
 
-  it('maps a sleep with its summary minutes and stages, leaving out segments it cannot read', () => {
-    const r = mapSleep({
+  it('maps a sleep with its summary minutes and Sleep.SleepStage segments, leaving out stages with no catalog stage', () => {
+    const sleep = (stages: unknown[]) => ({
       name: name('sleep', 's1'),
       sleep: {
         interval: { ...interval, startTime: '2026-11-19T22:00:00Z', endTime: '2026-11-20T05:30:00Z' },
-        stages: [
-          { type: 'LIGHT', startTime: '2026-11-19T22:00:00Z', endTime: '2026-11-19T23:00:00Z' },
-          { type: 'DEEP', startTime: '2026-11-19T23:00:00Z', endTime: '2026-11-20T00:30:00Z' },
-          { type: 'ASLEEP', startTime: '2026-11-20T00:30:00Z', endTime: '2026-11-20T01:00:00Z' },
-          { type: 'REM', startTime: 'garbage', endTime: '2026-11-20T02:00:00Z' },
-          'nonsense',
-        ],
+        stages,
         summary: { minutesInSleepPeriod: '450', minutesAsleep: '420', minutesAwake: '30', minutesToFallAsleep: '8' },
       },
     });
+    const offsets = { startUtcOffset: '3600s', endUtcOffset: '3600s' };
+    const r = mapSleep(sleep([
+      { type: 'LIGHT', startTime: '2026-11-19T22:00:00Z', endTime: '2026-11-19T23:00:00Z', ...offsets },
+      { type: 'DEEP', startTime: '2026-11-19T23:00:00Z', endTime: '2026-11-20T00:30:00Z', ...offsets },
+      { type: 'ASLEEP', startTime: '2026-11-20T00:30:00Z', endTime: '2026-11-20T01:00:00Z', ...offsets },
+      { type: 'SLEEP_STAGE_TYPE_UNSPECIFIED', startTime: '2026-11-20T01:00:00Z', endTime: '2026-11-20T01:10:00Z', ...offsets },
+    ]));
     expect(r.stages?.map((s) => s.stage)).toEqual(['light', 'deep']);
+    // The segment's shape is documented (startTime and endTime required): one that is not it is an unreadable answer.
+    expect(kindOf(() => mapSleep(sleep([{ type: 'REM', startTime: 'garbage', endTime: '2026-11-20T02:00:00Z' }])))).toBe('bad_response');
+    expect(kindOf(() => mapSleep(sleep(['nonsense'])))).toBe('bad_response');
+    expect(kindOf(() => mapSleep({ ...sleep([]), sleep: { ...sleep([]).sleep, stages: 'all of them' } }))).toBe('bad_response');
     expect(Object.fromEntries(r.metrics.map((m) => [m.type, m.value]))).toEqual({
       in_bed_duration: 27000, sleep_duration: 25200, awake_duration: 1800, time_to_fall_asleep: 480, light_sleep_duration: 3600, deep_sleep_duration: 5400,
     });

@@ -16,6 +16,7 @@ import {
   optionalString,
   readInterval,
   readSampleTime,
+  requireArray,
   requireInstant,
   requireObject,
   utcTime,
@@ -87,25 +88,21 @@ export function mapExercise(point: Json): IngestRecordOf<'workout'> {
 const STAGES: Record<string, 'awake' | 'light' | 'deep' | 'rem'> = { AWAKE: 'awake', RESTLESS: 'awake', LIGHT: 'light', DEEP: 'deep', REM: 'rem' };
 
 /**
- * The sleep's stage segments. Their field names were not in the reference material read (see the
- * README): segments are read as `{type, startTime, endTime}` when they have that shape; a segment
- * of another shape or an unmapped type (classic sleep's ASLEEP) is left out, never failing the sleep.
+ * The sleep's stage segments, Sleep.SleepStage: `{type, startTime, endTime, startUtcOffset,
+ * endUtcOffset}`, type AWAKE, LIGHT, DEEP, REM, ASLEEP or RESTLESS (v4 REST reference and its
+ * generated clients). A segment of another shape is an unreadable answer (bad_response); a type
+ * with no catalog stage (classic sleep's ASLEEP, an unspecified one) is left out. Segments are
+ * clipped to the sleep's interval.
  */
 function sleepStages(sleep: Json, startMs: number, endMs: number) {
-  const raw = Array.isArray(sleep.stages) ? sleep.stages : [];
+  const raw = sleep.stages === undefined || sleep.stages === null ? [] : requireArray(sleep.stages, 'sleep.stages');
   const stages: { stage: 'awake' | 'light' | 'deep' | 'rem'; start_time: string; end_time: string }[] = [];
-  for (const s of raw) {
-    if (typeof s !== 'object' || s === null) continue;
-    const seg = s as Json;
-    const stage = typeof seg.type === 'string' ? STAGES[seg.type] : undefined;
-    let from: number;
-    let to: number;
-    try {
-      from = Math.max(startMs, requireInstant(seg, 'startTime', 'sleep.stages[]'));
-      to = Math.min(endMs, requireInstant(seg, 'endTime', 'sleep.stages[]'));
-    } catch {
-      continue;
-    }
+  for (const [i, s] of raw.entries()) {
+    const seg = requireObject(s, `sleep.stages[${i}]`);
+    const from = Math.max(startMs, requireInstant(seg, 'startTime', `sleep.stages[${i}]`));
+    const to = Math.min(endMs, requireInstant(seg, 'endTime', `sleep.stages[${i}]`));
+    const type = optionalString(seg, 'type', `sleep.stages[${i}]`);
+    const stage = type ? STAGES[type] : undefined;
     if (stage && from < to) stages.push({ stage, start_time: utcTime(from), end_time: utcTime(to) });
   }
   return stages.sort((a, b) => a.start_time.localeCompare(b.start_time)).slice(0, 500);

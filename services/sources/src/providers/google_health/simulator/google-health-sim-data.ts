@@ -52,11 +52,12 @@ export function exercisePoint(start: number, minutes: number, offsetS: number, n
 
 export function sleepPoint(start: number, offsetS: number): SimPoint {
   const end = start + 7.5 * 3_600_000;
-  const stages: { type: string; startTime: string; endTime: string }[] = [];
+  // Sleep.SleepStage: type, startTime, endTime and the two offsets are all required.
+  const stages: { type: string; startTime: string; endTime: string; startUtcOffset: string; endUtcOffset: string }[] = [];
   const cycle = ['LIGHT', 'DEEP', 'LIGHT', 'REM', 'AWAKE'];
   for (let t = start, i = 0; t < end; i++) {
     const len = (cycle[i % 5] === 'AWAKE' ? 5 : 25) * MIN;
-    stages.push({ type: cycle[i % 5], startTime: rfc3339(t), endTime: rfc3339(Math.min(end, t + len)) });
+    stages.push({ type: cycle[i % 5], startTime: rfc3339(t), endTime: rfc3339(Math.min(end, t + len)), startUtcOffset: `${offsetS}s`, endUtcOffset: `${offsetS}s` });
     t += len;
   }
   return {
