@@ -1,8 +1,9 @@
 /**
  * Google Health through the platform (embedded) against its simulator, at Google's documented budget
- * (120,000 a minute per project, no raised quota):
+ * (120,000 a minute per project and 300 a minute per user, no raised quota):
  * 1. one user's `days` of history (heart rate a sample a minute, Fitbit's storage resolution; a
- *    sleep a night, an exercise every other day, a weight every third) from the callback until every
+ *    sleep a night, an exercise every other day, a weight every third, a body fat every seventh, a
+ *    daily summary per local day from dailyRollUp) from the callback until every
  *    record is stored, against the same adapter fetching the same windows in a bare loop (the floor);
  * 2. `webhooks` notifications (the subscriber secret as Authorization), 8 in flight, our answer's
  *    latency against a bare node:http server;
@@ -19,7 +20,7 @@ import { requireTs } from '../../../scripts/ts-require.mjs';
 
 const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
-const PATHS = { measurement: 'measurements', sleep: 'sleep', workout: 'workouts', intraday: 'intraday' };
+const PATHS = { measurement: 'measurements', sleep: 'sleep', summary: 'summaries', workout: 'workouts', intraday: 'intraday' };
 
 export async function googleHealthPhase(root, { days, webhooks, users, seconds }) {
   const require = createRequire(import.meta.url);

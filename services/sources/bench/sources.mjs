@@ -18,8 +18,9 @@
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
- * `--only google_health` runs Google Health's backfill, webhook and noisy-neighbour phases alone
- *    (google-health.phase.mjs; not part of the whole run yet).
+ * 5. Google Health (google-health.phase.mjs): one user's history through dailyRollUp and the data
+ *    point lists at Google's documented budget (per project and per user), its webhook latency and
+ *    its noisy neighbour; `--only google_health` runs this phase alone.
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
  */
@@ -254,3 +255,6 @@ try {
 
 // 4. Polar's history at its documented budget (a platform of its own)
 await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
+
+// 5. Google Health's backfill, webhook and noisy neighbour (a platform of its own)
+await googleHealthPhase(root, { days: DAYS, webhooks: WEBHOOKS, users: USERS, seconds: SECONDS });
