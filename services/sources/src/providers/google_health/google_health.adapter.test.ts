@@ -11,6 +11,9 @@ import { fetchProviderHttp } from '../../http/fetch-provider-http';
 import { ProviderNotification, ProviderSettings, TokenSet } from '../provider.port';
 // The module itself, not @wellstream/testing's index (which starts a whole platform to import).
 import { assertIngestible } from '../../../../../libs/testing/src/ingest-validation';
+import { MemoryProviderBudgetStore } from '../budget/provider-budget.memory';
+import { PROVIDER_DEFAULTS } from '../provider-defaults';
+import { RateLimitedHttp } from '../rate-limited-http';
 import { googleHealthAdapter as adapter } from './google_health.adapter';
 import { webhookAuthorization } from './google-health-webhooks';
 import { GoogleHealthSimulator } from './simulator/google-health-simulator';
@@ -143,5 +146,23 @@ describe('Google Health adapter against its simulator', () => {
     expect(received).toEqual([expect.objectContaining({ providerUserId: user.providerUserId, resource: 'exercise', window: expect.any(Object) })]);
     expect(await sim.notifyForged(receiver.url, user, 'exercise')).toBe(401);
     expect(received).toHaveLength(1);
+  });
+
+  it('keeps Google\'s 300 requests a minute per user: the budget refuses the 301st before Google answers 429', async () => {
+    // Both count epoch-aligned minutes: start early enough in one that 301 requests end in it.
+    if (Date.now() % 60_000 > 45_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 100));
+    const { tokens } = await connect(1);
+    const { tokens: other } = await connect(1);
+    const budget = new RateLimitedHttp(http, new MemoryProviderBudgetStore(), { key: 'google_health', windows: PROVIDER_DEFAULTS.google_health.rateLimits, userWindows: PROVIDER_DEFAULTS.google_health.userRateLimits, fallbackWaitMs: 60_000 });
+    const identity = (h: typeof http, t: TokenSet) => adapter.fetchProviderUserId!(h, settings, t.accessToken);
+    // Live work may spend 95 % of the user's minute (285), a call a person waits on all 300.
+    for (let i = 0; i < 285; i++) await identity(budget.for('conn-1', 'live'), tokens);
+    expect(await kindOf(identity(budget.for('conn-1', 'live'), tokens))).toMatchObject({ kind: 'rate_limited' });
+    for (let i = 0; i < 15; i++) await identity(budget.interactive('conn-1'), tokens);
+    expect(await kindOf(identity(budget.interactive('conn-1'), tokens))).toMatchObject({ kind: 'rate_limited' });
+    // Another connection is not held back by this one's minute.
+    await identity(budget.for('conn-2', 'live'), other);
+    // Without the budget, Google's own answer to the 301st: 429 RESOURCE_EXHAUSTED.
+    expect(await kindOf(identity(http, tokens))).toMatchObject({ kind: 'rate_limited', status: 429 });
   });
 });

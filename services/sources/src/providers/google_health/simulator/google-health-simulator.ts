@@ -3,7 +3,7 @@
  * Google OAuth 2.0 (consent, token, revoke), `users/me/identity`, the dataPoints list route with
  * filters and page tokens, the dailyRollUp route over local days, the subscriber's notifications (the registered secret as the
  * `Authorization` header), and the failures Google documents (401 UNAUTHENTICATED for an expired
- * token, 429 RESOURCE_EXHAUSTED, 503 UNAVAILABLE). See google-health-sim-*.ts for each part.
+ * token, 429 RESOURCE_EXHAUSTED, also past 300 requests a minute per user, 503 UNAVAILABLE). See google-health-sim-*.ts for each part.
  */
 import type { IncomingMessage } from 'node:http';
 import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
@@ -33,6 +33,8 @@ export class GoogleHealthSimulator implements ProviderSimulator {
   private readonly dataCalls = new CallCounter<string>();
   private readonly faults = new ScriptedFaults();
   private readonly last = new Map<string, { at: number }>();
+  /** Requests per user in the current minute: the rate-limits page's 300 a minute per user, then 429. */
+  private readonly perUserMinute = new Map<string, { minute: number; count: number }>();
   private browserUser?: SimulatedUser;
 
   constructor(private readonly options: GoogleHealthSimulatorOptions) {}
@@ -184,6 +186,11 @@ export class GoogleHealthSimulator implements ProviderSimulator {
       return apiError(status, 'INTERNAL', 'Internal error encountered.');
     }
     if (!who.valid || !who.userId) return apiError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
+    const minute = Math.floor(Date.now() / 60_000);
+    const used = this.perUserMinute.get(who.userId);
+    const count = used && used.minute === minute ? used.count + 1 : 1;
+    this.perUserMinute.set(who.userId, { minute, count });
+    if (count > 300) return apiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric per user per minute.');
     const a = this.account({ providerUserId: who.userId });
     const m = /^\/v4\/users\/(me|[A-Za-z0-9-]+)\/(identity|dataTypes\/([a-z0-9-]+)\/dataPoints(:dailyRollUp)?)$/.exec(url.pathname);
     if (!m || (m[1] !== 'me' && m[1] !== a.healthUserId) || (method === 'POST') !== Boolean(m[4])) return apiError(404, 'NOT_FOUND', 'Not Found');
