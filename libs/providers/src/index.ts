@@ -9,6 +9,7 @@
  */
 import { dexcom } from './dexcom';
 import { garmin } from './garmin';
+import { googleHealth } from './google_health';
 import { oura } from './oura';
 import { polar } from './polar';
 import { strava } from './strava';
@@ -16,7 +17,7 @@ import { suunto } from './suunto';
 import { whoop } from './whoop';
 import { withings } from './withings';
 
-export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, garmin, suunto] as const;
+export const PROVIDERS = [oura, withings, dexcom, polar, whoop, strava, googleHealth, garmin, suunto] as const;
 
 export type ProviderType = (typeof PROVIDERS)[number]['type'];
 export const PROVIDER_TYPES: readonly ProviderType[] = PROVIDERS.map((p) => p.type);

@@ -33,6 +33,11 @@ export interface ProviderDefinition {
      * WELLSTREAM_SOURCE_<TYPE>_RATE_LIMITS replaces them for an application granted more).
      */
     windows: readonly LimitWindow[];
+    /**
+     * Windows the provider documents for each of its users, kept per connection beside the
+     * application's (WELLSTREAM_SOURCE_<TYPE>_USER_RATE_LIMITS replaces them). Absent: none.
+     */
+    perUser?: readonly LimitWindow[];
     /** What a 429 without a readable header waits (the provider's shortest window). */
     fallbackWaitMs: number;
   };

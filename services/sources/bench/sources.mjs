@@ -4,7 +4,7 @@
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
- *     [--polar-latency-ms 1000] [--only polar|garmin|garmin-pings|suunto]
+ *     [--polar-latency-ms 1000] [--only polar|google_health|garmin|garmin-pings|suunto]
  *
  * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
  *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
@@ -23,6 +23,9 @@
  *    during it, and `--webhooks` pings answered (`--only garmin-pings`: the pings alone).
  * 6. Suunto (suunto.phase.mjs): phases 1–3 for Suunto; `--only suunto` runs them alone (not part
  *    of the full run, which keeps its time).
+ * 7. Google Health (google-health.phase.mjs): one user's history through dailyRollUp and the data
+ *    point lists at Google's documented budget (per project and per user), its webhook latency and
+ *    its noisy neighbour; `--only google_health` runs this phase alone.
  * Targets: backfill ≤ 10 s, webhook p99 ≤ 50 ms, B's busy p99 within 2× of idle; Polar's history
  * within the time its arithmetic allows, its live exercise stored ≤ 10 s after the notification.
  */
@@ -35,6 +38,7 @@ import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
 import { suuntoPhase } from './suunto.phase.mjs';
 import { garminHistoryPhase } from './garmin-history.phase.mjs';
+import { googleHealthPhase } from './google-health.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -51,6 +55,10 @@ const DAYS = Number(args.days ?? 30);
 const DAY = 86_400_000;
 const f1 = (x) => x.toFixed(1);
 
+if (args.only === 'google_health') {
+  await googleHealthPhase(root, { days: Number(args.days ?? 30), webhooks: Number(args.webhooks ?? 2000), users: Number(args.users ?? 1000), seconds: Number(args.seconds ?? 60) });
+  process.exit(0);
+}
 if (args.only === 'garmin' || args.only === 'garmin-pings') {
   await garminHistoryPhase(root, Number(args.webhooks ?? 2000), { pingsOnly: args.only === 'garmin-pings' });
   process.exit(0);
@@ -262,3 +270,6 @@ try {
 
 // 4. Polar's history at its documented budget (a platform of its own)
 await polarHistoryPhase(root, Number(args['polar-latency-ms'] ?? 1000));
+
+// 5. Google Health's backfill, webhook and noisy neighbour (a platform of its own)
+await googleHealthPhase(root, { days: DAYS, webhooks: WEBHOOKS, users: USERS, seconds: SECONDS });

@@ -35,6 +35,8 @@ export interface ProviderConfig {
   rateLimits: BudgetWindow[];
   /** The provider's further credentials that are set (its definition's `credentials`), by key. */
   extra?: Record<string, string>;
+  /** The provider's limits per user, kept per connection (documented, or WELLSTREAM_SOURCE_<TYPE>_USER_RATE_LIMITS). */
+  userRateLimits?: BudgetWindow[];
 }
 
 export interface SourcesConfig extends ServiceSettings {
@@ -77,6 +79,8 @@ for (const type of PROVIDER_TYPES) {
   providerKeys[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d')
     .description(`requests our ${type} application may make, all users and replicas together, as \`count/duration,…\` (s, m, h, d); unset: ${type}'s documented limits, \`${formatRateLimits(d.rateLimits)}\`; set it when ${type} granted the application more`);
   for (const c of d.credentials) providerKeys[`WELLSTREAM_SOURCE_${T}_${c.key}`] = Joi.string().max(500).description(c.description);
+  providerKeys[`WELLSTREAM_SOURCE_${T}_USER_RATE_LIMITS`] = Joi.string().max(200).pattern(RATE_LIMITS, 'count/duration[,count/duration…] with s, m, h or d')
+    .description(`requests our ${type} application may make for any one connected user, as \`count/duration,…\` (s, m, h, d), kept per connection beside the application's limits; unset: ${d.userRateLimits.length ? `${type}'s documented per-user limits, \`${formatRateLimits(d.userRateLimits)}\`` : `none (${type} documents no per-user limit)`}`);
   // A further per-minute cap of our own (unset: the documented windows alone).
   providerKeys[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] = Joi.number().integer().min(1).max(1_000_000)
     .description(`a further per-minute cap of our own on ${type} requests, on top of its limits (unset: none)`);
@@ -138,6 +142,7 @@ export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): Sources
       apiUrl: (config[`WELLSTREAM_SOURCE_${T}_API_URL`] as string).replace(/\/+$/, ''),
       extra,
       rateLimits: rateLimitsOf(type, config[`WELLSTREAM_SOURCE_${T}_RATE_LIMITS`] as string | undefined, config[`WELLSTREAM_SOURCE_${T}_REQUESTS_PER_MINUTE`] as number | undefined),
+      userRateLimits: userRateLimitsOf(type, config[`WELLSTREAM_SOURCE_${T}_USER_RATE_LIMITS`] as string | undefined),
     };
   }
   return { ...config, WELLSTREAM_PUBLIC_URL: config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, ''), providers };
@@ -146,4 +151,8 @@ export const loadSourcesConfig = (env: NodeJS.ProcessEnv = process.env): Sources
 function rateLimitsOf(type: ProviderType, custom: string | undefined, perMinute: number | undefined): BudgetWindow[] {
   const windows = custom ? parseRateLimits(custom) : PROVIDER_DEFAULTS[type].rateLimits;
   return perMinute ? [...windows, { limit: perMinute, windowMs: 60_000 }] : windows;
+}
+
+function userRateLimitsOf(type: ProviderType, custom: string | undefined): BudgetWindow[] {
+  return custom ? parseRateLimits(custom) : PROVIDER_DEFAULTS[type].userRateLimits;
 }

@@ -64,6 +64,7 @@ function sourcesApi() {
           requestBody: { required: false, content: { '*/*': { schema: {} } } },
           responses: {
             '200': { description: 'Accepted (also for a provider user with no connection here, which is logged).', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } } } },
+            '201': { description: 'A provider\'s verification POST with our secret (Google Health\'s subscriber check).', content: { 'application/json': { schema: { type: 'object' } } } },
             '400': { description: 'Malformed notification.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } },
             '401': { description: 'Bad signature: nothing is fetched.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } } },
             '404': error('Not offered.'),

@@ -413,7 +413,7 @@ export interface paths {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
@@ -422,7 +422,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a source
-         * @description The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. Provider sources (oura, withings, dexcom, polar, whoop, strava, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
+         * @description The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
          */
         post: operations["connectSource"];
         delete?: never;
@@ -438,7 +438,7 @@ export interface paths {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Disconnect a source
-         * @description Provider sources (oura, withings, dexcom, polar, whoop, strava, garmin, suunto) are answered by the sources service: the access is revoked at the provider where it can be and the tokens erased.
+         * @description Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service: the access is revoked at the provider where it can be and the tokens erased.
          */
         post: operations["disconnectSource"];
         delete?: never;
@@ -1178,7 +1178,7 @@ export interface components {
                 source: {
                     device?: Record<string, never>;
                     /** @enum {string} */
-                    type?: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
+                    type?: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
                 };
                 /** @example 2024-03-01T07:30:00Z */
                 start_time: string;
@@ -1262,7 +1262,7 @@ export interface components {
                  */
                 status: "active" | "auth_expired" | "error" | null;
                 /** @enum {string} */
-                type: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
+                type: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
             }[];
             user: {
                 location: {
@@ -1592,19 +1592,19 @@ export interface components {
         };
         SourcePriority: {
             /** @description One order for every resource and metric not named below (best first) */
-            default: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+            default: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             /** @description The full order each resource type ends up with (metric lists apply on top of it, per metric) */
             effective: {
-                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             };
             /** @description Metric type (the metric catalog) → order; wins over the resource's order */
             metrics: {
-                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             };
             organization_id: string;
             /** @description Resource type (measurement, nutrition, sleep, summary, workout, intraday, cgm) → order */
             resources: {
-                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             };
             /**
              * Format: date-time
@@ -1615,14 +1615,14 @@ export interface components {
         /** @description Replaces the whole setting ({} = the default). A list may name only some sources: the others follow in the order of the next, less specific list (metric → resource → default → the platform's default: devices, then apps, then phone aggregators, then demo). 422 for an unknown source, resource or metric (e.g. {"errors":{"metrics.stepz":["unknown metric type: stepz"]}}) or a source listed twice. Known metrics: 48 (the metric catalog). */
         SourcePriorityInput: {
             /** @description One order for every resource and metric not named below (best first) */
-            default?: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+            default?: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             /** @description Metric type (the metric catalog) → order; wins over the resource's order */
             metrics?: {
-                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             };
             /** @description Resource type (measurement, nutrition, sleep, summary, workout, intraday, cgm) → order */
             resources?: {
-                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
+                [key: string]: ("demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health")[];
             };
         };
         Stream: {
@@ -3356,7 +3356,7 @@ export interface operations {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
@@ -3439,7 +3439,7 @@ export interface operations {
             path: {
                 /** @description The marketplace token. */
                 token: string;
-                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
+                /** @description Source type: demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health (others: 404). */
                 type: string;
             };
             cookie?: never;
@@ -3518,7 +3518,7 @@ export interface operations {
                 /** @description The marketplace token (from the user's marketplace URL). */
                 token: string;
                 /** @description A provider source type offered by this deployment. */
-                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "garmin" | "suunto";
+                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "google_health" | "garmin" | "suunto";
             };
             cookie?: never;
         };
@@ -5286,7 +5286,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -5520,7 +5520,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -5651,7 +5651,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -6395,7 +6395,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: one sleep per night built from every source (or the `source` list) by the organization's source priority (MergedRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -6526,7 +6526,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: one summary per local day built from every source (or the `source` list) by the organization's source priority (MergedRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -6657,7 +6657,7 @@ export interface operations {
                 end_date?: string;
                 /** @description true: records of different sources that overlap in time are resolved by the organization's source priority, the best-ranked kept with `duplicates` (KeptRecord); false or absent: the stored records. Another value: 400. */
                 merged?: "true" | "false";
-                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
+                /** @description One source type or a comma list (demo, withings, oura, polar, dexcom, strava, whoop, google_health, garmin, suunto, apple_health, health_connect, samsung_health); an unknown one is a 422; empty = all */
                 source?: string;
                 /** @description YYYY-MM-DD (a calendar date); default the current UTC day */
                 start_date?: string;
@@ -6889,7 +6889,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A provider source type offered by this deployment. */
-                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "garmin" | "suunto";
+                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "google_health" | "garmin" | "suunto";
             };
             cookie?: never;
         };
@@ -6950,7 +6950,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A provider source type offered by this deployment. */
-                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "garmin" | "suunto";
+                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "google_health" | "garmin" | "suunto";
             };
             cookie?: never;
         };
@@ -7017,7 +7017,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A provider source type offered by this deployment. */
-                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "garmin" | "suunto";
+                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "google_health" | "garmin" | "suunto";
             };
             cookie?: never;
         };
@@ -7036,6 +7036,15 @@ export interface operations {
                     "application/json": {
                         status: string;
                     };
+                };
+            };
+            /** @description A provider's verification POST with our secret (Google Health's subscriber check). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description Malformed notification. */
@@ -7103,7 +7112,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description A provider source type offered by this deployment. */
-                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "garmin" | "suunto";
+                type: "oura" | "withings" | "dexcom" | "polar" | "whoop" | "strava" | "google_health" | "garmin" | "suunto";
             };
             cookie?: never;
         };

@@ -24,6 +24,8 @@ export interface ProviderDefaults {
    * them for an application granted more). The provider's README.md cites each page.
    */
   rateLimits: BudgetWindow[];
+  /** The provider's documented limits per user, kept per connection (empty: none documented). */
+  userRateLimits: BudgetWindow[];
   /** What a 429 without a readable header waits (the provider's shortest window). */
   rateLimitFallbackMs: number;
   /** Credentials beyond the client id and secret, each WELLSTREAM_SOURCE_<TYPE>_<key> (a subscription key). */
@@ -39,6 +41,7 @@ export const PROVIDER_DEFAULTS = Object.fromEntries(
       ...('note' in p ? { note: p.note } : {}),
       notifications: p.capabilities.webhooks,
       rateLimits: p.limits.windows.map((w) => ({ ...w })),
+      userRateLimits: ((p.limits as { perUser?: readonly BudgetWindow[] }).perUser ?? []).map((w) => ({ ...w })),
       rateLimitFallbackMs: p.limits.fallbackWaitMs,
       credentials: 'credentials' in p ? p.credentials : [],
     },

@@ -41,7 +41,7 @@ export class ProviderRegistry {
           webhookUrl: `${config.WELLSTREAM_PUBLIC_URL}/v2/sources/${type}/webhook`,
           extra: p.extra,
         },
-        http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
+        http: new RateLimitedHttp(transport, budget, { key: type, windows: p.rateLimits, ...(p.userRateLimits ? { userWindows: p.userRateLimits } : {}), fallbackWaitMs: defaults.rateLimitFallbackMs, ...(logger ? { logger } : {}) }),
       });
     }
   }

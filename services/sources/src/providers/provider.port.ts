@@ -278,7 +278,10 @@ export interface ProviderAdapter {
   /** One page of one resource over one window, mapped to records. Throws ProviderError. */
   fetchWindow(http: ProviderHttp, settings: ProviderSettings, accessToken: string, resource: string, window: FetchWindow, ctx: FetchContext): Promise<FetchResult>;
 
-  /** Answer to a GET/HEAD on the webhook URL, or undefined when this provider has no handshake / it is not one. */
+  /**
+   * Answer to a GET/HEAD on the webhook URL, or to a POST that is a verification rather than a
+   * notification (Google Health's subscriber check); undefined when it is not one.
+   */
   handshake?(settings: ProviderSettings, req: InboundRequest, verificationToken: string): HandshakeAnswer | undefined;
   /** Verify (throws ProviderError('bad_signature')) and parse a POSTed notification. */
   parseNotification?(settings: ProviderSettings, req: InboundRequest, ctx?: NotificationContext): ProviderNotification[];

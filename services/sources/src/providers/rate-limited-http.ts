@@ -8,6 +8,9 @@
  *   provider's contract waits on (a Connect's code exchange, a revoke) may spend everything, live
  *   fetches a notification asked for 95 %, polls 80 %, history 60 %. So history can never take
  *   the room a notification's fetch needs, and polls never the room of a live fetch.
+ * - A provider that also limits each user (BudgetOptions.userWindows) has those windows kept per
+ *   connection in the same take, with the same class shares: one busy connection is refused
+ *   (rate_limited, its job put back) while every other connection goes on.
  * - When an answer says to stop (a 429, or rate-limit headers saying a window is spent: see
  *   kit/rate-limit-headers.ts), the whole application pauses until the provider's reset: no
  *   request at all leaves any replica before then.
@@ -25,6 +28,8 @@ export interface BudgetOptions {
   /** The budget's key: one per provider application (its type). */
   key: string;
   windows: readonly BudgetWindow[];
+  /** The provider's limits per user, kept per connection (none: the application's windows alone). */
+  userWindows?: readonly BudgetWindow[];
   /** What a 429 waits when no header says. */
   fallbackWaitMs: number;
   logger?: { warn(message: string, meta?: Record<string, unknown>): unknown };
@@ -42,14 +47,17 @@ export class RateLimitedHttp {
     return this.o.windows;
   }
 
-  /** The ProviderHttp for one kind of work (sync passes its job's kind; default a poll's share). */
-  for(_connectionKey?: string, cls: RequestClass = 'poll'): ProviderHttp {
-    return { send: (request) => this.send(request, cls) };
+  /**
+   * The ProviderHttp for one kind of work (sync passes its job's kind; default a poll's share) on
+   * behalf of one connection, whose per-user windows count it too (none given: the application's alone).
+   */
+  for(connectionKey?: string, cls: RequestClass = 'poll'): ProviderHttp {
+    return { send: (request) => this.send(request, cls, connectionKey) };
   }
 
   /** For calls a person is waiting on (Connect's code exchange) and revokes: the whole budget. */
-  interactive(_connectionKey?: string): ProviderHttp {
-    return { send: (request) => this.send(request, 'urgent') };
+  interactive(connectionKey?: string): ProviderHttp {
+    return { send: (request) => this.send(request, 'urgent', connectionKey) };
   }
 
   /** The provider asked us to wait `ms` (its adapter read it from the answer): every replica waits. */
@@ -58,16 +66,17 @@ export class RateLimitedHttp {
     await this.store.pause(this.o.key, t + ms, t);
   }
 
-  private async send(request: ProviderRequest, cls: RequestClass): Promise<ProviderResponse> {
+  private async send(request: ProviderRequest, cls: RequestClass, connectionKey?: string): Promise<ProviderResponse> {
+    const user = connectionKey !== undefined && this.o.userWindows?.length ? { id: connectionKey, windows: this.o.userWindows } : undefined;
     let take;
     try {
-      take = await this.store.take(this.o.key, this.o.windows, CLASS_SHARE[cls], this.now());
+      take = await this.store.take(this.o.key, this.o.windows, CLASS_SHARE[cls], this.now(), user);
     } catch (err) {
       // Without the shared count we cannot know the budget holds: wait and retry, like an outage.
       this.o.logger?.warn('provider budget store unavailable: request not sent', { provider: this.o.key, error: err });
       throw new ProviderError('temporary', 'the provider budget store is unavailable', { status: 503 });
     }
-    if (!take.allowed) throw new ProviderError('rate_limited', `the application's ${this.o.key} budget for ${cls} work is spent or paused`, { retryAfterMs: take.retryAfterMs });
+    if (!take.allowed) throw new ProviderError('rate_limited', `the ${this.o.key} budget for ${cls} work (the application's${user ? ', or this connection\'s' : ''}) is spent or paused`, { retryAfterMs: take.retryAfterMs });
     const res = await this.transport.send(request);
     const t = this.now();
     const wait = rateLimitWaitMs(res.status, res.headers, t, this.o.fallbackWaitMs);

@@ -47,6 +47,13 @@ export function webhookRoutes(router: IRouter, deps: ReceiveNotificationDeps, on
     sourcesEndpoint('providerWebhookNotification'),
     rawBody,
     route(async (req, res) => {
+      // A provider's verification POST (Google Health's `{"type": "verification"}`, answered 201/401).
+      const provider = deps.registry.get(req.params.type);
+      const answer = provider?.adapter.handshake?.(provider.settings, inbound(req), AppSubscriptionKeeper.verificationToken(deps.vault, provider.type));
+      if (answer) {
+        res.status(answer.status).json(answer.body ?? {});
+        return;
+      }
       try {
         const { queued } = await receiveNotification(deps, req.params.type, inbound(req));
         if (queued > 0) onQueued();

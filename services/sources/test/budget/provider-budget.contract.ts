@@ -77,6 +77,48 @@ export function providerBudgetContract(label: string, makeHarness: () => Promise
       expect(await a.pausedUntil(rnd())).toBe(0);
     });
 
+    it('keeps per-user windows for each user apart, under the application\'s windows, all or nothing', async () => {
+      const key = rnd();
+      const now = Math.floor(Date.now() / DAY) * DAY + 7 * MIN + 1_000;
+      const app = [{ limit: 10, windowMs: MIN }];
+      const perUser = [{ limit: 3, windowMs: MIN }];
+      for (let i = 0; i < 3; i++) expect(await a.take(key, app, 1, now, { id: 'u1', windows: perUser })).toEqual({ allowed: true, retryAfterMs: 0 });
+      // u1's minute is spent (on every replica); u2 has its own.
+      expect(await b.take(key, app, 1, now, { id: 'u1', windows: perUser })).toEqual({ allowed: false, retryAfterMs: MIN - 1_000 });
+      for (let i = 0; i < 3; i++) expect((await b.take(key, app, 1, now, { id: 'u2', windows: perUser })).allowed).toBe(true);
+      // The refusal of u1 counted nothing in the application's minute: 6 taken, 4 left.
+      for (let i = 0; i < 4; i++) expect((await a.take(key, app, 1, now)).allowed).toBe(true);
+      // The application's minute refuses a user with room of its own, and counts nothing for that user.
+      expect((await a.take(key, app, 1, now, { id: 'u3', windows: perUser })).allowed).toBe(false);
+      expect((await a.take(key, [{ limit: 100, windowMs: MIN }], 1, now, { id: 'u3', windows: [{ limit: 1, windowMs: MIN }] })).allowed).toBe(true);
+      // A class's share applies to a user's windows too: 60 % of 3 is 1.
+      expect((await a.take(key, [{ limit: 100, windowMs: MIN }], 0.6, now + MIN, { id: 'u4', windows: perUser })).allowed).toBe(true);
+      expect((await a.take(key, [{ limit: 100, windowMs: MIN }], 0.6, now + MIN, { id: 'u4', windows: perUser })).allowed).toBe(false);
+      // A pause of the application holds every user.
+      await a.pause(key, now + 2 * MIN + 5_000, now);
+      expect(await b.take(key, app, 1, now + 2 * MIN, { id: 'u5', windows: perUser })).toEqual({ allowed: false, retryAfterMs: 5_000 });
+    });
+
+    it('refuses one connection at its per-user limit while other connections go on (RateLimitedHttp)', async () => {
+      const now = Math.floor(Date.now() / DAY) * DAY + 20 * MIN;
+      let sent = 0;
+      const transport: ProviderHttp = { send: async () => (sent++, { status: 200, headers: {}, body: '{}' }) };
+      const http = new RateLimitedHttp(transport, a, { key: rnd(), windows: [{ limit: 1000, windowMs: MIN }], userWindows: [{ limit: 5, windowMs: MIN }], fallbackWaitMs: MIN }, () => now);
+      const get = (conn: string, cls: 'live' | 'history') => http.for(conn, cls).send({ method: 'GET', url: 'http://127.0.0.1:9/x' });
+      for (let i = 0; i < 4; i++) await get('c1', 'live');
+      await expect(get('c1', 'live')).rejects.toMatchObject({ kind: 'rate_limited', details: { retryAfterMs: MIN } });
+      for (let i = 0; i < 4; i++) await get('c2', 'live');
+      // Without a connection (an application call) only the application's windows count.
+      for (let i = 0; i < 10; i++) await http.for(undefined, 'live').send({ method: 'GET', url: 'http://127.0.0.1:9/x' });
+      // History gets 60 % of a user's minute: 3 of 5.
+      for (let i = 0; i < 3; i++) await get('c3', 'history');
+      await expect(get('c3', 'history')).rejects.toMatchObject({ kind: 'rate_limited' });
+      expect(sent).toBe(4 + 4 + 10 + 3);
+      // interactive() spends the whole per-user window.
+      await http.interactive('c1').send({ method: 'GET', url: 'http://127.0.0.1:9/x' });
+      await expect(http.interactive('c1').send({ method: 'GET', url: 'http://127.0.0.1:9/x' })).rejects.toMatchObject({ kind: 'rate_limited' });
+    });
+
     it('keeps a day of hourly polling for many users within WHOOP\'s 10,000 a day, with room left for live fetches', async () => {
       const windows = [{ limit: 100, windowMs: MIN }, { limit: 10_000, windowMs: DAY }];
       const day = Math.floor(Date.now() / DAY) * DAY;

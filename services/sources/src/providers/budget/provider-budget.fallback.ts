@@ -6,7 +6,7 @@
  * store answers ends the outage.
  */
 import { MemoryProviderBudgetStore } from './provider-budget.memory';
-import type { BudgetTake, BudgetWindow, ProviderBudgetStore } from './provider-budget.port';
+import type { BudgetTake, BudgetWindow, ProviderBudgetStore, UserBudget } from './provider-budget.port';
 
 const WARN_EVERY_MS = 10_000;
 
@@ -34,8 +34,8 @@ export class FallbackProviderBudgetStore implements ProviderBudgetStore {
     }
   }
 
-  take(key: string, windows: readonly BudgetWindow[], share: number, now: number): Promise<BudgetTake> {
-    return this.either((s) => s.take(key, windows, share, now), now);
+  take(key: string, windows: readonly BudgetWindow[], share: number, now: number, user?: UserBudget): Promise<BudgetTake> {
+    return this.either((s) => s.take(key, windows, share, now, user), now);
   }
 
   async pause(key: string, untilMs: number, now: number): Promise<void> {

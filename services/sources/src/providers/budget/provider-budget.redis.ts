@@ -1,12 +1,13 @@
 /**
  * The provider budget across replicas: one Redis counter per (provider, window), checked and
  * counted for every window by one Lua script (atomic on the server, one round trip, all or
- * nothing), and the provider's pause as one key holding its end. Every key expires shortly after
+ * nothing; a user's own windows are more counters in the same script), and the provider's pause
+ * as one key holding its end. Every key expires shortly after
  * its window, so Redis never fills up. Keys share a hash tag per provider (one slot on a cluster).
  */
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
-import { BudgetTake, BudgetWindow, ceilingOf, ProviderBudgetStore, windowStart } from './provider-budget.port';
+import { BudgetTake, BudgetWindow, ceilingOf, ProviderBudgetStore, UserBudget, windowStart } from './provider-budget.port';
 
 /**
  * KEYS[1] = pause, KEYS[2..n+1] = counters. ARGV[1] = now, then per counter: ceiling, window end,
@@ -79,13 +80,15 @@ export class RedisProviderBudgetStore implements ProviderBudgetStore {
     return `${this.options.keyPrefix}{${key}}:pause`;
   }
 
-  counterKey(key: string, windowMs: number, now: number): string {
-    return `${this.options.keyPrefix}{${key}}:${windowMs}:${windowStart(now, windowMs)}`;
+  /** A user's counters share the application's hash tag, so one script checks both on a cluster's one slot. */
+  counterKey(key: string, windowMs: number, now: number, userId?: string): string {
+    return `${this.options.keyPrefix}{${key}}:${userId === undefined ? '' : `u:${userId}:`}${windowMs}:${windowStart(now, windowMs)}`;
   }
 
-  async take(key: string, windows: readonly BudgetWindow[], share: number, now: number): Promise<BudgetTake> {
-    const keys = [this.pauseKey(key), ...windows.map((w) => this.counterKey(key, w.windowMs, now))];
-    const args = [now, ...windows.flatMap((w) => {
+  async take(key: string, windows: readonly BudgetWindow[], share: number, now: number, user?: UserBudget): Promise<BudgetTake> {
+    const counted = [...windows.map((w) => ({ w, userId: undefined as string | undefined })), ...(user?.windows ?? []).map((w) => ({ w, userId: user!.id }))];
+    const keys = [this.pauseKey(key), ...counted.map(({ w, userId }) => this.counterKey(key, w.windowMs, now, userId))];
+    const args = [now, ...counted.map(({ w }) => w).flatMap((w) => {
       const end = windowStart(now, w.windowMs) + w.windowMs;
       return [ceilingOf(w.limit, share), end, end - now + GRACE_MS];
     })];
