@@ -22,6 +22,7 @@ describe('Garmin configuration', () => {
       apiUrl: 'https://apis.garmin.com',
       rateLimits: [{ limit: 100, windowMs: 60_000 }],
       extra: {},
+      userRateLimits: [],
     });
     const registry = new ProviderRegistry(config, transport, new MemoryProviderBudgetStore());
     expect(registry.all().map((p) => p.type)).toEqual(['garmin']);
