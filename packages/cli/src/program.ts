@@ -10,13 +10,12 @@ import { listen, replay, tail } from './commands/event-commands';
 import { login } from './commands/login-command';
 import { records, streamsCreate, streamsDelete, streamsList, usersCreate, usersGet, usersList } from './commands/rest-commands';
 import { GlobalFlags, openSession, Session } from './session';
-
-const VERSION = '0.1.0';
+import { CLI_VERSION } from './version';
 
 function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
   const program = new Command('wellstream')
     .description('Wellstream from the command line: users, records, streams, and events forwarded to a local server.')
-    .version(VERSION)
+    .version(CLI_VERSION)
     .option('--base-url <url>', 'base_url, e.g. http://127.0.0.1:8080/v2 (default: the saved login)')
     .option('--token <token>', 'developer token (default: the saved login)')
     .option('--org <id>', 'organization id (default: the saved login)')

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { Wellstream } from './client';
+export { SDK_VERSION } from './version';
 export type { WellstreamOptions } from './client';
 export * from './errors';
 export { EventStream } from './events/event-stream';
