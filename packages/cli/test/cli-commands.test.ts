@@ -5,6 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -42,6 +44,23 @@ it('logs in, keeping the token in an owner-only file', async () => {
   const bad = await cli('login', '--base-url', platform.baseUrl, '--token', 'wrong-token');
   expect(bad.code).toBe(1);
   expect(bad.stderr).toMatch(/^wellstream: 401 /);
+});
+
+it('refuses a base URL that is not the API, saving nothing: no scheme (exit 2), an HTML page (exit 1, with the /v2 hint)', async () => {
+  const before = fs.readFileSync(path.join(configDir, 'config.json'), 'utf8');
+  const noScheme = await cli('login', '--base-url', '127.0.0.1:8080/v2', '--token', t.token);
+  expect(noScheme.code).toBe(2);
+  expect(noScheme.stderr).toMatch(/^wellstream: baseUrl "127\.0\.0\.1:8080\/v2" is not a URL: write it with its scheme, e\.g\. http:\/\/127\.0\.0\.1:8080\/v2\n$/);
+  const page = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><h1>It works</h1>'));
+  await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+  try {
+    const html = await cli('login', '--base-url', `http://127.0.0.1:${(page.address() as AddressInfo).port}/app`, '--token', t.token);
+    expect(html.code).toBe(1);
+    expect(html.stderr).toMatch(/^wellstream: 200 .*text\/html, not the API's JSON: <!doctype html><h1>It works<\/h1> \(is \/v2 missing from the base URL .*\/app\?\)\n$/);
+  } finally {
+    page.close();
+  }
+  expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toBe(before);
 });
 
 it('users create, list and get; records as a table and as JSON', async () => {

@@ -1168,7 +1168,10 @@ export interface components {
                 /** @description nutrition: food|meal|other; summary: daily; workout: running|cycling|walking|hiking|swimming|rowing|strength|yoga|other */
                 category?: string;
                 deleted?: boolean;
-                /** @example 2024-03-01T07:30:00Z */
+                /**
+                 * @description UTC; a fraction of a second (e.g. 2024-03-01T07:30:00.123Z) is accepted and dropped.
+                 * @example 2024-03-01T07:30:00Z
+                 */
                 end_time: string;
                 log_id: string;
                 metrics: (components["schemas"]["Metric"] | components["schemas"]["SeriesMetric"])[];
@@ -1180,7 +1183,10 @@ export interface components {
                     /** @enum {string} */
                     type?: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "apple_health" | "health_connect" | "samsung_health";
                 };
-                /** @example 2024-03-01T07:30:00Z */
+                /**
+                 * @description UTC; a fraction of a second (e.g. 2024-03-01T07:30:00.123Z) is accepted and dropped.
+                 * @example 2024-03-01T07:30:00Z
+                 */
                 start_time: string;
                 tags?: string[];
                 /** @enum {string} */
@@ -4720,7 +4726,7 @@ export interface operations {
                         timezone?: string | null;
                     };
                     /**
-                     * @description Unique in the organization (taken, or once used by a deleted user: 422); must not be or contain an e-mail address, a phone number or an SSN (422).
+                     * @description Unique in the organization (in use, or once used by a deleted user: 422 `{"errors":{"uid":["already exists"]}}`); 1 to 128 of A-Z a-z 0-9 . _ ~ -; must not be or contain an e-mail address, a phone number or an SSN (422, with the rule spelled out). Seven to fifteen digits in a row (e.g. `Date.now()`) read as a phone number.
                      * @example user-0001
                      */
                     uid: string;
