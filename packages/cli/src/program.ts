@@ -8,6 +8,7 @@ import { ApiError, ConnectionError, ParameterError, WellstreamError } from '@wel
 import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
 import { listen, replay, tail } from './commands/event-commands';
 import { login } from './commands/login-command';
+import { notificationsGet, notificationsList, notificationsRedeliver, pushTest } from './commands/push-commands';
 import { records, streamsCreate, streamsDelete, streamsList, usersCreate, usersGet, usersList } from './commands/rest-commands';
 import { GlobalFlags, openSession, Session } from './session';
 import { CLI_VERSION } from './version';
@@ -59,9 +60,10 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
   inherit(streams.command('delete').argument('<id>')).action(withSession((s, id) => streamsDelete(s, id)));
 
   inherit(program.command('listen').argument('<stream>', 'stream id'))
-    .description("join a stream and forward each event to a local URL, signed like push (resumes after the last event it handled)")
-    .option('--forward-to <url>', 'POST each event here, e.g. http://localhost:3000/hook')
+    .description('join a stream and post each record to a local URL exactly as production push does, trying each until it is accepted (resumes after the last one delivered)')
+    .option('--forward-to <url>', 'POST each record here as a push batch, e.g. http://localhost:3000/hook')
     .option('--secret <secret>', 'signing secret (default: WELLSTREAM_FORWARD_SECRET, else one generated and saved)')
+    .option('--timeout <seconds>', 'per delivery try (default 10)')
     .option('--from-start', 'ignore the saved position')
     .action(withSession((s, id, o) => listen(s, id, o)));
 
@@ -70,8 +72,9 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--since <date>', 'events processed on or after YYYY-MM-DD')
     .option('--resources <list>', 'e.g. sleep,measurement')
     .option('--event-types <list>', 'e.g. data,connection')
-    .option('--forward-to <url>', 'POST each event here, signed like push')
+    .option('--forward-to <url>', 'POST each record here as a push batch, tried until accepted')
     .option('--secret <secret>', 'signing secret')
+    .option('--timeout <seconds>', 'per delivery try (default 10)')
     .addOption(new Option('--until-caught-up', 'exit once the history has been handled'))
     .action(withSession((_s, o) => replay(_s, o)));
 
@@ -79,6 +82,20 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .description('join a stream and pretty-print its events')
     .option('--pokes', 'show heartbeats too')
     .action(withSession((s, id, o) => tail(s, id, o)));
+
+  const push = inherit(program.command('push').description('push receivers'));
+  inherit(push.command('test').argument('<url>', "your receiver's URL"))
+    .description('POST a signed sample batch to a URL exactly as production push does, once, and print the answer')
+    .option('--secret <secret>', 'the secret your receiver verifies with (default: WELLSTREAM_FORWARD_SECRET)')
+    .option('--timeout <seconds>', 'default 10')
+    .action((url: string, o: { secret?: string; timeout?: string }) => run(() => pushTest(io, url, { ...o, json: flags().json })));
+
+  const notifications = inherit(program.command('notifications').description("the organization's push batches"));
+  inherit(notifications.command('list')).option('--status <status>', 'success or failure').action(withSession((s, o) => notificationsList(s, o)));
+  inherit(notifications.command('get').argument('<batch>')).action(withSession((s, id) => notificationsGet(s, id)));
+  inherit(notifications.command('redeliver').argument('<batch>'))
+    .description('queue a batch for a new round of delivery tries')
+    .action(withSession((s, id) => notificationsRedeliver(s, id)));
 
   return program;
 }

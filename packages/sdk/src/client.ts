@@ -80,6 +80,6 @@ export class Wellstream {
     // Built now, so a missing stream id or token fails here rather than on the first iteration.
     const url = this.http.url(OPERATIONS[operation], { path, query });
     const fetchImpl = this.options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-    return new EventStream({ url, fetch: fetchImpl }, options);
+    return new EventStream({ url, fetch: fetchImpl, resumeEachPartition: operation === 'connectStream' }, options);
   }
 }

@@ -154,7 +154,7 @@ const streamsApi = {
         tags: ['streams'],
         summary: 'Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)',
         description:
-          'Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter.',
+          'Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter: one event id, or a comma-separated list of the last id of each partition read (at most 1,024; each partition resumes after its own, so a client that stopped with events of several users in hand misses none).',
         parameters: [
           idParam,
           { name: 'last_event_id', in: 'query', schema: { type: 'string' } },

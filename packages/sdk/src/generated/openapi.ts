@@ -989,7 +989,7 @@ export interface paths {
         };
         /**
          * Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)
-         * @description Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter.
+         * @description Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter: one event id, or a comma-separated list of the last id of each partition read (at most 1,024; each partition resumes after its own, so a client that stopped with events of several users in hand misses none).
          */
         get: operations["connectStream"];
         put?: never;
