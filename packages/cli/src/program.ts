@@ -79,7 +79,7 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .action(withSession((_s, o) => replay(_s, o)));
 
   inherit(program.command('tail').argument('<stream>', 'stream id'))
-    .description('join a stream and pretty-print its events')
+    .description("watch a stream read-only and pretty-print its events (takes none from the stream's clients)")
     .option('--pokes', 'show heartbeats too')
     .action(withSession((s, id, o) => tail(s, id, o)));
 

@@ -114,3 +114,40 @@ it('the executable: one line and exit 1 for an unreachable server, exit 2 for a 
   expect(wrong.stderr).toMatch(/unknown option '--frobnicate'/);
   expect(`${down.stderr}${wrong.stderr}`).not.toMatch(/\n\s+at /);
 });
+
+it("tail watches a stream read-only: the stream's own client still receives every event", async () => {
+  const stream = await t.client.streams.create({ name: 'cli-tail', event_type_filter: ['data'] });
+  const production: string[] = [];
+  const client = t.client.streams.connect(stream.id);
+  const reading = (async () => {
+    for await (const e of client) if (e.type === 'data') production.push((e.data as { log_id: string }).log_id);
+  })();
+  const stop = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  const run = runCli(['tail', stream.id, '--json'], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env: { WELLSTREAM_CONFIG_DIR: configDir }, signal: stop.signal });
+  try {
+    await waitFor(() => /connected to the tail of stream/.test(stderr));
+    await new Promise((r) => setTimeout(r, 300));
+    await t.client.users.create(t.orgId, { uid: 'cli-tail-1' });
+    const sent = await postMeasurements(t.client, (await t.client.users.get(t.orgId, 'cli-tail-1')).mobile.token, 20, 'tail');
+    const tailed = () => stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).data?.log_id);
+    await waitFor(() => production.length >= 20 && tailed().length >= 20);
+    expect([...production].sort()).toEqual([...sent].sort());
+    expect([...tailed()].sort()).toEqual([...sent].sort());
+    expect((await t.client.streams.get(stream.id)).members).toBe(1);
+  } finally {
+    stop.abort();
+    client.close();
+    await reading;
+  }
+  expect(await run).toBe(0);
+});
+
+async function waitFor(cond: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -170,6 +170,29 @@ const streamsApi = {
         },
       },
     },
+    '/streams/{id}/tail': {
+      get: {
+        ...developer,
+        operationId: 'tailStream',
+        tags: ['streams'],
+        summary: "Watch a stream read-only (SSE): its events from now, without taking any from the stream's clients",
+        description:
+          "The stream's events, its filters applied, from now (or after `Last-Event-ID`: one id or a comma-separated list, one per partition; a resumed tail reads up to 5 minutes back and may send events of partitions not named again). " +
+          "A tail joins no consumer group: every client of the stream still receives every event, the tail takes no member slot and is not counted in `members`, and commits nothing. Pokes carry `{ts, stream, tail: true}`. " +
+          'A customer may hold at most WELLSTREAM_TAIL_MAX_PER_CUSTOMER tails at once (3 by default, per streams process).',
+        parameters: [
+          idParam,
+          { name: 'last_event_id', in: 'query', schema: { type: 'string' } },
+          { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': sse('Event stream'),
+          '400': err(400, 'Malformed Last-Event-ID'),
+          '404': err(404, 'Unknown stream'),
+          '429': err(429, "The token's hourly limit, or the customer's tail quota (WELLSTREAM_TAIL_MAX_PER_CUSTOMER; Retry-After)"),
+        },
+      },
+    },
     '/replay': {
       get: {
         ...developer,

@@ -138,7 +138,8 @@ export async function listen(s: Session, streamId: string, flags: ForwardFlags &
 }
 
 export async function tail(s: Session, streamId: string, flags: { pokes?: boolean }): Promise<void> {
-  const events = s.client.streams.connect(streamId, streamOptions(s, `stream ${streamId}`, { includePokes: Boolean(flags.pokes) }));
+  // Read-only: the tail joins no consumer group, so the stream's own clients keep every event.
+  const events = s.client.streams.tail(streamId, streamOptions(s, `the tail of stream ${streamId}`, { includePokes: Boolean(flags.pokes) }));
   finish(s, await consume(s, events, async (e) => printEvent(s, e)), false);
 }
 

@@ -1000,6 +1000,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/streams/{id}/tail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a stream read-only (SSE): its events from now, without taking any from the stream's clients
+         * @description The stream's events, its filters applied, from now (or after `Last-Event-ID`: one id or a comma-separated list, one per partition; a resumed tail reads up to 5 minutes back and may send events of partitions not named again). A tail joins no consumer group: every client of the stream still receives every event, the tail takes no member slot and is not counted in `members`, and commits nothing. Pokes carry `{ts, stream, tail: true}`. A customer may hold at most WELLSTREAM_TAIL_MAX_PER_CUSTOMER tails at once (3 by default, per streams process).
+         */
+        get: operations["tailStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7844,6 +7864,118 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description When the hour ends (Unix seconds). */
                     "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tailStream: {
+        parameters: {
+            query?: {
+                last_event_id?: string;
+            };
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Event stream */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "poke" | "data" | "connection" | "rule";
+                        /** @description <partition>-<offset>, usable as Last-Event-ID (not on pokes) */
+                        id?: string;
+                    };
+                };
+            };
+            /** @description Malformed Last-Event-ID */
+            400: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown stream */
+            404: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The token's hourly limit, or the customer's tail quota (WELLSTREAM_TAIL_MAX_PER_CUSTOMER; Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
