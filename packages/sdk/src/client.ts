@@ -78,8 +78,9 @@ export class Wellstream {
 
   private openEventStream(operation: StreamOperation, path: Record<string, string> | undefined, query: Record<string, unknown> | undefined, options: EventStreamOptions): EventStream {
     // Built now, so a missing stream id or token fails here rather than on the first iteration.
-    const url = this.http.url(OPERATIONS[operation], { path, query });
+    const op = OPERATIONS[operation];
+    const url = this.http.url(op, { path, query });
     const fetchImpl = this.options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-    return new EventStream({ url, fetch: fetchImpl, resumeEachPartition: operation !== 'replay' }, options);
+    return new EventStream({ url, fetch: fetchImpl, headers: this.http.baseHeaders(op), resumeEachPartition: operation !== 'replay' }, options);
   }
 }

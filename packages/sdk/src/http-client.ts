@@ -8,6 +8,7 @@ import { attachResponse, rateLimitOf, ResponseMeta, retryAfterSeconds, WithRespo
 import { deadline } from './request-deadline';
 import { encodeBody, encodeQueryValue } from './request-encoding';
 import { DEFAULT_RETRY, RETRIED_STATUSES, retryDelayMs, RetryOptions, sleep } from './retry-policy';
+import { SDK_VERSION } from './version';
 
 /** A call's default timeout: long enough for the slowest documented read, short enough to notice a server that hangs. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -41,6 +42,11 @@ export interface HttpClientOptions {
   baseUrl: string;
   /** The developer token (or the admin token for the operator API). */
   token?: string;
+  /**
+   * How the token travels: `header` (default) as `Authorization: Bearer <token>`, which keeps it out
+   * of URLs and the logs that record them; `query` as the interface's `token` parameter.
+   */
+  tokenIn?: 'header' | 'query';
   retry?: RetryOptions;
   /** Each call's timeout in ms, retries and the answer's body included; TimeoutError after it. Default 30 000. */
   timeoutMs?: number;
@@ -76,9 +82,16 @@ export class HttpClient {
     }
     if (op.developerToken) {
       if (!this.options.token) throw new ParameterError(`${op.method} ${op.path} needs a token: pass { token } to the client`);
-      url.searchParams.set('token', this.options.token);
+      if (this.options.tokenIn === 'query') url.searchParams.set('token', this.options.token);
     }
     return url;
+  }
+
+  /** Headers every request of `op` carries besides its own: the token (header mode) and, in Node, a User-Agent naming the SDK. */
+  baseHeaders(op: OperationSpec): Record<string, string> {
+    const headers: Record<string, string> = { ...USER_AGENT };
+    if (op.developerToken && this.options.tokenIn !== 'query' && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    return headers;
   }
 
   async request<T>(op: OperationSpec, params: RequestParams = {}, options: RequestOptions = {}): Promise<WithResponse<T>> {
@@ -101,7 +114,7 @@ export class HttpClient {
       try {
         res = await this.fetchImpl(url, {
           method: op.method,
-          headers: { accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: { ...this.baseHeaders(op), accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
           body: hasBody ? encodeBody(params.body) : undefined,
           signal,
         });
@@ -138,6 +151,10 @@ export class HttpClient {
     return status === 404 ? ` (is ${this.baseUrl} the Wellstream API?)` : '';
   }
 }
+
+/** Browsers do not let a page set User-Agent; Node does, and the platform's logs then name the SDK and its version. */
+const nodeVersion = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+const USER_AGENT: Record<string, string> = nodeVersion ? { 'user-agent': `wellstream-sdk-js/${SDK_VERSION} node/${nodeVersion}` } : {};
 
 /** The base URL without trailing slashes, refused (before anything is sent) when it cannot be one. */
 function checkedBaseUrl(value: string): string {

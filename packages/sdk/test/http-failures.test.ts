@@ -39,7 +39,7 @@ it('ends a call to a server that never answers within its timeout, with a Timeou
   const started = Date.now();
   const err = await new Wellstream({ baseUrl: `${origin}/silent/v2`, token: 't', timeoutMs: 300 }).streams.list().catch((e) => e);
   expect(err).toBeInstanceOf(TimeoutError);
-  expect(err.message).toBe(`GET ${origin}/silent/v2/streams?token=*** got no answer within 300 ms`);
+  expect(err.message).toBe(`GET ${origin}/silent/v2/streams got no answer within 300 ms`);
   expect(Date.now() - started).toBeLessThan(2_000);
   // Per call, and by default (30 s) on every call.
   expect(await new Wellstream({ baseUrl: `${origin}/silent/v2`, token: 't' }).streams.list(undefined, { timeoutMs: 200 }).catch((e) => e)).toBeInstanceOf(TimeoutError);
@@ -52,13 +52,13 @@ it('turns an abort into an AbortedError', async () => {
   setTimeout(() => stop.abort(), 100);
   const err = await new Wellstream({ baseUrl: `${origin}/silent/v2`, token: 't' }).streams.list(undefined, { signal: stop.signal }).catch((e) => e);
   expect(err).toBeInstanceOf(AbortedError);
-  expect(err.message).toMatch(/^GET .*\/silent\/v2\/streams\?token=\*\*\* was aborted$/);
+  expect(err.message).toMatch(/^GET .*\/silent\/v2\/streams was aborted$/);
 });
 
 it('refuses an HTML answer with an UnexpectedResponseError naming URL and status, with the /v2 hint', async () => {
   const page = await new Wellstream({ baseUrl: `${origin}/html/v2`, token: 't' }).streams.list().catch((e) => e);
   expect(page).toBeInstanceOf(UnexpectedResponseError);
-  expect(page).toMatchObject({ status: 200, url: `${origin}/html/v2/streams?token=***`, contentType: 'text/html' });
+  expect(page).toMatchObject({ status: 200, url: `${origin}/html/v2/streams`, contentType: 'text/html' });
   expect(page.message).toMatch(/answered 200 with text\/html, not the API's JSON: <!doctype html>/);
   const missing = await new Wellstream({ baseUrl: `${origin}/api`, token: 't' }).streams.list().catch((e) => e);
   expect(missing).toBeInstanceOf(UnexpectedResponseError);

@@ -43,6 +43,8 @@ export interface EventSource {
   /** The URL to GET (with the token); the stream adds Last-Event-ID itself. */
   url: URL;
   fetch: typeof fetch;
+  /** Sent with every connection (the token as Authorization, the User-Agent). */
+  headers?: Record<string, string>;
   /** Resume with every partition's last id (stream connections) rather than the last id alone (the replay). */
   resumeEachPartition?: boolean;
 }
@@ -95,7 +97,7 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
         this.stop.signal.addEventListener('abort', onStop, { once: true });
         try {
           const res = await this.source.fetch(this.source.url, {
-            headers: { accept: 'text/event-stream', ...(this.resumeFrom() ? { 'last-event-id': this.resumeFrom()! } : {}) },
+            headers: { ...this.source.headers, accept: 'text/event-stream', ...(this.resumeFrom() ? { 'last-event-id': this.resumeFrom()! } : {}) },
             signal: attempt.signal,
           });
           if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream') && res.body) {
