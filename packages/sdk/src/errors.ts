@@ -148,7 +148,7 @@ export class ParameterError extends WellstreamError {
   override name = 'ParameterError';
 }
 
-export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'mismatch';
+export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'mismatch' | 'malformed_body';
 
 /** verifyPushSignature refused a delivery; `reason` says why (answer such a request 400 or 401). */
 export class SignatureVerificationError extends WellstreamError {

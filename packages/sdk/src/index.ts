@@ -16,6 +16,8 @@ export type { WithDates } from './request-encoding';
 export type { RateLimit, ResponseMeta, WithResponse } from './rate-limit';
 export type { RetryOptions } from './retry-policy';
 export { signPushPayload, verifyPushSignature } from './push-signature';
+export { constructPushBatch } from './push-batch';
+export type { PushBatch, PushItem } from './push-batch';
 export type { HeaderSource, VerifyOptions } from './push-signature';
 export { RECORD_TYPES } from './resources/users';
 export type { RecordType } from './resources/users';
