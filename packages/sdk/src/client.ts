@@ -3,7 +3,7 @@
  * operation of the published document (grouped by resource), `call()` for any operation by its
  * operationId, and event streams that resume by themselves.
  *
- *   const ws = new Wellstream({ baseUrl: 'http://127.0.0.1:8080/v2', token: process.env.WELLSTREAM_TOKEN });
+ *   const ws = new Wellstream({ baseUrl: 'http://127.0.0.1:8080/v2', token: process.env.WELLSTREAM_API_TOKEN });
  *   const user = await ws.users.get(orgId, 'patient-0001');
  *   for await (const event of ws.streams.connect(streamId)) console.log(event.type, event.data);
  */
