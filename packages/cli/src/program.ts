@@ -9,7 +9,8 @@ import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
 import { listen, replay, tail } from './commands/event-commands';
 import { login } from './commands/login-command';
 import { notificationsGet, notificationsList, notificationsRedeliver, pushTest } from './commands/push-commands';
-import { records, streamsCreate, streamsDelete, streamsList, usersCreate, usersGet, usersList } from './commands/rest-commands';
+import { records, streamsCreate, streamsDelete, streamsGet, streamsList, usersCreate, usersDelete, usersGet, usersList, usersUpdate, whoami } from './commands/rest-commands';
+import { ConfigStore } from './config-store';
 import { GlobalFlags, openSession, Session } from './session';
 import { CLI_VERSION } from './version';
 
@@ -21,6 +22,7 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--token <token>', 'developer token (default: the saved login)')
     .option('--org <id>', 'organization id (default: the saved login)')
     .option('--json', 'machine-readable output')
+    .option('--wide', 'tables show every cell whole')
     .option('--no-retry', 'do not retry 429/503 answers')
     .showHelpAfterError('(run wellstream --help for usage)')
     .exitOverride()
@@ -34,6 +36,16 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .description('check and save the base URL, token and default organization (config directory, mode 0600)')
     .action(() => run(() => login(io, flags())));
 
+  inherit(program.command('logout'))
+    .description('forget the saved login (the token with it)')
+    .action(() =>
+      run(async () => {
+        const store = new ConfigStore(io.env);
+        io.stdout(store.forgetLogin() ? `Logged out; removed ${store.loginFile}\n` : 'Not logged in\n');
+      }),
+    );
+  inherit(program.command('whoami')).description('the base URL, organization and token in use, checked against the server').action(withSession((s) => whoami(s)));
+
   const users = inherit(program.command('users').description("the organization's users"));
   inherit(users.command('list')).option('--limit <n>').option('--offset <n>').action(withSession((s, o) => usersList(s, o)));
   inherit(users.command('get').argument('<uid>')).action(withSession((s, uid) => usersGet(s, uid)));
@@ -41,6 +53,11 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--timezone <olson>', 'e.g. Europe/Berlin')
     .option('--country <code>', 'ISO 3166-1 alpha-2')
     .action(withSession((s, uid, o) => usersCreate(s, uid, o)));
+  inherit(users.command('update').argument('<uid>'))
+    .option('--timezone <olson>', 'e.g. Europe/Berlin')
+    .option('--country <code>', 'ISO 3166-1 alpha-2')
+    .action(withSession((s, uid, o) => usersUpdate(s, uid, o)));
+  inherit(users.command('delete').argument('<uid>')).action(withSession((s, uid) => usersDelete(s, uid)));
 
   inherit(program.command('records').argument('<type>', 'measurements, nutrition, sleep, summaries, workouts or intraday'))
     .description("a user's records of one type (at most 30 days)")
@@ -52,6 +69,7 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
 
   const streams = inherit(program.command('streams').description("the customer's streams"));
   inherit(streams.command('list')).action(withSession((s) => streamsList(s)));
+  inherit(streams.command('get').argument('<id>')).action(withSession((s, id) => streamsGet(s, id)));
   inherit(streams.command('create').argument('<name>'))
     .option('--resources <list>', 'resource filter, e.g. sleep,workout')
     .option('--event-types <list>', 'event type filter, e.g. data,connection')

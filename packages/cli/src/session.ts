@@ -12,6 +12,7 @@ export interface GlobalFlags {
   org?: string;
   json?: boolean;
   retry?: boolean;
+  wide?: boolean;
 }
 
 export interface Session {
@@ -19,6 +20,8 @@ export interface Session {
   login: SavedLogin;
   store: ConfigStore;
   json: boolean;
+  /** Tables show every cell whole (--wide). */
+  wide: boolean;
   io: CliIo;
   /** The organization for commands that need one; a usage error when none is known. */
   organization(): string;
@@ -37,6 +40,7 @@ export function openSession(io: CliIo, flags: GlobalFlags): Session {
     login,
     store,
     json: Boolean(flags.json),
+    wide: Boolean(flags.wide),
     io,
     organization() {
       if (!login.organization_id) throw new CliFailure('no organization: pass --org <id> (or save one with `wellstream login --org <id>`)', EXIT_USAGE);

@@ -80,6 +80,37 @@ it('users create, list and get; records as a table and as JSON', async () => {
   expect(JSON.parse(json.stdout).data).toHaveLength(3);
 });
 
+it('users update and delete, streams get, whoami, the marketplace URL whole in tables, and logout', async () => {
+  expect((await cli('users', 'create', 'cli-user-2')).code).toBe(0);
+  const updated = await cli('users', 'update', 'cli-user-2', '--timezone', 'Asia/Tokyo', '--json');
+  expect(JSON.parse(updated.stdout).location).toEqual({ timezone: 'Asia/Tokyo', country_code: null });
+  const shown = await cli('users', 'get', 'cli-user-2');
+  const url = (await t.client.users.get(t.orgId, 'cli-user-2')).marketplace.url;
+  expect(shown.stdout).toContain(url);
+  expect((await cli('users', 'update', 'cli-user-2')).code).toBe(2);
+  const deleted = await cli('users', 'delete', 'cli-user-2');
+  expect(deleted).toMatchObject({ code: 0, stdout: expect.stringMatching(/^deleted user cli-user-2 /) });
+  expect((await cli('users', 'get', 'cli-user-2')).code).toBe(1);
+
+  const stream = await t.client.streams.create({ name: 'cli-get' });
+  expect((await cli('streams', 'get', stream.id)).stdout).toMatch(new RegExp(`${stream.id}\\s+cli-get\\s+0`));
+  const who = JSON.parse((await cli('whoami', '--json')).stdout);
+  expect(who).toMatchObject({ base_url: platform.baseUrl, organization_id: t.orgId, token: `${t.token.slice(0, 12)}…`, rate_limit: { limit: expect.any(Number) } });
+  expect(JSON.stringify(who)).not.toContain(t.token);
+  await t.client.streams.delete(stream.id);
+
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-logout-'));
+  const inOther = (...argv: string[]) => {
+    let stdout = '';
+    return runCli(argv, { stdout: (s) => (stdout += s), stderr: () => undefined, env: { WELLSTREAM_CONFIG_DIR: elsewhere } }).then((code) => ({ code, stdout }));
+  };
+  expect((await inOther('login', '--base-url', platform.baseUrl, '--token', t.token)).code).toBe(0);
+  expect((await inOther('logout')).stdout).toMatch(/^Logged out; removed .*config\.json\n$/);
+  expect(fs.existsSync(path.join(elsewhere, 'config.json'))).toBe(false);
+  expect((await inOther('streams', 'list')).code).toBe(2);
+  expect((await inOther('logout')).stdout).toBe('Not logged in\n');
+});
+
 it('streams create, list and delete', async () => {
   const created = JSON.parse((await cli('streams', 'create', 'cli-stream', '--resources', 'measurement', '--json')).stdout);
   expect(created).toMatchObject({ name: 'cli-stream', resource_filter: ['measurement'] });

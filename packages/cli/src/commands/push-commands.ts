@@ -52,13 +52,13 @@ export async function pushTest(io: CliIo, url: string, flags: { secret?: string;
 export async function notificationsList(s: Session, flags: { status?: string }): Promise<void> {
   const page = await s.client.notifications.listBatches(s.organization(), { status: flags.status } as never);
   if (s.json) return printJson(s.io, page);
-  printTable(s.io, page.data as never, ['id', 'status', 'attempts.count', 'attempts.first_at', 'attempts.last_at']);
+  printTable(s.io, page.data as never, ['id', 'status', 'attempts.count', 'attempts.first_at', 'attempts.last_at'], s.wide);
 }
 
 export async function notificationsGet(s: Session, batchId: string): Promise<void> {
   const batch = await s.client.notifications.getBatch(s.organization(), batchId);
   if (s.json) return printJson(s.io, batch);
-  printTable(s.io, [batch as never], ['id', 'status', 'attempts.count', 'attempts.last_at']);
+  printTable(s.io, [batch as never], ['id', 'status', 'attempts.count', 'attempts.last_at'], s.wide);
 }
 
 export async function notificationsRedeliver(s: Session, batchId: string): Promise<void> {
