@@ -8,7 +8,8 @@ import { ApiError, ConnectionError, ParameterError, WellstreamError } from '@wel
 import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
 import { listen, replay, tail } from './commands/event-commands';
 import { login } from './commands/login-command';
-import { notificationsGet, notificationsList, notificationsRedeliver, pushTest } from './commands/push-commands';
+import { notificationsGet, notificationsList, notificationsRedeliver, pushTest, targetDelete, targetGet, targetSet } from './commands/push-commands';
+import { ingestFile } from './commands/ingest-command';
 import { records, streamsCreate, streamsDelete, streamsGet, streamsList, usersCreate, usersDelete, usersGet, usersList, usersUpdate, whoami } from './commands/rest-commands';
 import { ConfigStore } from './config-store';
 import { GlobalFlags, openSession, Session } from './session';
@@ -67,23 +68,28 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--source <types>', 'source type(s), comma-separated')
     .action(withSession((s, type, o) => records(s, type, o)));
 
+  inherit(program.command('ingest').argument('<file>', 'JSON: {"records":[…]} or an array of records; or NDJSON, one record a line'))
+    .description("post a user's records from a file, as the mobile solution does (in requests of at most 1,000)")
+    .requiredOption('--user <uid>')
+    .action(withSession((s, file, o) => ingestFile(s, file, o)));
+
   const streams = inherit(program.command('streams').description("the customer's streams"));
   inherit(streams.command('list')).action(withSession((s) => streamsList(s)));
-  inherit(streams.command('get').argument('<id>')).action(withSession((s, id) => streamsGet(s, id)));
+  inherit(streams.command('get').argument('<stream>', 'stream id or name')).action(withSession(async (s, id) => streamsGet(s, await s.streamId(id))));
   inherit(streams.command('create').argument('<name>'))
     .option('--resources <list>', 'resource filter, e.g. sleep,workout')
     .option('--event-types <list>', 'event type filter, e.g. data,connection')
     .option('--start-date <date>')
     .action(withSession((s, name, o) => streamsCreate(s, name, o)));
-  inherit(streams.command('delete').argument('<id>')).action(withSession((s, id) => streamsDelete(s, id)));
+  inherit(streams.command('delete').argument('<stream>', 'stream id or name')).action(withSession(async (s, id) => streamsDelete(s, await s.streamId(id))));
 
-  inherit(program.command('listen').argument('<stream>', 'stream id'))
+  inherit(program.command('listen').argument('<stream>', 'stream id or name'))
     .description('join a stream and post each record to a local URL exactly as production push does, trying each until it is accepted (resumes after the last one delivered)')
     .option('--forward-to <url>', 'POST each record here as a push batch, e.g. http://localhost:3000/hook')
     .option('--secret <secret>', 'signing secret (default: WELLSTREAM_FORWARD_SECRET, else one generated and saved)')
     .option('--timeout <seconds>', 'per delivery try (default 10)')
     .option('--from-start', 'ignore the saved position')
-    .action(withSession((s, id, o) => listen(s, id, o)));
+    .action(withSession(async (s, id, o) => listen(s, await s.streamId(id), o)));
 
   inherit(program.command('replay'))
     .description("the customer's last 30 days of events, then live ones; printed or forwarded")
@@ -96,10 +102,10 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .addOption(new Option('--until-caught-up', 'exit once the history has been handled'))
     .action(withSession((_s, o) => replay(_s, o)));
 
-  inherit(program.command('tail').argument('<stream>', 'stream id'))
+  inherit(program.command('tail').argument('<stream>', 'stream id or name'))
     .description("watch a stream read-only and pretty-print its events (takes none from the stream's clients)")
     .option('--pokes', 'show heartbeats too')
-    .action(withSession((s, id, o) => tail(s, id, o)));
+    .action(withSession(async (s, id, o) => tail(s, await s.streamId(id), o)));
 
   const push = inherit(program.command('push').description('push receivers'));
   inherit(push.command('test').argument('<url>', "your receiver's URL"))
@@ -109,6 +115,12 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .action((url: string, o: { secret?: string; timeout?: string }) => run(() => pushTest(io, url, { ...o, json: flags().json })));
 
   const notifications = inherit(program.command('notifications').description("the organization's push batches"));
+  const target = inherit(notifications.command('target').description("the organization's push target"));
+  inherit(target.command('get')).action(withSession((s) => targetGet(s)));
+  inherit(target.command('set').argument('<url>'))
+    .option('--secret <secret>', 'signing secret, at least 16 characters')
+    .action(withSession((s, url, o) => targetSet(s, url, o)));
+  inherit(target.command('delete')).action(withSession((s) => targetDelete(s)));
   inherit(notifications.command('list')).option('--status <status>', 'success or failure').action(withSession((s, o) => notificationsList(s, o)));
   inherit(notifications.command('get').argument('<batch>')).action(withSession((s, id) => notificationsGet(s, id)));
   inherit(notifications.command('redeliver').argument('<batch>'))

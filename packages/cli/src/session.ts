@@ -25,6 +25,8 @@ export interface Session {
   io: CliIo;
   /** The organization for commands that need one; a usage error when none is known. */
   organization(): string;
+  /** A stream given by name (names are unique per customer) or id; anything else goes on as an id, for the server's 404. */
+  streamId(idOrName: string): Promise<string>;
 }
 
 export function openSession(io: CliIo, flags: GlobalFlags): Session {
@@ -42,6 +44,10 @@ export function openSession(io: CliIo, flags: GlobalFlags): Session {
     json: Boolean(flags.json),
     wide: Boolean(flags.wide),
     io,
+    async streamId(idOrName: string) {
+      const { streams } = await client.streams.list();
+      return (streams.find((st) => st.id === idOrName) ?? streams.find((st) => st.name === idOrName))?.id ?? idOrName;
+    },
     organization() {
       if (!login.organization_id) throw new CliFailure('no organization: pass --org <id> (or save one with `wellstream login --org <id>`)', EXIT_USAGE);
       return login.organization_id;

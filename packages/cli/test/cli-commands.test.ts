@@ -111,6 +111,32 @@ it('users update and delete, streams get, whoami, the marketplace URL whole in t
   expect((await inOther('logout')).stdout).toBe('Not logged in\n');
 });
 
+it('ingest posts a file of records; streams by name; notifications target set, get and delete', async () => {
+  expect((await cli('users', 'create', 'cli-user-3')).code).toBe(0);
+  const at = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+  const lines = [0, 1, 2].map((i) => JSON.stringify({ type: 'measurement', source: { type: 'withings' }, log_id: `file-${i}`, start_time: at(i), end_time: at(i), metrics: [{ type: 'body_weight', unit: 'kg', value: 70 + i, origin: 'device' }] }));
+  const file = path.join(configDir, 'records.ndjson');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const posted = await cli('ingest', file, '--user', 'cli-user-3', '--json');
+  expect(posted.code).toBe(0);
+  expect(JSON.parse(posted.stdout)).toEqual({ user: 'cli-user-3', posted: 3, stored: 3 });
+  const day = new Date().toISOString().slice(0, 10);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  expect(JSON.parse((await cli('records', 'measurements', '--user', 'cli-user-3', '--from', yesterday, '--to', day, '--json')).stdout).data).toHaveLength(3);
+  fs.writeFileSync(file, '{"nope":1}');
+  expect((await cli('ingest', file, '--user', 'cli-user-3')).code).toBe(2);
+
+  const stream = await t.client.streams.create({ name: 'by-name' });
+  expect(JSON.parse((await cli('streams', 'get', 'by-name', '--json')).stdout).id).toBe(stream.id);
+  expect((await cli('streams', 'get', 'no-such-name')).stderr).toMatch(/^wellstream: 404 Stream no-such-name not found/);
+  expect((await cli('streams', 'delete', 'by-name')).stdout).toContain(`deleted stream ${stream.id}`);
+
+  expect((await cli('notifications', 'target', 'set', 'http://127.0.0.1:9/hook', '--secret', 'sixteen-chars-secret')).stdout).toBe('push target set to http://127.0.0.1:9/hook\n');
+  expect(JSON.parse((await cli('notifications', 'target', 'get', '--json')).stdout).url).toBe('http://127.0.0.1:9/hook');
+  expect((await cli('notifications', 'target', 'delete')).stdout).toBe('push target removed\n');
+  expect((await cli('notifications', 'target', 'get')).code).toBe(1);
+});
+
 it('streams create, list and delete', async () => {
   const created = JSON.parse((await cli('streams', 'create', 'cli-stream', '--resources', 'measurement', '--json')).stdout);
   expect(created).toMatchObject({ name: 'cli-stream', resource_filter: ['measurement'] });

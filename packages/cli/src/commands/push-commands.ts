@@ -49,6 +49,24 @@ export async function pushTest(io: CliIo, url: string, flags: { secret?: string;
   if (!ok) throw new CliFailure(`the receiver did not accept the sample batch (${answer.status ? `status ${answer.status}` : answer.detail})`);
 }
 
+export async function targetGet(s: Session): Promise<void> {
+  const target = await s.client.notifications.getTarget(s.organization());
+  if (s.json) return printJson(s.io, target);
+  printTable(s.io, [target as never], ['url', 'created_at', 'updated_at'], s.wide);
+}
+
+export async function targetSet(s: Session, url: string, flags: { secret?: string }): Promise<void> {
+  const target = await s.client.notifications.setTarget(s.organization(), { url, ...(flags.secret ? { secret: flags.secret } : {}) } as never);
+  if (s.json) return printJson(s.io, target);
+  s.io.stdout(`push target set to ${target.url}\n`);
+}
+
+export async function targetDelete(s: Session): Promise<void> {
+  await s.client.notifications.deleteTarget(s.organization());
+  if (s.json) return printJson(s.io, { deleted: true });
+  s.io.stdout('push target removed\n');
+}
+
 export async function notificationsList(s: Session, flags: { status?: string }): Promise<void> {
   const page = await s.client.notifications.listBatches(s.organization(), { status: flags.status } as never);
   if (s.json) return printJson(s.io, page);
