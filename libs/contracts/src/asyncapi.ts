@@ -2,7 +2,7 @@
  * The AsyncAPI 3 document of the platform's events, generated from the joi schemas the code
  * validates with (joi-to-json), so it cannot drift from them: every Kafka topic of the catalog
  * (internal, with its schema version) and the Server-Sent Events customers receive from
- * /streams/{id}/connect and /replay. The gateway serves it at /v2/asyncapi.json.
+ * /streams/{id}/connect, /streams/{id}/tail and /replay. The gateway serves it at /v2/asyncapi.json.
  */
 import parseJoi from 'joi-to-json';
 import { EVENT_TYPES } from '@wellstream/catalog';
@@ -57,8 +57,9 @@ const ssePayloads: Record<string, { summary: string; payload: JsonSchema }> = {
       required: ['ts'],
       properties: {
         ts: { type: 'string', format: 'date-time' },
-        stream: { type: 'string', description: 'Stream connections only' },
+        stream: { type: 'string', description: 'Stream connections and tails only' },
         members: { type: 'object', properties: { count: { type: 'integer' }, max: { type: 'integer' } }, description: 'Stream connections only' },
+        tail: { type: 'boolean', const: true, description: 'Stream tails only' },
       },
     },
   },
@@ -101,13 +102,14 @@ export function asyncApiDocument(options: { publicUrl: string }) {
   }
   for (const [name, address, description] of [
     ['sse_stream', '/v2/streams/{id}/connect', 'A stream connection: a consumer-group member; users are split across connected clients.'],
+    ['sse_tail', '/v2/streams/{id}/tail', "A read-only tail of a stream: its events, filters applied, from now; no consumer group, so the stream's clients keep every event."],
     ['sse_replay', '/v2/replay', "The customer's last 30 days, then live; `: replay caught up` marks the end of history."],
   ] as const) {
     channels[name] = {
       address,
       description,
       servers: [{ $ref: '#/servers/gateway' }],
-      ...(name === 'sse_stream' ? { parameters: { id: { description: 'Stream id' } } } : {}),
+      ...(name === 'sse_stream' || name === 'sse_tail' ? { parameters: { id: { description: 'Stream id' } } } : {}),
       messages: sseMessages,
     };
     operations[`receive_${name}`] = {

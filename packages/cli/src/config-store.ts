@@ -60,6 +60,17 @@ export class ConfigStore {
     writePrivate(this.loginFile, login);
   }
 
+  /** Removes the saved login (token included); true when there was one. Saved stream positions stay. */
+  forgetLogin(): boolean {
+    try {
+      fs.unlinkSync(this.loginFile);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
   private stateFile(baseUrl: string, key: string): string {
     const safe = `${baseUrl}|${key}`.replace(/[^A-Za-z0-9._-]+/g, '_');
     return path.join(this.dir, 'positions', `${safe}.json`);

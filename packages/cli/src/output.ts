@@ -5,11 +5,14 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout(JSON.stringify(value, null, 2) + '\n');
 }
 
-/** A table of `rows` with the given columns; cells are flattened to one line and cut at 60 characters. */
-export function printTable(io: CliIo, rows: Record<string, unknown>[], columns: string[]): void {
+/**
+ * A table of `rows` with the given columns; cells are flattened to one line and cut at 60
+ * characters, except URLs (a cut link is no link) and everything with `wide`.
+ */
+export function printTable(io: CliIo, rows: Record<string, unknown>[], columns: string[], wide = false): void {
   const cell = (v: unknown) => {
     const s = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return s.length > 60 ? s.slice(0, 57) + '...' : s;
+    return wide || /^https?:\/\/\S+$/.test(s) || s.length <= 60 ? s : s.slice(0, 57) + '...';
   };
   const cells = rows.map((r) => columns.map((c) => cell(pick(r, c))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));

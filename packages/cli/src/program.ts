@@ -8,19 +8,22 @@ import { ApiError, ConnectionError, ParameterError, WellstreamError } from '@wel
 import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
 import { listen, replay, tail } from './commands/event-commands';
 import { login } from './commands/login-command';
-import { records, streamsCreate, streamsDelete, streamsList, usersCreate, usersGet, usersList } from './commands/rest-commands';
+import { notificationsGet, notificationsList, notificationsRedeliver, pushTest, targetDelete, targetGet, targetSet } from './commands/push-commands';
+import { ingestFile } from './commands/ingest-command';
+import { records, streamsCreate, streamsDelete, streamsGet, streamsList, usersCreate, usersDelete, usersGet, usersList, usersUpdate, whoami } from './commands/rest-commands';
+import { ConfigStore } from './config-store';
 import { GlobalFlags, openSession, Session } from './session';
-
-const VERSION = '0.1.0';
+import { CLI_VERSION } from './version';
 
 function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
   const program = new Command('wellstream')
     .description('Wellstream from the command line: users, records, streams, and events forwarded to a local server.')
-    .version(VERSION)
+    .version(CLI_VERSION)
     .option('--base-url <url>', 'base_url, e.g. http://127.0.0.1:8080/v2 (default: the saved login)')
     .option('--token <token>', 'developer token (default: the saved login)')
     .option('--org <id>', 'organization id (default: the saved login)')
     .option('--json', 'machine-readable output')
+    .option('--wide', 'tables show every cell whole')
     .option('--no-retry', 'do not retry 429/503 answers')
     .showHelpAfterError('(run wellstream --help for usage)')
     .exitOverride()
@@ -34,6 +37,16 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .description('check and save the base URL, token and default organization (config directory, mode 0600)')
     .action(() => run(() => login(io, flags())));
 
+  inherit(program.command('logout'))
+    .description('forget the saved login (the token with it)')
+    .action(() =>
+      run(async () => {
+        const store = new ConfigStore(io.env);
+        io.stdout(store.forgetLogin() ? `Logged out; removed ${store.loginFile}\n` : 'Not logged in\n');
+      }),
+    );
+  inherit(program.command('whoami')).description('the base URL, organization and token in use, checked against the server').action(withSession((s) => whoami(s)));
+
   const users = inherit(program.command('users').description("the organization's users"));
   inherit(users.command('list')).option('--limit <n>').option('--offset <n>').action(withSession((s, o) => usersList(s, o)));
   inherit(users.command('get').argument('<uid>')).action(withSession((s, uid) => usersGet(s, uid)));
@@ -41,6 +54,11 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--timezone <olson>', 'e.g. Europe/Berlin')
     .option('--country <code>', 'ISO 3166-1 alpha-2')
     .action(withSession((s, uid, o) => usersCreate(s, uid, o)));
+  inherit(users.command('update').argument('<uid>'))
+    .option('--timezone <olson>', 'e.g. Europe/Berlin')
+    .option('--country <code>', 'ISO 3166-1 alpha-2')
+    .action(withSession((s, uid, o) => usersUpdate(s, uid, o)));
+  inherit(users.command('delete').argument('<uid>')).action(withSession((s, uid) => usersDelete(s, uid)));
 
   inherit(program.command('records').argument('<type>', 'measurements, nutrition, sleep, summaries, workouts or intraday'))
     .description("a user's records of one type (at most 30 days)")
@@ -50,36 +68,64 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--source <types>', 'source type(s), comma-separated')
     .action(withSession((s, type, o) => records(s, type, o)));
 
+  inherit(program.command('ingest').argument('<file>', 'JSON: {"records":[…]} or an array of records; or NDJSON, one record a line'))
+    .description("post a user's records from a file, as the mobile solution does (in requests of at most 1,000)")
+    .requiredOption('--user <uid>')
+    .action(withSession((s, file, o) => ingestFile(s, file, o)));
+
   const streams = inherit(program.command('streams').description("the customer's streams"));
   inherit(streams.command('list')).action(withSession((s) => streamsList(s)));
+  inherit(streams.command('get').argument('<stream>', 'stream id or name')).action(withSession(async (s, id) => streamsGet(s, await s.streamId(id))));
   inherit(streams.command('create').argument('<name>'))
     .option('--resources <list>', 'resource filter, e.g. sleep,workout')
     .option('--event-types <list>', 'event type filter, e.g. data,connection')
     .option('--start-date <date>')
     .action(withSession((s, name, o) => streamsCreate(s, name, o)));
-  inherit(streams.command('delete').argument('<id>')).action(withSession((s, id) => streamsDelete(s, id)));
+  inherit(streams.command('delete').argument('<stream>', 'stream id or name')).action(withSession(async (s, id) => streamsDelete(s, await s.streamId(id))));
 
-  inherit(program.command('listen').argument('<stream>', 'stream id'))
-    .description("join a stream and forward each event to a local URL, signed like push (resumes after the last event it handled)")
-    .option('--forward-to <url>', 'POST each event here, e.g. http://localhost:3000/hook')
+  inherit(program.command('listen').argument('<stream>', 'stream id or name'))
+    .description('join a stream and post each record to a local URL exactly as production push does, trying each until it is accepted (resumes after the last one delivered)')
+    .option('--forward-to <url>', 'POST each record here as a push batch, e.g. http://localhost:3000/hook')
     .option('--secret <secret>', 'signing secret (default: WELLSTREAM_FORWARD_SECRET, else one generated and saved)')
+    .option('--timeout <seconds>', 'per delivery try (default 10)')
     .option('--from-start', 'ignore the saved position')
-    .action(withSession((s, id, o) => listen(s, id, o)));
+    .action(withSession(async (s, id, o) => listen(s, await s.streamId(id), o)));
 
   inherit(program.command('replay'))
     .description("the customer's last 30 days of events, then live ones; printed or forwarded")
     .option('--since <date>', 'events processed on or after YYYY-MM-DD')
     .option('--resources <list>', 'e.g. sleep,measurement')
     .option('--event-types <list>', 'e.g. data,connection')
-    .option('--forward-to <url>', 'POST each event here, signed like push')
+    .option('--forward-to <url>', 'POST each record here as a push batch, tried until accepted')
     .option('--secret <secret>', 'signing secret')
+    .option('--timeout <seconds>', 'per delivery try (default 10)')
     .addOption(new Option('--until-caught-up', 'exit once the history has been handled'))
     .action(withSession((_s, o) => replay(_s, o)));
 
-  inherit(program.command('tail').argument('<stream>', 'stream id'))
-    .description('join a stream and pretty-print its events')
+  inherit(program.command('tail').argument('<stream>', 'stream id or name'))
+    .description("watch a stream read-only and pretty-print its events (takes none from the stream's clients)")
     .option('--pokes', 'show heartbeats too')
-    .action(withSession((s, id, o) => tail(s, id, o)));
+    .action(withSession(async (s, id, o) => tail(s, await s.streamId(id), o)));
+
+  const push = inherit(program.command('push').description('push receivers'));
+  inherit(push.command('test').argument('<url>', "your receiver's URL"))
+    .description('POST a signed sample batch to a URL exactly as production push does, once, and print the answer')
+    .option('--secret <secret>', 'the secret your receiver verifies with (default: WELLSTREAM_FORWARD_SECRET)')
+    .option('--timeout <seconds>', 'default 10')
+    .action((url: string, o: { secret?: string; timeout?: string }) => run(() => pushTest(io, url, { ...o, json: flags().json })));
+
+  const notifications = inherit(program.command('notifications').description("the organization's push batches"));
+  const target = inherit(notifications.command('target').description("the organization's push target"));
+  inherit(target.command('get')).action(withSession((s) => targetGet(s)));
+  inherit(target.command('set').argument('<url>'))
+    .option('--secret <secret>', 'signing secret, at least 16 characters')
+    .action(withSession((s, url, o) => targetSet(s, url, o)));
+  inherit(target.command('delete')).action(withSession((s) => targetDelete(s)));
+  inherit(notifications.command('list')).option('--status <status>', 'success or failure').action(withSession((s, o) => notificationsList(s, o)));
+  inherit(notifications.command('get').argument('<batch>')).action(withSession((s, id) => notificationsGet(s, id)));
+  inherit(notifications.command('redeliver').argument('<batch>'))
+    .description('queue a batch for a new round of delivery tries')
+    .action(withSession((s, id) => notificationsRedeliver(s, id)));
 
   return program;
 }

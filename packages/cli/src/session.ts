@@ -12,6 +12,7 @@ export interface GlobalFlags {
   org?: string;
   json?: boolean;
   retry?: boolean;
+  wide?: boolean;
 }
 
 export interface Session {
@@ -19,9 +20,13 @@ export interface Session {
   login: SavedLogin;
   store: ConfigStore;
   json: boolean;
+  /** Tables show every cell whole (--wide). */
+  wide: boolean;
   io: CliIo;
   /** The organization for commands that need one; a usage error when none is known. */
   organization(): string;
+  /** A stream given by name (names are unique per customer) or id; anything else goes on as an id, for the server's 404. */
+  streamId(idOrName: string): Promise<string>;
 }
 
 export function openSession(io: CliIo, flags: GlobalFlags): Session {
@@ -37,7 +42,12 @@ export function openSession(io: CliIo, flags: GlobalFlags): Session {
     login,
     store,
     json: Boolean(flags.json),
+    wide: Boolean(flags.wide),
     io,
+    async streamId(idOrName: string) {
+      const { streams } = await client.streams.list();
+      return (streams.find((st) => st.id === idOrName) ?? streams.find((st) => st.name === idOrName))?.id ?? idOrName;
+    },
     organization() {
       if (!login.organization_id) throw new CliFailure('no organization: pass --org <id> (or save one with `wellstream login --org <id>`)', EXIT_USAGE);
       return login.organization_id;

@@ -3,7 +3,7 @@
  * operation of the published document (grouped by resource), `call()` for any operation by its
  * operationId, and event streams that resume by themselves.
  *
- *   const ws = new Wellstream({ baseUrl: 'http://127.0.0.1:8080/v2', token: process.env.WELLSTREAM_TOKEN });
+ *   const ws = new Wellstream({ baseUrl: 'http://127.0.0.1:8080/v2', token: process.env.WELLSTREAM_API_TOKEN });
  *   const user = await ws.users.get(orgId, 'patient-0001');
  *   for await (const event of ws.streams.connect(streamId)) console.log(event.type, event.data);
  */
@@ -16,7 +16,7 @@ import type { RateLimit, WithResponse } from './rate-limit';
 import { Caller, operationCaller } from './resources/operation-caller';
 import { Admin, Marketplace, Mobile } from './resources/operator';
 import { Notifications, Rules } from './resources/notifications';
-import { ReplayParams, Streams } from './resources/streams';
+import { ReplayParams, StreamOperation, Streams } from './resources/streams';
 import { Records, Users } from './resources/users';
 
 export type WellstreamOptions = HttpClientOptions;
@@ -67,7 +67,7 @@ export class Wellstream {
   call<K extends OperationId>(operationId: K, params: CallParams<K>, options?: RequestOptions): Promise<WithResponse<ResponseBody<K>>> {
     const op = OPERATIONS[operationId];
     if (!op) throw new ParameterError(`unknown operation "${String(operationId)}"`);
-    if (op.eventStream) throw new ParameterError(`${String(operationId)} is an event stream: use streams.connect() or streams.replay()`);
+    if (op.eventStream) throw new ParameterError(`${String(operationId)} is an event stream: use streams.connect(), streams.tail() or streams.replay()`);
     return this.caller(operationId, params, options);
   }
 
@@ -76,10 +76,11 @@ export class Wellstream {
     return this.streams.replay(params, options);
   }
 
-  private openEventStream(operation: 'connectStream' | 'replay', path: Record<string, string> | undefined, query: Record<string, unknown> | undefined, options: EventStreamOptions): EventStream {
+  private openEventStream(operation: StreamOperation, path: Record<string, string> | undefined, query: Record<string, unknown> | undefined, options: EventStreamOptions): EventStream {
     // Built now, so a missing stream id or token fails here rather than on the first iteration.
-    const url = this.http.url(OPERATIONS[operation], { path, query });
+    const op = OPERATIONS[operation];
+    const url = this.http.url(op, { path, query });
     const fetchImpl = this.options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
-    return new EventStream({ url, fetch: fetchImpl }, options);
+    return new EventStream({ url, fetch: fetchImpl, headers: this.http.baseHeaders(op), resumeEachPartition: operation !== 'replay' }, options);
   }
 }

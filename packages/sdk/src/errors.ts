@@ -62,9 +62,28 @@ export class AuthenticationError extends ApiError {
 export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
 }
-/** 409, e.g. deleting a stream that has clients connected. */
+/**
+ * 409 (deleting a stream that has clients connected), and the interface's 422 for something that
+ * already exists: a duplicate uid (`{"errors":{"uid":["already exists"]}}`) or stream name.
+ */
 export class ConflictError extends ApiError {
   override name = 'ConflictError';
+}
+/**
+ * An answer that is not the API's JSON: an HTML page or text from a proxy, a wrong host or a base
+ * URL without its `/v2`. `contentType` and the start of the text are kept for the message.
+ */
+export class UnexpectedResponseError extends ApiError {
+  override name = 'UnexpectedResponseError';
+  constructor(
+    details: ApiErrorDetails,
+    readonly contentType: string | null,
+    hint: string,
+  ) {
+    super(details);
+    const text = typeof details.body === 'string' ? details.body.replace(/\s+/g, ' ').trim().slice(0, 120) : '(no body)';
+    this.message = `${details.method} ${details.url} answered ${details.status} with ${contentType ?? 'no content type'}, not the API's JSON: ${text}${hint}`;
+  }
 }
 /** 429 after the retries allowed (or with a Retry-After longer than the SDK may wait). */
 export class RateLimitError extends ApiError {
@@ -77,13 +96,39 @@ export class ServerError extends ApiError {
 
 export function apiErrorFor(details: ApiErrorDetails): ApiError {
   const s = details.status;
+  if (s === 409 || (s === 422 && alreadyExists(details.body))) return new ConflictError(details);
   if (s === 400 || s === 422) return new ValidationError(details);
   if (s === 401) return new AuthenticationError(details);
   if (s === 404) return new NotFoundError(details);
-  if (s === 409) return new ConflictError(details);
   if (s === 429) return new RateLimitError(details);
   if (s >= 500) return new ServerError(details);
   return new ApiError(details);
+}
+
+const alreadyExists = (body: ApiErrorDetails['body']) =>
+  typeof body === 'object' && body !== null && 'errors' in body && !Array.isArray(body.errors) && Object.values(body.errors).some((messages) => messages.some((m) => /already exists/i.test(m)));
+
+/** The call's timeout passed (`timeoutMs`, 30 s by default), or the caller's `AbortSignal.timeout()` fired. */
+export class TimeoutError extends WellstreamError {
+  override name = 'TimeoutError';
+  constructor(
+    message: string,
+    readonly timeoutMs?: number,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller's signal aborted the call (`reason` is the signal's). */
+export class AbortedError extends WellstreamError {
+  override name = 'AbortedError';
+  constructor(
+    message: string,
+    readonly reason?: unknown,
+  ) {
+    super(message);
+  }
 }
 
 /** The server could not be reached (refused, reset, DNS, timeout) after the retries allowed. */
@@ -103,7 +148,7 @@ export class ParameterError extends WellstreamError {
   override name = 'ParameterError';
 }
 
-export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'mismatch';
+export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'mismatch' | 'malformed_body';
 
 /** verifyPushSignature refused a delivery; `reason` says why (answer such a request 400 or 401). */
 export class SignatureVerificationError extends WellstreamError {

@@ -3,9 +3,15 @@
  * failures per the retry policy, and turns any other non-2xx answer into a typed ApiError. Uses
  * only fetch, URL and Headers, so it runs unchanged in Node.js 20+ and browsers.
  */
-import { apiErrorFor, ConnectionError, ParameterError } from './errors';
+import { apiErrorFor, ApiErrorDetails, ConnectionError, ParameterError, ServerError, UnexpectedResponseError } from './errors';
 import { attachResponse, rateLimitOf, ResponseMeta, retryAfterSeconds, WithResponse } from './rate-limit';
+import { deadline } from './request-deadline';
+import { encodeBody, encodeQueryValue } from './request-encoding';
 import { DEFAULT_RETRY, RETRIED_STATUSES, retryDelayMs, RetryOptions, sleep } from './retry-policy';
+import { SDK_VERSION } from './version';
+
+/** A call's default timeout: long enough for the slowest documented read, short enough to notice a server that hangs. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface OperationSpec {
   method: string;
@@ -23,7 +29,10 @@ export interface RequestParams {
 }
 
 export interface RequestOptions {
+  /** Aborting throws AbortedError (or TimeoutError for `AbortSignal.timeout()`). */
   signal?: AbortSignal;
+  /** This call's timeout in ms (the client's `timeoutMs` otherwise); 0 or Infinity waits for ever. */
+  timeoutMs?: number;
   /** Overrides the client's retry settings for this call. */
   retry?: RetryOptions;
 }
@@ -33,7 +42,14 @@ export interface HttpClientOptions {
   baseUrl: string;
   /** The developer token (or the admin token for the operator API). */
   token?: string;
+  /**
+   * How the token travels: `header` (default) as `Authorization: Bearer <token>`, which keeps it out
+   * of URLs and the logs that record them; `query` as the interface's `token` parameter.
+   */
+  tokenIn?: 'header' | 'query';
   retry?: RetryOptions;
+  /** Each call's timeout in ms, retries and the answer's body included; TimeoutError after it. Default 30 000. */
+  timeoutMs?: number;
   /** A fetch to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
   /** Called with every answer, retried ones included (logging, metrics, the latest rate limit). */
@@ -45,8 +61,7 @@ export class HttpClient {
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: HttpClientOptions) {
-    if (!options.baseUrl) throw new ParameterError('baseUrl is required, e.g. http://127.0.0.1:8080/v2');
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = checkedBaseUrl(options.baseUrl);
     this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
   }
 
@@ -63,17 +78,35 @@ export class HttpClient {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(params.query ?? {})) {
       if (v === undefined || v === null) continue;
-      url.searchParams.set(k, Array.isArray(v) ? v.join(',') : String(v));
+      url.searchParams.set(k, encodeQueryValue(k, v));
     }
     if (op.developerToken) {
       if (!this.options.token) throw new ParameterError(`${op.method} ${op.path} needs a token: pass { token } to the client`);
-      url.searchParams.set('token', this.options.token);
+      if (this.options.tokenIn === 'query') url.searchParams.set('token', this.options.token);
     }
     return url;
   }
 
+  /** Headers every request of `op` carries besides its own: the token (header mode) and, in Node, a User-Agent naming the SDK. */
+  baseHeaders(op: OperationSpec): Record<string, string> {
+    const headers: Record<string, string> = { ...USER_AGENT };
+    if (op.developerToken && this.options.tokenIn !== 'query' && this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    return headers;
+  }
+
   async request<T>(op: OperationSpec, params: RequestParams = {}, options: RequestOptions = {}): Promise<WithResponse<T>> {
     const url = this.url(op, params);
+    const call = deadline(`${op.method} ${redact(url)}`, options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.signal);
+    try {
+      return await this.attempts<T>(op, url, params, options, call.signal);
+    } catch (err) {
+      throw call.failure() ?? err;
+    } finally {
+      call.dispose();
+    }
+  }
+
+  private async attempts<T>(op: OperationSpec, url: URL, params: RequestParams, options: RequestOptions, signal: AbortSignal): Promise<WithResponse<T>> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...options.retry };
     const hasBody = params.body !== undefined;
     for (let attempt = 0; ; attempt++) {
@@ -81,40 +114,73 @@ export class HttpClient {
       try {
         res = await this.fetchImpl(url, {
           method: op.method,
-          headers: { accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-          body: hasBody ? JSON.stringify(params.body) : undefined,
-          signal: options.signal,
+          headers: { ...this.baseHeaders(op), accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          body: hasBody ? encodeBody(params.body) : undefined,
+          signal,
         });
       } catch (err) {
-        if (options.signal?.aborted) throw err;
+        if (signal.aborted) throw err;
         // A refused connection sent nothing, so even a POST is safe to send again.
         const wait = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || isRefused(err) ? retryDelayMs(retry, attempt, null) : null;
         if (wait === null) throw new ConnectionError(`${op.method} ${redact(url)}: ${describeFailure(err)}`, redact(url), err);
-        await sleep(wait, options.signal);
+        await sleep(wait, signal);
         continue;
       }
       const meta: ResponseMeta = { status: res.status, headers: res.headers, requestId: res.headers.get('x-request-id'), rateLimit: rateLimitOf(res.headers) };
       this.options.onResponse?.({ ...meta, method: op.method, path: op.path });
-      const body = await readBody(res);
-      if (res.ok) return attachResponse(body as T, meta);
+      const { body, json } = await readBody(res);
       const retryAfter = retryAfterSeconds(res.headers);
-      const wait = RETRIED_STATUSES.has(res.status) ? retryDelayMs(retry, attempt, retryAfter) : null;
-      if (wait === null) {
-        throw apiErrorFor({ status: res.status, body: body as never, method: op.method, url: redact(url), requestId: meta.requestId, rateLimit: meta.rateLimit, retryAfterSeconds: retryAfter });
+      const details: ApiErrorDetails = { status: res.status, body: body as never, method: op.method, url: redact(url), requestId: meta.requestId, rateLimit: meta.rateLimit, retryAfterSeconds: retryAfter };
+      const expectsJson = /json/.test(op.accept);
+      if (res.ok && (json || !expectsJson || body === undefined)) return attachResponse(body as T, meta);
+      const wait = !res.ok && RETRIED_STATUSES.has(res.status) ? retryDelayMs(retry, attempt, retryAfter) : null;
+      if (wait !== null) {
+        await sleep(wait, signal);
+        continue;
       }
-      await sleep(wait, options.signal);
+      if (expectsJson && !json && res.status < 500) throw new UnexpectedResponseError(details, res.headers.get('content-type'), this.hint(res.status));
+      if (!json && res.status >= 500) throw new ServerError(details);
+      throw apiErrorFor(details);
     }
+  }
+
+  /** What to check when an answer is not the API's: the usual cause is a base URL without its `/v2`. */
+  private hint(status: number): string {
+    const path = new URL(this.baseUrl).pathname;
+    if (!/\/v2$/.test(path)) return ` (is /v2 missing from the base URL ${this.baseUrl}?)`;
+    return status === 404 ? ` (is ${this.baseUrl} the Wellstream API?)` : '';
   }
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if (!text) return undefined;
-  if (!/json/.test(res.headers.get('content-type') ?? '')) return text;
+/** Browsers do not let a page set User-Agent; Node does, and the platform's logs then name the SDK and its version. */
+const nodeVersion = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+const USER_AGENT: Record<string, string> = nodeVersion ? { 'user-agent': `wellstream-sdk-js/${SDK_VERSION} node/${nodeVersion}` } : {};
+
+/** The base URL without trailing slashes, refused (before anything is sent) when it cannot be one. */
+function checkedBaseUrl(value: string): string {
+  const example = 'http://127.0.0.1:8080/v2';
+  if (!value) throw new ParameterError(`baseUrl is required, e.g. ${example}`);
+  let url: URL;
   try {
-    return JSON.parse(text);
+    url = new URL(value);
   } catch {
-    return text;
+    throw new ParameterError(`baseUrl "${value}" is not a URL: write it with its scheme, e.g. ${example}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParameterError(`baseUrl "${value}" must start with http:// or https://, e.g. ${example}`);
+  if (url.search || url.hash) throw new ParameterError(`baseUrl "${value}" must not have a query or fragment (the token goes in { token })`);
+  if (url.pathname === '/') throw new ParameterError(`baseUrl "${value}" has no path: the API is under /v2, e.g. ${url.origin}/v2`);
+  return value.replace(/\/+$/, '');
+}
+
+/** The answer's body: parsed when it is JSON (`json` true), else its text. */
+async function readBody(res: Response): Promise<{ body: unknown; json: boolean }> {
+  const text = await res.text();
+  if (!text) return { body: undefined, json: false };
+  if (!/json/.test(res.headers.get('content-type') ?? '')) return { body: text, json: false };
+  try {
+    return { body: JSON.parse(text), json: true };
+  } catch {
+    return { body: text, json: false };
   }
 }
 

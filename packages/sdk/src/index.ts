@@ -4,15 +4,20 @@
  * @packageDocumentation
  */
 export { Wellstream } from './client';
+export { SDK_VERSION } from './version';
 export type { WellstreamOptions } from './client';
 export * from './errors';
 export { EventStream } from './events/event-stream';
 export type { EventStreamOptions } from './events/event-stream';
 export type * from './events/event-types';
+export { DEFAULT_TIMEOUT_MS } from './http-client';
 export type { HttpClientOptions, RequestOptions } from './http-client';
+export type { WithDates } from './request-encoding';
 export type { RateLimit, ResponseMeta, WithResponse } from './rate-limit';
 export type { RetryOptions } from './retry-policy';
 export { signPushPayload, verifyPushSignature } from './push-signature';
+export { constructPushBatch } from './push-batch';
+export type { PushBatch, PushItem } from './push-batch';
 export type { HeaderSource, VerifyOptions } from './push-signature';
 export { RECORD_TYPES } from './resources/users';
 export type { RecordType } from './resources/users';

@@ -5,15 +5,17 @@
  */
 import type { components, operations } from './generated/openapi';
 import type { OperationId } from './generated/operation-table';
+import type { WithDates } from './request-encoding';
 
 export type Schemas = components['schemas'];
 type Op<K extends OperationId> = operations[K];
 type Defined<T> = [T] extends [never] ? false : [T] extends [undefined] ? false : true;
 
 export type PathParams<K extends OperationId> = Op<K>['parameters'] extends { path: infer P } ? P : never;
-export type QueryParams<K extends OperationId> = Op<K>['parameters'] extends { query?: infer Q } ? Exclude<Q, undefined> : never;
+/** A Date is accepted wherever a time or a date goes (request-encoding.ts). */
+export type QueryParams<K extends OperationId> = Op<K>['parameters'] extends { query?: infer Q } ? WithDates<Exclude<Q, undefined>> : never;
 type BodyOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-export type RequestBody<K extends OperationId> = BodyOf<Exclude<Op<K>['requestBody'], undefined>>;
+export type RequestBody<K extends OperationId> = WithDates<BodyOf<Exclude<Op<K>['requestBody'], undefined>>>;
 type BodyRequired<K extends OperationId> = undefined extends Op<K>['requestBody'] ? false : true;
 
 type Success = 200 | 201 | 202;

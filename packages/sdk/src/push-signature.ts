@@ -54,9 +54,12 @@ export async function signPushPayload(body: string | Uint8Array, secret: string,
 
 /**
  * Resolves when `rawBody` (the exact bytes received, before any JSON parsing) was signed with
- * `secret` within the tolerance; rejects with a SignatureVerificationError otherwise.
+ * `secret`, or with one of `secrets` (a rotation: the new one and the old one until every batch
+ * signed with it is through), within the tolerance; rejects with a SignatureVerificationError otherwise.
  */
-export async function verifyPushSignature(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyOptions = {}): Promise<void> {
+export async function verifyPushSignature(rawBody: string | Uint8Array, headers: HeaderSource, secret: string | readonly string[], options: VerifyOptions = {}): Promise<void> {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new SignatureVerificationError('mismatch', 'no secret to verify with');
   const signature = header(headers, SIGNATURE_HEADER);
   const timestamp = header(headers, TIMESTAMP_HEADER);
   if (!signature || !timestamp) throw new SignatureVerificationError('missing_header', `missing ${!signature ? 'X-Wellstream-Signature' : 'X-Wellstream-Timestamp'} header`);
@@ -66,6 +69,11 @@ export async function verifyPushSignature(rawBody: string | Uint8Array, headers:
   const now = options.now ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - Number(timestamp)) > tolerance) throw new SignatureVerificationError('stale_timestamp', `timestamp ${timestamp} is more than ${tolerance} s away from now (${now})`);
   const mac = new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-  const ok = await globalThis.crypto.subtle.verify('HMAC', await hmacKey(secret, 'verify'), mac, signedPayload(timestamp.trim(), rawBody));
-  if (!ok) throw new SignatureVerificationError('mismatch', 'the signature does not match the body and secret');
+  const payload = signedPayload(timestamp.trim(), rawBody);
+  for (const candidate of secrets) {
+    if (await globalThis.crypto.subtle.verify('HMAC', await hmacKey(candidate, 'verify'), mac, payload)) return;
+  }
+  throw new SignatureVerificationError('mismatch', `the signature does not match the body and ${secrets.length > 1 ? 'any of the secrets' : 'secret'}`);
 }
+
+export { header as pushHeader };

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
-import { signPushPayload, SignatureVerificationError, verifyPushSignature } from '../src';
+import { constructPushBatch, signPushPayload, SignatureVerificationError, verifyPushSignature } from '../src';
 import { postMeasurements, sdkTenant } from './sdk-fixtures';
 
 jest.setTimeout(60_000);
@@ -52,6 +52,20 @@ it('accepts a real delivery and rejects forged and stale ones', async () => {
     // A delivery re-signed with a stale timestamp is refused even though the signature matches.
     const stale = await signPushPayload(body, SECRET, Math.floor(Date.now() / 1000) - 3600);
     expect(await reason(verifyPushSignature(body, stale, SECRET))).toBe('stale_timestamp');
+    // A rotation: the old and the new secret are both accepted while batches signed with either are about.
+    expect(await reason(verifyPushSignature(body, headers, ['new-secret-0123456789', SECRET]))).toBe('accepted');
+    expect(await reason(verifyPushSignature(body, headers, ['new-secret-0123456789', 'older-secret-0123456']))).toBe('mismatch');
+    // Parsed into its typed batch: the records as posted.
+    const batch = await constructPushBatch(body, headers, ['new-secret-0123456789', SECRET]);
+    expect(batch.id).toBe(headers['x-wellstream-batch-id']);
+    expect(batch.withheldItems).toBe(0);
+    expect(batch.items.map((i) => i.log_id).sort()).toEqual(['push-0', 'push-1']);
+    expect(batch.items[0].user.uid).toBe('push-1');
+    expect(await reason(constructPushBatch(forgedBody, headers, SECRET))).toBe('mismatch');
+    const notABatch = '{"hello":1}';
+    expect(await reason(constructPushBatch(notABatch, await signPushPayload(notABatch, SECRET), SECRET))).toBe('malformed_body');
+    const otherId = { ...headers, ...(await signPushPayload(body, SECRET)), 'x-wellstream-batch-id': 'another-batch' };
+    expect(await reason(constructPushBatch(body, otherId, SECRET))).toBe('malformed_body');
     // The SDK signs exactly as the platform does.
     expect(await signPushPayload(body, SECRET, sentAt)).toEqual({ 'X-Wellstream-Timestamp': String(sentAt), 'X-Wellstream-Signature': headers['x-wellstream-signature'] });
   } finally {

@@ -67,6 +67,9 @@ describe('every REST operation through its typed method', () => {
     const events = ws.streams.connect(stream.id, { includePokes: true });
     for await (const e of events) if (e.type === 'poke') break;
     sent.add('connectStream');
+    const watched = ws.streams.tail(stream.id, { includePokes: true });
+    for await (const e of watched) if (e.type === 'poke') break;
+    sent.add('tailStream');
     const replay = ws.replay({ event_types: 'data' }, { includePokes: true });
     for await (const e of replay) if (e.type === 'poke') break;
     sent.add('replay');

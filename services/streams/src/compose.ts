@@ -41,6 +41,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       const quota = new CustomerQuota({
         stream: config.WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER,
         replay: config.WELLSTREAM_REPLAY_MAX_PER_CUSTOMER,
+        tail: config.WELLSTREAM_TAIL_MAX_PER_CUSTOMER,
         retryAfterSeconds: Math.max(1, Math.ceil(config.WELLSTREAM_POKE_INTERVAL_MS / 1000)),
       });
       const lag = new StreamLag();
@@ -66,6 +67,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
       const routes = streamsRoutes({
         streams: { repo, eventLog, members, clock: systemClock, forgetConnectable: (customerId, id) => connectable.forget(customerId, id) },
         replay: { clock: systemClock, gone, eventLog, quota, logger, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS, eventsPerSecond: config.WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND },
+        tail: { clock: systemClock, gone, eventLog, quota, logger, streams: connectable, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
         sse,
       });
       const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes });

@@ -17,6 +17,8 @@ export interface StreamsConfig extends ServiceSettings {
   WELLSTREAM_STREAM_RESEND_WINDOW_MS: number;
   /** Replay connections one customer may hold open at once (per streams-service process). */
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: number;
+  /** Read-only stream tails one customer may hold open at once (per streams-service process). */
+  WELLSTREAM_TAIL_MAX_PER_CUSTOMER: number;
   /** Events per second one replay connection may send. */
   WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: number;
   /** Stream connections one customer may hold open at once (per streams-service process). */
@@ -40,6 +42,9 @@ export const streamsConfigSchema = Joi.object<StreamsConfig>({
     .description('when a stream client goes, what it was written this long before is written again to the next owner of its users (it may not have read it)'),
   WELLSTREAM_REPLAY_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3)
     .description('replay connections one customer may hold open at once, per streams-service process (429 + `Retry-After` past it)'),
+  // A tail reads the customer's slice of the log on its own, as a replay does, for watching: a few.
+  WELLSTREAM_TAIL_MAX_PER_CUSTOMER: Joi.number().integer().min(1).max(10_000).default(3)
+    .description('read-only stream tails (`GET /streams/:id/tail`) one customer may hold open at once, per streams-service process (429 + `Retry-After` past it)'),
   // 100,000 events (a large customer's month) in 20 s, while 3 replays of one customer stay
   // within what the broker, the gateway and this process serve beside everyone's live delivery.
   WELLSTREAM_REPLAY_MAX_EVENTS_PER_SECOND: Joi.number().integer().min(10).max(1_000_000).default(5000)

@@ -7,28 +7,37 @@ import { METRICS, METRIC_ORIGINS, ResourceType, SOURCE_TYPES } from '@wellstream
 import { GRANULARITIES } from '../record-payload';
 import * as typed from '../typed-schema';
 
-const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+/** `YYYY-MM-DDThh:mm:ssZ`, the stored and served form, and what ingestion also reads: up to nine digits of a fraction of a second (JavaScript's toISOString() writes three). */
+const UTC_TIME_INPUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
-/** `YYYY-MM-DDThh:mm:ssZ` that is also a real calendar time (no 2024-02-30). */
+/** The time cut to its whole second, in the stored form. */
+const toSecond = (value: string) => (value.length > 20 ? `${value.slice(0, 19)}Z` : value);
+
+/**
+ * `YYYY-MM-DDThh:mm:ssZ` that is also a real calendar time (no 2024-02-30). A fraction of a second
+ * is accepted and dropped: records are kept to the second, and the interface fixes only the served
+ * form, which stays exactly this one.
+ */
 export const utcTime = () =>
   Joi.string()
-    .pattern(UTC_TIME)
+    .pattern(UTC_TIME_INPUT)
     .custom((value: string, helpers) => {
-      const d = new Date(value);
-      if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 19) !== value.slice(0, 19)) return helpers.error('date.utc');
-      return value;
+      const whole = toSecond(value);
+      const d = new Date(whole);
+      if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 19) !== whole.slice(0, 19)) return helpers.error('date.utc');
+      return whole;
     })
     .messages({
-      'string.pattern.base': '{{#label}} must be a UTC time formatted YYYY-MM-DDThh:mm:ssZ',
+      'string.pattern.base': '{{#label}} must be a UTC time formatted YYYY-MM-DDThh:mm:ssZ (a fraction of a second is accepted and dropped)',
       'date.utc': '{{#label}} is not a valid calendar time',
     });
 
-/** end_time must not be before the record's start_time (a sibling field). */
+/** end_time must not be before the record's start_time (a sibling field), both to the second. */
 export const endTime = () =>
   utcTime()
     .custom((value: string, helpers) => {
       const start = (helpers.state.ancestors[0] as { start_time?: unknown }).start_time;
-      if (typeof start === 'string' && UTC_TIME.test(start) && value < start) return helpers.error('time.order');
+      if (typeof start === 'string' && UTC_TIME_INPUT.test(start) && toSecond(value) < toSecond(start)) return helpers.error('time.order');
       return value;
     })
     .messages({ 'time.order': '{{#label}} must not be before start_time' });

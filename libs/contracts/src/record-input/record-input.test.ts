@@ -52,3 +52,15 @@ it('values: records typed as the contract pass the validation ingestion runs', (
   const validated = validateRecords({ records: [workout, cgm, deletion] });
   expect(validated.map((v) => v.kind)).toEqual(['full', 'full', 'deletion']);
 });
+
+it('times: fractions of a second (what toISOString() writes) are accepted and dropped; other forms are refused', () => {
+  const [stored] = validateRecords({
+    records: [{ ...workout, start_time: '2026-01-02T08:00:00.987Z', end_time: '2026-01-02T09:00:00.123456789Z' }],
+  });
+  expect(stored).toMatchObject({ kind: 'full', content: { start_time: '2026-01-02T08:00:00Z', end_time: '2026-01-02T09:00:00Z' } });
+  // Within one second, an end written with a smaller fraction is not before its start.
+  expect(() => validateRecords({ records: [{ ...workout, start_time: '2026-01-02T08:00:00.900Z', end_time: '2026-01-02T08:00:00.100Z' }] })).not.toThrow();
+  for (const bad of ['2026-01-02T08:00:00.Z', '2026-01-02T08:00:00.1234567890Z', '2026-01-02T08:00:00.5+01:00', '2026-01-02T08:00Z', '2026-02-30T08:00:00.5Z']) {
+    expect(() => validateRecords({ records: [{ ...workout, start_time: bad, end_time: '2026-03-02T09:00:00Z' }] })).toThrow();
+  }
+});

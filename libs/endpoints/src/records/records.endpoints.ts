@@ -24,6 +24,13 @@ const listAnswer = {
   properties: { data: { type: 'array', items: { anyOf: [ref('Record'), ref('MergedRecord'), ref('KeptRecord')] } } },
 };
 const utc = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', example: '2024-03-01T07:30:00Z' };
+/** Ingestion also reads a fraction of a second (what toISOString() writes) and drops it: records are stored and served to the second. */
+const utcInput = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$',
+  example: '2024-03-01T07:30:00Z',
+  description: 'UTC; a fraction of a second (e.g. 2024-03-01T07:30:00.123Z) is accepted and dropped.',
+};
 
 const developer = { auth: 'developer', organizationParam: 'org_id' } as const;
 
@@ -141,8 +148,8 @@ function recordsApi() {
                   type: { type: 'string', enum: ['measurement', 'nutrition', 'sleep', 'summary', 'workout', 'intraday', 'cgm'] },
                   source: { type: 'object', properties: { type: { type: 'string', enum: SOURCE_TYPES }, device: { type: 'object' } } },
                   log_id: { type: 'string' },
-                  start_time: utc,
-                  end_time: utc,
+                  start_time: utcInput,
+                  end_time: utcInput,
                   utc_offset: { type: 'integer', description: 'Seconds; computed from the user\'s time zone when absent' },
                   metrics: { type: 'array', items: { oneOf: [ref('Metric'), ref('SeriesMetric')] } },
                   deleted: { type: 'boolean' },

@@ -154,7 +154,7 @@ const streamsApi = {
         tags: ['streams'],
         summary: 'Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)',
         description:
-          'Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter.',
+          'Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter: one event id, or a comma-separated list of the last id of each partition read (at most 1,024; each partition resumes after its own, so a client that stopped with events of several users in hand misses none).',
         parameters: [
           idParam,
           { name: 'last_event_id', in: 'query', schema: { type: 'string' } },
@@ -167,6 +167,29 @@ const streamsApi = {
           '422': err(422, 'Member limit reached (Retry-After)'),
           '429': err(429, "The token's hourly limit, or the customer's stream-connection quota (WELLSTREAM_STREAM_MAX_CONNECTIONS_PER_CUSTOMER; Retry-After)"),
           '503': err(503, 'Too many clients connecting to this server at once (a reconnect storm; WELLSTREAM_STREAM_MAX_CONNECTING): retry after Retry-After, 1 to 5 s picked at random'),
+        },
+      },
+    },
+    '/streams/{id}/tail': {
+      get: {
+        ...developer,
+        operationId: 'tailStream',
+        tags: ['streams'],
+        summary: "Watch a stream read-only (SSE): its events from now, without taking any from the stream's clients",
+        description:
+          "The stream's events, its filters applied, from now (or after `Last-Event-ID`: one id or a comma-separated list, one per partition; a resumed tail reads up to 5 minutes back and may send events of partitions not named again). " +
+          "A tail joins no consumer group: every client of the stream still receives every event, the tail takes no member slot and is not counted in `members`, and commits nothing. Pokes carry `{ts, stream, tail: true}`. " +
+          'A customer may hold at most WELLSTREAM_TAIL_MAX_PER_CUSTOMER tails at once (3 by default, per streams process).',
+        parameters: [
+          idParam,
+          { name: 'last_event_id', in: 'query', schema: { type: 'string' } },
+          { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': sse('Event stream'),
+          '400': err(400, 'Malformed Last-Event-ID'),
+          '404': err(404, 'Unknown stream'),
+          '429': err(429, "The token's hourly limit, or the customer's tail quota (WELLSTREAM_TAIL_MAX_PER_CUSTOMER; Retry-After)"),
         },
       },
     },

@@ -42,7 +42,8 @@ const uidSchema = {
   minLength: 1,
   maxLength: 128,
   pattern: '^[A-Za-z0-9._~-]+$',
-  description: 'Unique in the organization (taken, or once used by a deleted user: 422); must not be or contain an e-mail address, a phone number or an SSN (422).',
+  description:
+    'Unique in the organization (in use, or once used by a deleted user: 422 `{"errors":{"uid":["already exists"]}}`); 1 to 128 of A-Z a-z 0-9 . _ ~ -; must not be or contain an e-mail address, a phone number or an SSN (422, with the rule spelled out). Seven to fifteen digits in a row (e.g. `Date.now()`) read as a phone number.',
   example: 'user-0001',
 };
 

@@ -8,7 +8,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function show(s: Session, value: unknown, rows: () => Record<string, unknown>[], columns: string[]): void {
   if (s.json) printJson(s.io, value);
-  else printTable(s.io, rows(), columns);
+  else printTable(s.io, rows(), columns, s.wide);
 }
 
 export async function usersList(s: Session, flags: { limit?: string; offset?: string }): Promise<void> {
@@ -25,6 +25,34 @@ export async function usersGet(s: Session, uid: string): Promise<void> {
 export async function usersCreate(s: Session, uid: string, flags: { timezone?: string; country?: string }): Promise<void> {
   const user = await s.client.users.create(s.organization(), { uid, ...(flags.timezone || flags.country ? { location: { timezone: flags.timezone ?? null, country_code: flags.country ?? null } } : {}) } as never);
   show(s, user, () => [user as never], ['uid', 'id', 'location.timezone', 'marketplace.url']);
+}
+
+export async function usersUpdate(s: Session, uid: string, flags: { timezone?: string; country?: string }): Promise<void> {
+  if (flags.timezone === undefined && flags.country === undefined) throw new CliFailure('users update needs --timezone and/or --country', EXIT_USAGE);
+  const current = await s.client.users.get(s.organization(), uid);
+  const location = { timezone: flags.timezone ?? current.location.timezone, country_code: flags.country ?? current.location.country_code };
+  const user = await s.client.users.update(s.organization(), uid, { location } as never);
+  show(s, user, () => [user as never], ['uid', 'id', 'location.timezone', 'location.country_code']);
+}
+
+export async function usersDelete(s: Session, uid: string): Promise<void> {
+  const user = await s.client.users.delete(s.organization(), uid);
+  if (s.json) printJson(s.io, user);
+  else s.io.stdout(`deleted user ${user.uid} (${user.id}); the data is kept, never served, for the retention period\n`);
+}
+
+export async function streamsGet(s: Session, id: string): Promise<void> {
+  const stream = await s.client.streams.get(id);
+  show(s, stream, () => [stream as never], ['id', 'name', 'members', 'resource_filter', 'event_type_filter', 'start_date', 'created_at']);
+}
+
+/** Who the saved login (or the flags) is: checked against the server, the token shown by its prefix only. */
+export async function whoami(s: Session): Promise<void> {
+  const answer = await s.client.streams.list();
+  const who = { base_url: s.client.baseUrl, organization_id: s.login.organization_id ?? null, token: `${s.login.token.slice(0, 12)}…`, rate_limit: answer.$response.rateLimit };
+  if (s.json) return printJson(s.io, who);
+  s.io.stdout(`${who.base_url}\norganization ${who.organization_id ?? '(none; pass --org)'}\ntoken ${who.token}\n`);
+  if (who.rate_limit) s.io.stdout(`${who.rate_limit.remaining} of ${who.rate_limit.limit} requests left this hour\n`);
 }
 
 export async function records(s: Session, type: string, flags: { user?: string; from?: string; to?: string; source?: string }): Promise<void> {

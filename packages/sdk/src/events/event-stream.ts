@@ -7,7 +7,8 @@
  * ApiError. An AbortSignal, `close()` or leaving a `for await` loop stops it.
  *
  * Delivery is at least once: after a reconnect the server sends again what the old connection may
- * not have read. Ids are `<partition>-<offset>` and each partition's offsets only grow, so an event
+ * not have read. A stream connection resumes each partition (user group) after the last event handed
+ * out of it (`position`), so events of several users held by a slow consumer are all sent again. Ids are `<partition>-<offset>` and each partition's offsets only grow, so an event
  * at or before the last one handed out of its partition is one this stream had: it is skipped
  * (`keepDuplicates` to see them).
  */
@@ -20,7 +21,7 @@ import type { WellstreamEvent } from './event-types';
 
 export interface EventStreamOptions {
   signal?: AbortSignal;
-  /** Start after this event id (e.g. one kept from an earlier run). */
+  /** Start after this event id, or (streams) after each id of a `position` kept from an earlier run. */
   lastEventId?: string;
   /** Hand out `poke` heartbeats too. Default false. */
   includePokes?: boolean;
@@ -42,6 +43,10 @@ export interface EventSource {
   /** The URL to GET (with the token); the stream adds Last-Event-ID itself. */
   url: URL;
   fetch: typeof fetch;
+  /** Sent with every connection (the token as Authorization, the User-Agent). */
+  headers?: Record<string, string>;
+  /** Resume with every partition's last id (stream connections) rather than the last id alone (the replay). */
+  resumeEachPartition?: boolean;
 }
 
 export class EventStream implements AsyncIterable<WellstreamEvent> {
@@ -54,14 +59,25 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     private readonly source: EventSource,
     private readonly options: EventStreamOptions = {},
   ) {
-    this.lastId = options.lastEventId;
-    if (options.lastEventId) this.handOut(options.lastEventId);
+    const ids = options.lastEventId?.split(',').map((id) => id.trim()).filter(Boolean) ?? [];
+    for (const id of ids) this.handOut(id);
+    this.lastId = source.resumeEachPartition ? options.lastEventId : ids[ids.length - 1];
     options.signal?.addEventListener('abort', () => this.stop.abort(options.signal?.reason), { once: true });
   }
 
-  /** The id of the last event handed out: where a new connection would resume. */
+  /** The id of the last event handed out. */
   get lastEventId(): string | undefined {
     return this.lastId;
+  }
+
+  /**
+   * Where a new connection resumes: per partition, the last event handed out, comma-separated
+   * (`3-1042,7-88`). Keep it after each event you are done with and pass it back as
+   * `lastEventId` after a restart: nothing after it is missed in any partition.
+   */
+  get position(): string | undefined {
+    if (this.handedOut.size === 0) return this.lastId;
+    return [...this.handedOut].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([p, o]) => `${p}-${o}`).join(',');
   }
 
   close(): void {
@@ -81,11 +97,11 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
         this.stop.signal.addEventListener('abort', onStop, { once: true });
         try {
           const res = await this.source.fetch(this.source.url, {
-            headers: { accept: 'text/event-stream', ...(this.lastId ? { 'last-event-id': this.lastId } : {}) },
+            headers: { ...this.source.headers, accept: 'text/event-stream', ...(this.resumeFrom() ? { 'last-event-id': this.resumeFrom()! } : {}) },
             signal: attempt.signal,
           });
           if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream') && res.body) {
-            this.options.onOpen?.({ reconnect: opened, lastEventId: this.lastId });
+            this.options.onOpen?.({ reconnect: opened, lastEventId: this.resumeFrom() });
             opened = true;
             failures = 0;
             for await (const event of this.read(res.body, attempt)) {
@@ -123,6 +139,10 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
     }
   }
 
+  private resumeFrom(): string | undefined {
+    return this.source.resumeEachPartition ? this.position : this.lastId;
+  }
+
   /**
    * Records `id` as handed out; false when it already was (at or before the last id handed out of
    * its partition). An id not of the `<partition>-<offset>` form is always new.
@@ -156,7 +176,11 @@ export class EventStream implements AsyncIterable<WellstreamEvent> {
         parser.feed(decoder.decode(value, { stream: true }));
         while (queue.length) {
           const event = toEvent(queue.shift()!);
-          if (event && (event.type !== 'poke' || this.options.includePokes)) yield event;
+          if (!event || (event.type === 'poke' && !this.options.includePokes)) continue;
+          // The idle timeout measures the server's silence, not the time the consumer holds an event.
+          clearTimeout(idle);
+          yield event;
+          idle = setTimeout(() => attempt.abort(), idleMs);
         }
       }
     } finally {

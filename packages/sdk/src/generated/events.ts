@@ -415,8 +415,13 @@ export interface components {
                 count?: number;
                 max?: number;
             };
-            /** @description Stream connections only */
+            /** @description Stream connections and tails only */
             stream?: string;
+            /**
+             * @description Stream tails only
+             * @constant
+             */
+            tail?: true;
             /** Format: date-time */
             ts: string;
         };

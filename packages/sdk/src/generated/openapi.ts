@@ -989,9 +989,29 @@ export interface paths {
         };
         /**
          * Connect to a stream (SSE; each client is a consumer-group member, events load-balanced by user)
-         * @description Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter.
+         * @description Events: `data`, `connection`, `rule` with `id: <partition>-<offset>`, and `poke` ({ts, stream, members{count,max}}) whenever 5 s pass without another event. Resume with the `Last-Event-ID` header or `last_event_id` query parameter: one event id, or a comma-separated list of the last id of each partition read (at most 1,024; each partition resumes after its own, so a client that stopped with events of several users in hand misses none).
          */
         get: operations["connectStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/{id}/tail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Watch a stream read-only (SSE): its events from now, without taking any from the stream's clients
+         * @description The stream's events, its filters applied, from now (or after `Last-Event-ID`: one id or a comma-separated list, one per partition; a resumed tail reads up to 5 minutes back and may send events of partitions not named again). A tail joins no consumer group: every client of the stream still receives every event, the tail takes no member slot and is not counted in `members`, and commits nothing. Pokes carry `{ts, stream, tail: true}`. A customer may hold at most WELLSTREAM_TAIL_MAX_PER_CUSTOMER tails at once (3 by default, per streams process).
+         */
+        get: operations["tailStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1168,7 +1188,10 @@ export interface components {
                 /** @description nutrition: food|meal|other; summary: daily; workout: running|cycling|walking|hiking|swimming|rowing|strength|yoga|other */
                 category?: string;
                 deleted?: boolean;
-                /** @example 2024-03-01T07:30:00Z */
+                /**
+                 * @description UTC; a fraction of a second (e.g. 2024-03-01T07:30:00.123Z) is accepted and dropped.
+                 * @example 2024-03-01T07:30:00Z
+                 */
                 end_time: string;
                 log_id: string;
                 metrics: (components["schemas"]["Metric"] | components["schemas"]["SeriesMetric"])[];
@@ -1180,7 +1203,10 @@ export interface components {
                     /** @enum {string} */
                     type?: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
                 };
-                /** @example 2024-03-01T07:30:00Z */
+                /**
+                 * @description UTC; a fraction of a second (e.g. 2024-03-01T07:30:00.123Z) is accepted and dropped.
+                 * @example 2024-03-01T07:30:00Z
+                 */
                 start_time: string;
                 tags?: string[];
                 /** @enum {string} */
@@ -4720,7 +4746,7 @@ export interface operations {
                         timezone?: string | null;
                     };
                     /**
-                     * @description Unique in the organization (taken, or once used by a deleted user: 422); must not be or contain an e-mail address, a phone number or an SSN (422).
+                     * @description Unique in the organization (in use, or once used by a deleted user: 422 `{"errors":{"uid":["already exists"]}}`); 1 to 128 of A-Z a-z 0-9 . _ ~ -; must not be or contain an e-mail address, a phone number or an SSN (422, with the rule spelled out). Seven to fifteen digits in a row (e.g. `Date.now()`) read as a phone number.
                      * @example user-0001
                      */
                     uid: string;
@@ -7847,6 +7873,118 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description When the hour ends (Unix seconds). */
                     "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    tailStream: {
+        parameters: {
+            query?: {
+                last_event_id?: string;
+            };
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Event stream */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        data: string;
+                        /** @enum {string} */
+                        event: "poke" | "data" | "connection" | "rule";
+                        /** @description <partition>-<offset>, usable as Last-Event-ID (not on pokes) */
+                        id?: string;
+                    };
+                };
+            };
+            /** @description Malformed Last-Event-ID */
+            400: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Unknown stream */
+            404: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The token's hourly limit, or the customer's tail quota (WELLSTREAM_TAIL_MAX_PER_CUSTOMER; Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -64,6 +64,7 @@ export const OPERATIONS = {
   requestUserExport: { method: 'POST', path: '/admin/organizations/{org_id}/users/{uid}/exports', developerToken: true, eventStream: false, accept: 'application/json' },
   revokeToken: { method: 'DELETE', path: '/admin/tokens/{token}', developerToken: true, eventStream: false, accept: 'application/json' },
   suspendUser: { method: 'POST', path: '/admin/organizations/{org_id}/users/{uid}/suspend', developerToken: true, eventStream: false, accept: 'application/json' },
+  tailStream: { method: 'GET', path: '/streams/{id}/tail', developerToken: true, eventStream: true, accept: 'text/event-stream' },
   unsuspendUser: { method: 'POST', path: '/admin/organizations/{org_id}/users/{uid}/unsuspend', developerToken: true, eventStream: false, accept: 'application/json' },
   updateOrganizationSettings: { method: 'PATCH', path: '/admin/organizations/{org_id}/settings', developerToken: true, eventStream: false, accept: 'application/json' },
   updateRule: { method: 'PUT', path: '/organizations/{org_id}/users/{uid}/rules/{rule_id}', developerToken: true, eventStream: false, accept: 'application/json' },

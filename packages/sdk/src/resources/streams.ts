@@ -5,11 +5,12 @@ import type { QueryParams, RequestBody } from '../operation-types';
 import type { Caller } from './operation-caller';
 
 export type ReplayParams = QueryParams<'replay'>;
+export type StreamOperation = 'connectStream' | 'tailStream' | 'replay';
 
 export class Streams {
   constructor(
     private readonly call: Caller,
-    private readonly open: (operation: 'connectStream' | 'replay', path: Record<string, string> | undefined, query: Record<string, unknown> | undefined, options: EventStreamOptions) => EventStream,
+    private readonly open: (operation: StreamOperation, path: Record<string, string> | undefined, query: Record<string, unknown> | undefined, options: EventStreamOptions) => EventStream,
   ) {}
 
   list(query?: QueryParams<'listStreams'>, options?: RequestOptions) {
@@ -36,6 +37,15 @@ export class Streams {
    */
   connect(id: string, options: EventStreamOptions = {}): EventStream {
     return this.open('connectStream', { id }, undefined, options);
+  }
+
+  /**
+   * Watches the stream read-only: its events (filters applied) from now, without joining its
+   * consumer group, so its clients still get every event. A customer may hold only a few at once
+   * (429 past them). Resumes like `connect`.
+   */
+  tail(id: string, options: EventStreamOptions = {}): EventStream {
+    return this.open('tailStream', { id }, undefined, options);
   }
 
   /** The customer's last 30 days of events (filtered by `params`), then live ones. */

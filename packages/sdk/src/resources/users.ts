@@ -4,6 +4,7 @@ import { ParameterError } from '../errors';
 import type { QueryParams, RequestBody, ResponseBody } from '../operation-types';
 import type { WithResponse } from '../rate-limit';
 import type { Caller } from './operation-caller';
+import { everyPage, recordWindows } from './paging';
 
 export class Users {
   constructor(private readonly call: Caller) {}
@@ -11,6 +12,10 @@ export class Users {
   /** One page of the organization's users (`meta` has offset, limit, total). */
   list(orgId: string, query?: QueryParams<'listUsers'>, options?: RequestOptions) {
     return this.call('listUsers', { path: { org_id: orgId }, query }, options);
+  }
+  /** Every user of the organization, page after page (`for await (const user of ws.users.listAll(org))`). */
+  listAll(orgId: string, query: Omit<QueryParams<'listUsers'>, 'offset' | 'limit'> = {}, options?: RequestOptions): AsyncGenerator<ResponseBody<'listUsers'>['data'][number]> {
+    return everyPage((offset, limit) => this.list(orgId, { ...query, offset, limit }, options), 100);
   }
   get(orgId: string, uid: string, options?: RequestOptions) {
     return this.call('getUser', { path: { org_id: orgId, uid } }, options);
@@ -51,6 +56,28 @@ export class Records {
     const id = RECORD_OPERATIONS[type] as (typeof RECORD_OPERATIONS)[T];
     if (!id) throw new ParameterError(`unknown record type "${String(type)}": one of ${RECORD_TYPES.join(', ')}`);
     return this.call(id, { path: { org_id: orgId, uid }, query } as never, options) as never;
+  }
+  /**
+   * A user's records of one type over any range of days: the range is cut into the API's 30-day
+   * windows, asked one after the other (`for await (const r of ws.records.listRange(org, uid, 'sleep', { start_date, end_date }))`).
+   */
+  async *listRange<T extends RecordType>(
+    orgId: string,
+    uid: string,
+    type: T,
+    query: Omit<RecordQuery, 'start_date' | 'end_date'> & { start_date: string | Date; end_date: string | Date },
+    options?: RequestOptions,
+  ): AsyncGenerator<ResponseBody<(typeof RECORD_OPERATIONS)[T]>['data'][number]> {
+    let windows: { start_date: string; end_date: string }[];
+    try {
+      windows = recordWindows(query.start_date, query.end_date);
+    } catch (err) {
+      throw new ParameterError((err as Error).message);
+    }
+    for (const window of windows) {
+      const page = await this.list(orgId, uid, type, { ...query, ...window }, options);
+      yield* (page as { data: ResponseBody<(typeof RECORD_OPERATIONS)[T]>['data'] }).data;
+    }
   }
   /** For each connected source and resource: first and last record held, last sync, backfill state, whether it is expected. */
   availability(orgId: string, uid: string, options?: RequestOptions) {

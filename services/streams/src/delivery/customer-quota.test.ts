@@ -1,7 +1,7 @@
 import { CustomerQuota } from './customer-quota';
 
 describe('CustomerQuota', () => {
-  const quota = () => new CustomerQuota({ stream: 2, replay: 1, retryAfterSeconds: 5 });
+  const quota = () => new CustomerQuota({ stream: 2, replay: 1, tail: 1, retryAfterSeconds: 5 });
 
   it('refuses the slot past the limit with a 429-kind error and Retry-After, per customer and kind', () => {
     const q = quota();

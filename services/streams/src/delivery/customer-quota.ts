@@ -8,24 +8,25 @@
 import { AppError } from '@wellstream/errors';
 import { SlotCounts } from './slot-counts';
 
-export type ConnectionKind = 'stream' | 'replay';
+export type ConnectionKind = 'stream' | 'replay' | 'tail';
 
 export interface QuotaLimits {
   stream: number;
   replay: number;
+  /** Read-only tails of streams (they read the customer's slice of the log on their own, like a replay). */
+  tail: number;
   /** Retry-After of a refused connection, in seconds. */
   retryAfterSeconds: number;
 }
 
+const REFUSAL: Record<ConnectionKind, { code: string; what: string }> = {
+  stream: { code: 'TOO_MANY_STREAM_CONNECTIONS', what: 'stream connections' },
+  replay: { code: 'TOO_MANY_REPLAYS', what: 'replay connections' },
+  tail: { code: 'TOO_MANY_TAILS', what: 'stream tails' },
+};
+
 export const tooManyConnections = (kind: ConnectionKind, max: number, retryAfterSeconds: number) =>
-  new AppError(
-    'rate_limited',
-    kind === 'replay' ? 'TOO_MANY_REPLAYS' : 'TOO_MANY_STREAM_CONNECTIONS',
-    kind === 'replay'
-      ? `A customer can have at most ${max} replay connections open at once; retry when one closes.`
-      : `A customer can have at most ${max} stream connections open at once; retry when one closes.`,
-    { retryAfterSeconds },
-  );
+  new AppError('rate_limited', REFUSAL[kind].code, `A customer can have at most ${max} ${REFUSAL[kind].what} open at once; retry when one closes.`, { retryAfterSeconds });
 
 export class CustomerQuota {
   private readonly open = new SlotCounts();

@@ -25,4 +25,11 @@ describe('uid policy', () => {
     const problems = uidProblems(uid);
     expect(problems.join(' ')).toMatch(reason);
   });
+
+  it('explains what a uid may be whenever one is refused', () => {
+    const problems = uidProblems(String(1764262800123));
+    expect(problems.join(' ')).toMatch(/phone/);
+    expect(problems[problems.length - 1]).toMatch(/^a uid is your own opaque id for the user: 1 to 128 of A-Z a-z 0-9 \. _ ~ -.*Date\.now\(\)/);
+    expect(uidProblems('user-0001')).toEqual([]);
+  });
 });

@@ -21,8 +21,18 @@ export const PHONE_DEFAULT_COUNTRIES: CountryCode[] = ['US', 'GB', 'FR', 'IN', '
 const SSN = /(?<!\d)\d{3}-?\d{2}-?\d{4}(?!\d)/;
 const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+/g;
 
-/** The reasons a uid is refused, empty when it is acceptable. */
+/** Said after the reasons, so that a developer learns the whole rule from one refusal. */
+export const UID_RULE =
+  `a uid is your own opaque id for the user: 1 to ${UID_MAX_LENGTH} of A-Z a-z 0-9 . _ ~ -, with no e-mail address, phone number or social security number in it ` +
+  '(7 to 15 digits in a row, such as Date.now(), read as a phone number even after a prefix like "user-": use a UUID, a short counter, or Date.now().toString(36))';
+
+/** The reasons a uid is refused followed by the rule, empty when it is acceptable. */
 export function uidProblems(uid: string): string[] {
+  const problems = reasons(uid);
+  return problems.length ? [...problems, UID_RULE] : [];
+}
+
+function reasons(uid: string): string[] {
   if (uid.length === 0) return ['must not be empty'];
   if (uid.length > UID_MAX_LENGTH) return [`must be at most ${UID_MAX_LENGTH} characters`];
   const problems: string[] = [];

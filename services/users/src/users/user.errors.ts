@@ -5,7 +5,7 @@ import { AppError, notFound, unauthenticated, unprocessable } from '@wellstream/
 
 export const userNotFound = (uid: string): AppError => notFound('USER_NOT_FOUND', `No user with uid "${uid}" in this organization.`);
 
-export const uidTaken = (): AppError => unprocessable('UID_TAKEN', { uid: ['is already taken in this organization'] });
+export const uidTaken = (): AppError => unprocessable('UID_TAKEN', { uid: ['already exists'] });
 
 export const marketplaceNotFound = (): AppError =>
   notFound('MARKETPLACE_NOT_FOUND', 'This marketplace link is not valid (it may have been replaced by a newer one).');

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerError, GatewayTrustOptions, ServiceMetrics, sendJson, startRequest, verifyGatewayCall } from '@wellstream/http';
 import { AppError, unauthenticated } from '@wellstream/errors';
 import { runWithRequestContext } from '@wellstream/logging';
-import { parsePosition } from '../event-position';
+import { parsePositions } from '../event-position';
 import { openSse, SseSettings } from '../sse-response';
 import { ConnectDeps, prepareStreamConnection } from './connect-stream.usecase';
 
@@ -60,7 +60,7 @@ async function connect(
   }
   const fromQuery = query.get('last_event_id') ?? undefined;
   const header = req.headers['last-event-id'];
-  const resumeAfter = fromQuery !== undefined ? parsePosition(fromQuery, 'last_event_id') : parsePosition(typeof header === 'string' ? header : undefined, 'Last-Event-ID');
+  const resumeAfter = fromQuery !== undefined ? parsePositions(fromQuery, 'last_event_id') : parsePositions(typeof header === 'string' ? header : undefined, 'Last-Event-ID');
   const pending = await prepareStreamConnection(deps, verified.customerId, id, resumeAfter);
   if (req.destroyed || res.destroyed) {
     pending.cancel();

@@ -50,7 +50,7 @@ export async function prepareStreamConnection(
   deps: ConnectDeps,
   customerId: string,
   streamId: string,
-  resumeAfter: LogPosition | undefined,
+  resumeAfter: LogPosition[] | undefined,
 ): Promise<PendingConnection> {
   const admitted = deps.admission.enter();
   try {
@@ -60,7 +60,7 @@ export async function prepareStreamConnection(
   }
 }
 
-async function prepare(deps: ConnectDeps, customerId: string, streamId: string, resumeAfter: LogPosition | undefined): Promise<PendingConnection> {
+async function prepare(deps: ConnectDeps, customerId: string, streamId: string, resumeAfter: LogPosition[] | undefined): Promise<PendingConnection> {
   const stream = await deps.streams.find(customerId, streamId);
   if (!stream) throw streamNotFound(streamId);
   const { group } = stream;
@@ -103,7 +103,7 @@ interface Attached {
   streamId: string;
   group: string;
   filter: EventFilter;
-  resumeAfter: LogPosition | undefined;
+  resumeAfter: LogPosition[] | undefined;
   release: () => void;
 }
 

@@ -67,7 +67,7 @@ describe('replay cut off mid-way', () => {
         },
       };
     };
-    const quota = new CustomerQuota({ stream: 1, replay: 1, retryAfterSeconds: 1 });
+    const quota = new CustomerQuota({ stream: 1, replay: 1, tail: 1, retryAfterSeconds: 1 });
     const release = quota.acquire(tenant.customerId, 'replay');
     const sink = new CountingSink(100);
     startReplay({ clock: systemClock, gone: NOBODY_GONE, eventLog: watched, quota, logger: createLogger('test'), pokeIntervalMs: 60_000, eventsPerSecond: 1_000_000 }, tenant.customerId, parseReplayQuery({}, undefined), sink, release);

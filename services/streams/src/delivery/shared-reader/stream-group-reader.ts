@@ -16,7 +16,7 @@ import { EventLog, GroupSubscription, LogMessage, MAX_REWIND } from '@wellstream
 import { customerEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import { matchesFilter, parseCustomerEvent, EventFilter } from '../event-filter';
-import { alreadySeen, encodePosition, LogPosition } from '../event-position';
+import { alreadySeenIn, encodePosition, LogPosition } from '../event-position';
 import { ClientGoneError, EventSink } from '../event-sink';
 import type { StreamLag } from '../stream-lag';
 import type { GoneUsersOf, GoneUsersSource } from '../gone-users.port';
@@ -31,8 +31,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export interface StreamClient {
   readonly sink: EventSink;
-  /** Last-Event-ID: this connection skips what it names in that partition. */
-  readonly resumeAfter?: LogPosition;
+  /** Last-Event-ID: this connection skips what it names, in each partition named. */
+  readonly resumeAfter?: LogPosition[];
 }
 
 export interface GroupReaderDeps {
@@ -86,7 +86,7 @@ export class StreamGroupReader {
   add(client: StreamClient): void {
     this.clients.add(client);
     this.resplit();
-    if (client.resumeAfter) this.rewindFor(client.resumeAfter);
+    for (const position of client.resumeAfter ?? []) this.rewindFor(position);
     if (this.clients.size === 1) this.changeMembership(() => this.join());
   }
 
@@ -211,7 +211,7 @@ export class StreamGroupReader {
         if (this.readAgain(client, m)) return;
         continue;
       }
-      if (alreadySeen(client.resumeAfter, m)) return;
+      if (alreadySeenIn(client.resumeAfter, m)) return;
       const written = this.writtenTo(client);
       if (written.has(m.partition, m.offset)) return;
       try {

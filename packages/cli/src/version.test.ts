@@ -1,0 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI_VERSION } from './version';
+
+it('is the version in package.json', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  expect(CLI_VERSION).toBe(pkg.version);
+});
