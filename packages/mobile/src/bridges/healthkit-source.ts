@@ -1,8 +1,8 @@
 /**
  * HealthKit through @kingstinct/react-native-healthkit: one anchored query per type
  * (`queryQuantitySamplesWithAnchor`, `queryCategorySamplesWithAnchor`, `queryWorkoutSamplesWithAnchor`),
- * whose `newAnchor` is the cursor and whose `deletedSamples` are the deletions. The first query of
- * a type has no anchor and a date filter of `historyDays`.
+ * whose `newAnchor` is the cursor and whose `deletedSamples` are the deletions. Every query is
+ * limited to samples since the first sync's start (`historyDays` before connect()).
  */
 import type * as HealthKit from '@kingstinct/react-native-healthkit';
 import type { QuantityTypeIdentifier } from '@kingstinct/react-native-healthkit';
@@ -38,8 +38,9 @@ export function healthKitSource(bridge: HealthKitBridge, options: { pageSize?: n
       await bridge.requestAuthorization({ toRead });
     },
     async readChanges(feed, cursor, since): Promise<ChangePage> {
-      const filter = cursor ? undefined : { date: { startDate: since } };
-      const base = { limit, ...(cursor ? { anchor: cursor } : {}), ...(filter ? { filter } : {}) };
+      // The date filter stays on later queries too: an anchor alone would also return older samples
+      // written after it (an app importing years of history).
+      const base = { limit, filter: { date: { startDate: since } }, ...(cursor ? { anchor: cursor } : {}) };
       if (feed === HK_WORKOUT) {
         const r = await bridge.queryWorkoutSamplesWithAnchor(base);
         return { mapped: r.workouts.flatMap((w) => mapHkWorkout(w)), deletedIds: r.deletedSamples.map((d) => d.uuid), cursor: r.newAnchor, more: r.workouts.length + r.deletedSamples.length >= limit };

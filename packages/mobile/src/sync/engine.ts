@@ -132,7 +132,8 @@ export class WellstreamMobile {
       // What an earlier sync queued goes first, so the order of versions is kept.
       await this.flush(conn.token, status, result);
       await this.buckets.load();
-      const since = new Date(this.now().getTime() - config.historyDays * DAY);
+      // Fixed at connect(): the window a first sync reads, and what later syncs keep watching.
+      const since = new Date(Date.parse(conn.connectedAt) - config.historyDays * DAY);
       const skip = config.skipConnectedCloudSources ? new Set([...config.connectedCloudSources, ...(status.connectedCloudSources ?? [])]) : new Set<string>();
       for (const feed of this.deps.source.feeds(conn.resources)) {
         let cursor = (await this.deps.storage.getItem(CURSOR + feed)) ?? undefined;

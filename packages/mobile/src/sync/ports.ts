@@ -32,7 +32,7 @@ export interface HealthSource {
   /** The resource a feed's records are (for deletions, which name only the sample id). */
   resourceOf(feed: string): ResourceType;
   requestPermissions(resources: readonly ResourceType[]): Promise<void>;
-  /** Changes of one feed after `cursor`; without a cursor, everything since `since`. */
+  /** Changes of one feed after `cursor` (without one: everything), of samples since `since`. */
   readChanges(feed: string, cursor: string | undefined, since: Date): Promise<ChangePage>;
 }
 

@@ -20,9 +20,19 @@ export class UploadQueue {
   async push(uploads: Upload[]): Promise<void> {
     if (!uploads.length) return;
     const keys = await this.segments();
-    let seq = keys.length ? Number(keys[keys.length - 1].slice(PREFIX.length)) + 1 : 0;
-    for (let i = 0; i < uploads.length; i += MAX_BATCH) {
-      await this.storage.setItem(PREFIX + String(seq++).padStart(12, '0'), JSON.stringify(uploads.slice(i, i + MAX_BATCH)));
+    let rest = uploads;
+    // The last segment is filled up first, so a sync's small changes of many types make one request.
+    const lastKey = keys[keys.length - 1];
+    if (lastKey) {
+      const last = JSON.parse((await this.storage.getItem(lastKey)) ?? '[]') as Upload[];
+      if (last.length < MAX_BATCH) {
+        await this.storage.setItem(lastKey, JSON.stringify([...last, ...rest.slice(0, MAX_BATCH - last.length)]));
+        rest = rest.slice(MAX_BATCH - last.length);
+      }
+    }
+    let seq = lastKey ? Number(lastKey.slice(PREFIX.length)) + 1 : 0;
+    for (let i = 0; i < rest.length; i += MAX_BATCH) {
+      await this.storage.setItem(PREFIX + String(seq++).padStart(12, '0'), JSON.stringify(rest.slice(i, i + MAX_BATCH)));
     }
   }
 
