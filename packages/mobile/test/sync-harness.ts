@@ -11,7 +11,7 @@ export interface Network {
   fetch: FetchLike;
   offline: boolean;
   /** Answers to give instead of forwarding, first in first out. */
-  injected: { status: number; retryAfter?: string }[];
+  injected: { status: number; retryAfter?: string; body?: string }[];
   /** Forward the next POST, then never answer: the app died before reading the answer. */
   killAfterSend: boolean;
   /** Requests forwarded to the platform (records posts only). */
@@ -33,7 +33,7 @@ export function network(): Network {
       const injected = net.injected.shift();
       if (injected) {
         const headers = new Headers(injected.retryAfter ? { 'retry-after': injected.retryAfter } : {});
-        return { status: injected.status, headers, text: async () => '{"message":"try later"}' };
+        return { status: injected.status, headers, text: async () => injected.body ?? '{"message":"try later"}' };
       }
       const res = await fetch(url, init);
       if (url.includes('/mobile/records')) net.recordPosts++;

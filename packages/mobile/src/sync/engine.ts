@@ -126,7 +126,9 @@ export class WellstreamMobile {
     const conn = await this.connection();
     if (!conn) throw new WellstreamMobileError('not_connected', 'Call connect(mobileToken) first.');
     const status = await loadStatus(this.deps.storage);
+    // Both stops last until connect(): retrying would only repeat the refusal.
     if (status.stopped === 'unauthorized') throw new UnauthorizedError();
+    if (status.stopped === 'source_disconnected') throw new SourceDisconnectedError(this.deps.source.store);
     const result: SyncResult = { queued: 0, uploaded: 0, requests: 0, skippedNotTwice: 0 };
     try {
       // What an earlier sync queued goes first, so the order of versions is kept.
