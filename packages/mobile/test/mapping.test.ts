@@ -26,7 +26,7 @@ async function uploads(mapped: Mapped[]): Promise<WellstreamRecord[]> {
   await buckets.load();
   const out: WellstreamRecord[] = [];
   for (const m of mapped) if ('record' in m) out.push(m.record);
-  else buckets.put(m.part);
+  else await buckets.put(m.part);
   for (const [key, bucket] of buckets.changed()) out.push(buildBucket(key, bucket)!);
   return out;
 }
@@ -107,9 +107,9 @@ describe('HealthKit mapping', () => {
     await buckets.load();
     const [part] = mapHkQuantity(EVERY_QUANTITY.find((s) => s.uuid === 'hk-floors')!);
     if (!('part' in part)) throw new Error('floors are a part of the daily summary');
-    buckets.put(part.part);
+    await buckets.put(part.part);
     await buckets.flush();
-    expect(buckets.remove('hk-floors')).toBe(true);
+    expect(await buckets.remove('hk-floors')).toBe(true);
     const [[key, bucket]] = buckets.changed();
     expect(buildBucket(key, bucket)).toBeUndefined();
     expect(bucketDeletion(key)).toEqual({ type: 'summary', source: { type: 'apple_health' }, log_id: 'daily-2026-03-10', deleted: true });

@@ -5,7 +5,7 @@
  */
 import type { CategorySample, QuantitySample, QuantityTypeIdentifier, WorkoutSample } from '@kingstinct/react-native-healthkit';
 import { utc, type Device, type Metric, type WorkoutCategory } from '../records';
-import type { Mapped, Part } from './entries';
+import type { Mapped } from './entries';
 import { zoneOffsetAt } from './zone';
 
 type Target =
@@ -91,15 +91,11 @@ const common = (sample: HkObject) => {
   };
 };
 
-const part = (sample: HkObject, p: Omit<Part, 'id' | 'source' | 'start' | 'end' | 'offset' | 'device'>): Part => ({
-  id: sample.uuid,
-  source: SOURCE,
-  start: utc(sample.startDate),
-  end: utc(sample.endDate),
-  offset: hkOffset(sample),
-  device: hkDevice(sample),
-  ...p,
-});
+/** What every part of one sample shares (computed once per sample). */
+const partBase = (sample: HkObject) => {
+  const offset = hkOffset(sample);
+  return { id: sample.uuid, source: SOURCE, start: utc(sample.startDate), end: utc(sample.endDate), ...(offset === undefined ? {} : { offset }), device: hkDevice(sample) };
+};
 
 export function mapHkQuantity(sample: QuantitySample): Mapped[] {
   const target = HK_QUANTITY_MAP[sample.quantityType];
@@ -114,10 +110,11 @@ export function mapHkQuantity(sample: QuantitySample): Mapped[] {
       return [{ record: { type: 'nutrition', ...common(sample), ...(typeof food === 'string' ? { name: food.slice(0, 200) } : {}), category: 'food', metrics: [metric] } }];
     }
     case 'intraday':
-      return [{ part: part(sample, { kind: 'intraday', metric: target.metric, unit: target.unit, value }) }];
+      return [{ part: { ...partBase(sample), kind: 'intraday', metric: target.metric, unit: target.unit, value } }];
     case 'summary': {
-      const parts: Mapped[] = [{ part: part(sample, { kind: 'summary', metric: target.metric, unit: target.unit, value }) }];
-      if (target.intraday) parts.push({ part: { ...part(sample, { kind: 'intraday', metric: target.metric, unit: target.unit, value }), id: `${sample.uuid}#i` } });
+      const base = partBase(sample);
+      const parts: Mapped[] = [{ part: { ...base, kind: 'summary', metric: target.metric, unit: target.unit, value } }];
+      if (target.intraday) parts.push({ part: { ...base, kind: 'intraday', metric: target.metric, unit: target.unit, value, id: `${sample.uuid}#i` } });
       return parts;
     }
   }
@@ -127,7 +124,7 @@ export function mapHkCategory(sample: CategorySample): Mapped[] {
   if (sample.categoryType !== 'HKCategoryTypeIdentifierSleepAnalysis') return [];
   const stage = SLEEP_STAGE[Number(sample.value)];
   if (!stage) return [];
-  return [{ part: part(sample, { kind: 'sleep', metric: stage, unit: 's', value: (sample.endDate.getTime() - sample.startDate.getTime()) / 1000 }) }];
+  return [{ part: { ...partBase(sample), kind: 'sleep', metric: stage, unit: 's', value: (sample.endDate.getTime() - sample.startDate.getTime()) / 1000 } }];
 }
 
 const quantityIn = (q: { unit: string; quantity: number } | undefined, unit: string): number | undefined => (q && q.unit === unit ? q.quantity : undefined);

@@ -5,10 +5,29 @@
  * the phone's zone.
  */
 
-/** Seconds east of UTC of an IANA zone at an instant, or undefined when the zone is unknown to Intl. */
+const formats = new Map<string, Intl.DateTimeFormat | null>();
+const offsets = new Map<string, number | undefined>();
+const SLOT = 15 * 60_000;
+
+/**
+ * Seconds east of UTC of an IANA zone at an instant, or undefined when the zone is unknown to Intl.
+ * Cached per zone and quarter hour (zone changes happen on those): a month of samples asks Intl a
+ * few thousand times instead of once per sample.
+ */
 export function zoneOffsetAt(zone: string, at: Date): number | undefined {
-  try {
-    const parts = new Intl.DateTimeFormat('en-US', {
+  const key = `${zone}|${Math.floor(at.getTime() / SLOT)}`;
+  if (offsets.has(key)) return offsets.get(key);
+  const offset = computeOffset(zone, new Date(Math.floor(at.getTime() / SLOT) * SLOT));
+  if (offsets.size > 50_000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
+
+function formatFor(zone: string): Intl.DateTimeFormat | null {
+  let f = formats.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -17,7 +36,20 @@ export function zoneOffsetAt(zone: string, at: Date): number | undefined {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    }).formatToParts(at);
+      });
+    } catch {
+      f = null;
+    }
+    formats.set(zone, f);
+  }
+  return f;
+}
+
+function computeOffset(zone: string, at: Date): number | undefined {
+  const format = formatFor(zone);
+  if (!format) return undefined;
+  try {
+    const parts = format.formatToParts(at);
     const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
     const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
     return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 1000);

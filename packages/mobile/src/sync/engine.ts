@@ -10,7 +10,8 @@ import { MobileClient } from './client';
 import { SourceDisconnectedError, UnauthorizedError, WellstreamMobileError } from './errors';
 import { cloudSourceOf } from './not-twice';
 import type { FetchLike, HealthSource, StoragePort } from './ports';
-import { UploadQueue } from './queue';
+import { PendingUploads, CURSOR } from './pending';
+import { MAX_BATCH, UploadQueue } from './queue';
 import { clearStatus, loadStatus, saveStatus, type PersistedStatus, type SyncStatus } from './status';
 
 export interface MobileConfig {
@@ -53,8 +54,9 @@ declare const setTimeout: (fn: () => void, ms: number) => unknown;
 const globalFetch = () => (globalThis as { fetch?: FetchLike }).fetch;
 
 const CONNECTION = 'wellstream:connection';
-const CURSOR = 'wellstream:cursor:';
 const DAY = 86_400_000;
+/** Samples held in open buckets before a commit writes them out. */
+const OPEN_PARTS_BUDGET = 20_000;
 
 export class WellstreamMobile {
   private config?: Required<Omit<MobileConfig, 'connectedCloudSources'>> & { connectedCloudSources: string[] };
@@ -137,6 +139,7 @@ export class WellstreamMobile {
       // Fixed at connect(): the window a first sync reads, and what later syncs keep watching.
       const since = new Date(Date.parse(conn.connectedAt) - config.historyDays * DAY);
       const skip = config.skipConnectedCloudSources ? new Set([...config.connectedCloudSources, ...(status.connectedCloudSources ?? [])]) : new Set<string>();
+      const pending = new PendingUploads(this.queue, this.deps.storage);
       for (const feed of this.deps.source.feeds(conn.resources)) {
         let cursor = (await this.deps.storage.getItem(CURSOR + feed)) ?? undefined;
         for (;;) {
@@ -146,31 +149,21 @@ export class WellstreamMobile {
             cursor = undefined;
             continue;
           }
-          const uploads: Upload[] = [];
           for (const m of page.mapped) {
-            const device = 'record' in m ? m.record.source.device : m.part.device;
-            const cloud = cloudSourceOf(device);
-            if (cloud && skip.has(cloud)) {
-              result.skippedNotTwice++;
-              continue;
-            }
-            if ('record' in m) uploads.push(m.record);
-            else this.buckets.put(m.part);
+            const cloud = cloudSourceOf('record' in m ? m.record.source.device : m.part.device);
+            if (cloud && skip.has(cloud)) result.skippedNotTwice++;
+            else if ('record' in m) pending.add(m.record);
+            else await this.buckets.put(m.part);
           }
-          for (const id of page.deletedIds) {
-            if (this.buckets.remove(id)) continue;
-            uploads.push(...this.deletionsFor(feed, id));
-          }
-          for (const [key, bucket] of this.buckets.changed()) uploads.push(buildBucket(key, bucket) ?? bucketDeletion(key));
-          // Queue first, then buckets, then the cursor: a kill in between re-reads, never loses.
-          await this.queue.push(uploads);
-          await this.buckets.flush();
-          await this.deps.storage.setItem(CURSOR + feed, page.cursor);
-          result.queued += uploads.length;
+          for (const id of page.deletedIds) if (!(await this.buckets.remove(id))) for (const stub of this.deletionsFor(feed, id)) pending.add(stub);
+          pending.cursor(feed, page.cursor);
+          await this.commit(pending, false);
           cursor = page.cursor;
           if (!page.more) break;
         }
       }
+      await this.commit(pending, true);
+      result.queued = pending.queued;
       await this.flush(conn.token, status, result);
       status.skippedNotTwice += result.skippedNotTwice;
       status.lastSyncAt = this.now().toISOString();
@@ -185,6 +178,18 @@ export class WellstreamMobile {
     } finally {
       await saveStatus(this.deps.storage, status);
     }
+  }
+
+  /**
+   * Turns the touched buckets into records and commits: buckets, then the queue, then the cursors
+   * (a kill in between re-reads and rebuilds, never loses). Waits until a request's worth or a
+   * memory budget of open buckets is reached, so a bucket touched by many pages is built once.
+   */
+  private async commit(pending: PendingUploads, force: boolean): Promise<void> {
+    if (!force && pending.size + this.buckets.openBuckets < MAX_BATCH && this.buckets.openParts < OPEN_PARTS_BUDGET) return;
+    for (const [key, bucket] of this.buckets.changed()) pending.add(buildBucket(key, bucket) ?? bucketDeletion(key));
+    await this.buckets.flush();
+    await pending.commit();
   }
 
   /** A store deletion of a sample that is a record of its own: its type is the feed's. */

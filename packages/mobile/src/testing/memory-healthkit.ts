@@ -17,14 +17,25 @@ const feedOf = (s: Stored['sample']): string => ('quantityType' in s ? s.quantit
 export class MemoryHealthKit {
   private seq = 0;
   private readonly samples = new Map<string, Stored>();
-  private readonly deletions: { seq: number; feed: string; uuid: string }[] = [];
+  /** Per type, changes in sequence order (a sample replaced or deleted later is skipped when read). */
+  private readonly log = new Map<string, Change[]>();
   private readonly listeners = new Set<() => void>();
   /** How many anchored queries were made (the benchmark counts them). */
   queries = 0;
   authorized: string[] = [];
 
+  private append(feed: string, change: Change) {
+    const list = this.log.get(feed) ?? [];
+    list.push(change);
+    this.log.set(feed, list);
+  }
+
   add(...samples: Stored['sample'][]): void {
-    for (const sample of samples) this.samples.set(sample.uuid, { seq: ++this.seq, feed: feedOf(sample), sample });
+    for (const sample of samples) {
+      const stored = { seq: ++this.seq, feed: feedOf(sample), sample };
+      this.samples.set(sample.uuid, stored);
+      this.append(stored.feed, { seq: stored.seq, sample });
+    }
     this.notify();
   }
 
@@ -32,7 +43,7 @@ export class MemoryHealthKit {
     const s = this.samples.get(uuid);
     if (!s) return;
     this.samples.delete(uuid);
-    this.deletions.push({ seq: ++this.seq, feed: s.feed, uuid });
+    this.append(s.feed, { seq: ++this.seq, deleted: uuid });
     this.notify();
   }
 
@@ -54,12 +65,28 @@ export class MemoryHealthKit {
   private changes(feed: string, anchor: string | undefined, limit: number, from?: Date): { picked: Change[]; newAnchor: string } {
     this.queries++;
     const after = anchor ? Number(anchor) : 0;
-    const changes: Change[] = [];
-    for (const s of this.samples.values()) if (s.feed === feed && s.seq > after && (!from || s.sample.startDate >= from)) changes.push({ seq: s.seq, sample: s.sample });
-    if (anchor) for (const d of this.deletions) if (d.feed === feed && d.seq > after) changes.push({ seq: d.seq, deleted: d.uuid });
-    changes.sort((a, b) => a.seq - b.seq);
-    const picked = limit > 0 ? changes.slice(0, limit) : changes;
-    const newAnchor = String(picked.length < changes.length ? picked[picked.length - 1].seq : this.seq);
+    const list = this.log.get(feed) ?? [];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].seq <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const picked: Change[] = [];
+    let i = lo;
+    for (; i < list.length && (limit <= 0 || picked.length < limit); i++) {
+      const c = list[i];
+      if (c.deleted) {
+        // A first query (no anchor) reports no deletions.
+        if (anchor) picked.push(c);
+        continue;
+      }
+      const live = this.samples.get(c.sample!.uuid);
+      if (live?.seq !== c.seq || (from && c.sample!.startDate < from)) continue;
+      picked.push(c);
+    }
+    const newAnchor = String(i < list.length ? list[i - 1].seq : this.seq);
     return { picked, newAnchor };
   }
 
