@@ -44,8 +44,8 @@ async function startPlatformProcess() {
   return { baseUrl, admin, stop: () => child.kill('SIGTERM') };
 }
 
-async function call(baseUrl, token, method, p, body) {
-  const res = await fetch(`${baseUrl}${p}?token=${token}`, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+async function call(baseUrl, token, method, p, body, query = '') {
+  const res = await fetch(`${baseUrl}${p}?token=${token}${query}`, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   const json = await res.json();
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -87,6 +87,14 @@ async function main() {
   const before = requests;
   const again = await mobile.sync();
   const incrementalRequests = requests - before;
+  // The walk-through: what arrived, as the customer reads it.
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const arrived = {};
+  for (const plural of ['summaries', 'sleep', 'measurements', 'workouts', 'nutrition', 'intraday']) {
+    const month = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    arrived[plural] = (await call(baseUrl, dev, 'GET', `/organizations/${org.id}/users/watch/${plural}`, undefined, `&start_date=${month}&end_date=${yesterday}`)).data.length;
+  }
+  const summary = (await call(baseUrl, dev, 'GET', `/organizations/${org.id}/users/watch/summaries`, undefined, `&start_date=${yesterday}&end_date=${yesterday}`)).data[0];
   platform.stop();
 
   const figures = {
@@ -97,6 +105,8 @@ async function main() {
     heap_above_idle_mb: Math.round(((peak - idle) / 2 ** 20) * 10) / 10,
     incremental_nothing_new_requests: incrementalRequests,
     incremental_uploaded: again.uploaded,
+    records_on_rest_last_30_days: arrived,
+    yesterday_summary: summary && { log_id: summary.log_id, source: summary.source, start_time: summary.start_time, end_time: summary.end_time, utc_offset: summary.utc_offset, offset_origin: summary.offset_origin, metrics: summary.metrics },
     machine: `${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown'}, node ${process.version}`,
   };
   console.log(JSON.stringify(figures, null, 2));
