@@ -90,6 +90,15 @@ it('the first sync sends the last 30 days, nothing older, in batches of at most 
   expect(status).toMatchObject({ connected: true, queueLength: 0, lastUploadAt: new Date(NOW).toISOString() });
   expect(status.resources.measurement).toMatchObject({ uploaded: expected().measurement.size });
   expect(Math.ceil(result.queued / 1000)).toBeLessThanOrEqual(result.requests);
+  // A workout's heart rate comes from the samples the Watch wrote during it.
+  const run = store.all().filter((s) => 'workoutActivityType' in s && s.startDate.getTime() >= SINCE).pop()!;
+  const during = store.all().flatMap((s) => ('quantityType' in s && s.quantityType === 'HKQuantityTypeIdentifierHeartRate' && s.startDate >= run.startDate && s.startDate <= run.endDate ? [s.quantity] : []));
+  const workout = (await restRecords(world.api, user.path, 'workout')).find((r) => r.log_id === run.uuid) as unknown as { metrics: { type: string; value: number }[] };
+  expect(during.length).toBeGreaterThan(10);
+  expect(workout.metrics.filter((m) => m.type.endsWith('heart_rate')).map((m) => [m.type, m.value])).toEqual([
+    ['avg_heart_rate', Math.round(during.reduce((a, b) => a + b, 0) / during.length)],
+    ['max_heart_rate', Math.max(...during)],
+  ]);
 });
 
 it('an incremental sync sends what is new, and a deletion in the store deletes in Wellstream', async () => {

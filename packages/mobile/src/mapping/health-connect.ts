@@ -22,7 +22,6 @@ export const HC_RECORD_TYPES: Partial<Record<RecordType, { resource: ResourceTyp
   Nutrition: { resource: 'nutrition' },
   Hydration: { resource: 'nutrition' },
   SleepSession: { resource: 'sleep' },
-  ExerciseSession: { resource: 'workout' },
   HeartRate: { resource: 'intraday' },
   Steps: { resource: 'summary' },
   Distance: { resource: 'summary' },
@@ -31,6 +30,8 @@ export const HC_RECORD_TYPES: Partial<Record<RecordType, { resource: ResourceTyp
   ActiveCaloriesBurned: { resource: 'summary' },
   TotalCaloriesBurned: { resource: 'summary' },
   RestingHeartRate: { resource: 'summary' },
+  // After HeartRate: a workout's heart rate comes from the samples already read.
+  ExerciseSession: { resource: 'workout' },
 };
 
 /** SleepSessionRecord stage constants (androidx.health.connect.client.records.SleepSessionRecord). */

@@ -88,6 +88,17 @@ export class BucketStore {
     return found;
   }
 
+  /** Values of one intraday metric between two instants (the hourly buckets they fall in). */
+  async seriesBetween(source: Part['source'], metric: string, start: string, end: string): Promise<number[]> {
+    const values: number[] = [];
+    for (let t = Date.parse(start.slice(0, 13) + ':00:00Z'); t <= Date.parse(end); t += 3_600_000) {
+      const name = `intraday|${source}|${metric}|${new Date(t).toISOString().slice(0, 13)}`;
+      const stored = this.open.get(name) ?? (JSON.parse((await this.storage.getItem(PREFIX + name)) ?? '{"parts":{}}') as Stored);
+      for (const [, , value, at] of Object.values(stored.parts)) if (at >= start && at <= end) values.push(value);
+    }
+    return values;
+  }
+
   get openBuckets(): number {
     return this.open.size;
   }

@@ -4,7 +4,7 @@
  * batches of at most 1,000 records. No React Native import: it runs in Node and on the phone alike.
  */
 import { bucketDeletion, buildBucket } from '../mapping/buckets';
-import { RESOURCES, type ResourceType, type SourceType, type Upload } from '../records';
+import { RESOURCES, type ResourceType, type SourceType, type Upload, type WellstreamRecord } from '../records';
 import { BucketStore } from './bucket-store';
 import { MobileClient } from './client';
 import { SourceDisconnectedError, UnauthorizedError, WellstreamMobileError } from './errors';
@@ -152,7 +152,7 @@ export class WellstreamMobile {
           for (const m of page.mapped) {
             const cloud = cloudSourceOf('record' in m ? m.record.source.device : m.part.device);
             if (cloud && skip.has(cloud)) result.skippedNotTwice++;
-            else if ('record' in m) pending.add(m.record);
+            else if ('record' in m) pending.add(m.record.type === 'workout' ? await this.withHeartRate(m.record) : m.record);
             else await this.buckets.put(m.part);
           }
           for (const id of page.deletedIds) if (!(await this.buckets.remove(id))) for (const stub of this.deletionsFor(feed, id)) pending.add(stub);
@@ -190,6 +190,19 @@ export class WellstreamMobile {
     for (const [key, bucket] of this.buckets.changed()) pending.add(buildBucket(key, bucket) ?? bucketDeletion(key));
     await this.buckets.flush();
     await pending.commit();
+  }
+
+  /**
+   * A workout's average and maximum heart rate, from the heart-rate samples already synced for its
+   * window (heart rate is read before workouts; samples that arrive later are not added).
+   */
+  private async withHeartRate(record: Extract<WellstreamRecord, { type: 'workout' }>): Promise<WellstreamRecord> {
+    if (record.metrics.some((m) => m.type === 'avg_heart_rate')) return record;
+    const values = await this.buckets.seriesBetween(record.source.type, 'heart_rate', record.start_time, record.end_time);
+    if (!values.length) return record;
+    const avg = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+    const max = Math.max(...values);
+    return { ...record, metrics: [...record.metrics, { type: 'avg_heart_rate', unit: 'bpm', value: avg, origin: 'device' }, { type: 'max_heart_rate', unit: 'bpm', value: max, origin: 'device' }] };
   }
 
   /** A store deletion of a sample that is a record of its own: its type is the feed's. */
