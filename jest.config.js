@@ -26,7 +26,7 @@ const shared = {
     '^@wellstream/edge$': '<rootDir>/edge/src',
     '^@wellstream/platform$': '<rootDir>/platform/src',
     '^@wellstream/platform/testing$': '<rootDir>/platform/test/test-platform',
-    '^@wellstream/(sdk|cli)$': '<rootDir>/packages/$1/src',
+    '^@wellstream/(sdk|cli|mobile)$': '<rootDir>/packages/$1/src',
     '^@wellstream/(.+)-service$': '<rootDir>/services/$1/src',
     '^@wellstream/(bus|store)/adapters$': '<rootDir>/libs/$1/src/adapters',
     '^@wellstream/(.+)$': '<rootDir>/libs/$1/src',

@@ -36,7 +36,7 @@ function command(step, cmd, args) {
 function manifestsHash() {
   const h = createHash('sha256');
   const files = ['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml'];
-  for (const dir of ['libs', 'services', 'packages']) {
+  for (const dir of ['libs', 'services', 'packages', 'examples']) {
     if (!fs.existsSync(path.join(root, dir))) continue;
     for (const d of fs.readdirSync(path.join(root, dir))) files.push(path.join(dir, d, 'package.json'));
   }

@@ -76,6 +76,8 @@ const jestStep = (label, args) => {
 
 mustPass('install and build', process.execPath, [path.join(root, 'scripts', 'bootstrap.mjs')]);
 mustPass('type-check tests', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+// The example React Native app type-checks against the real bridge packages and the built @wellstream/mobile.
+mustPass('type-check the mobile example', process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('examples', 'mobile-app', 'tsconfig.json')]);
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
 // A path names the tests to run; a jest option's value (`-t <name>`) is not a path on disk.

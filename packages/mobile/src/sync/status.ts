@@ -1,0 +1,42 @@
+/** What status() reports, persisted so it survives restarts. */
+import type { ResourceType } from '../records';
+import type { StoragePort } from './ports';
+
+export interface ResourceStatus {
+  /** When records of this resource were last acknowledged by the platform. */
+  lastUploadAt?: string;
+  /** The latest end_time among them. */
+  lastRecordTime?: string;
+  uploaded: number;
+}
+
+export interface SyncStatus {
+  connected: boolean;
+  /** Why syncing stopped, if it did: a refused token (401) or a source disconnected on the marketplace. */
+  stopped?: 'unauthorized' | 'source_disconnected';
+  lastSyncAt?: string;
+  lastUploadAt?: string;
+  lastError?: { code: string; message: string; at: string };
+  queueLength: number;
+  /** Records the platform rejected as invalid (400) and the SDK dropped. */
+  dropped: number;
+  /** Samples skipped because their app's cloud source is connected in Wellstream. */
+  skippedNotTwice: number;
+  /** Whether the platform has the phone-source connect endpoint (`pending` until it ships). */
+  connectEndpoint?: 'available' | 'pending';
+  /** Cloud sources the platform said the user connected (from the connect endpoint, when it answers them). */
+  connectedCloudSources?: string[];
+  resources: Partial<Record<ResourceType, ResourceStatus>>;
+}
+
+export type PersistedStatus = Omit<SyncStatus, 'queueLength' | 'connected'>;
+
+const KEY = 'wellstream:status';
+
+export async function loadStatus(storage: StoragePort): Promise<PersistedStatus> {
+  const raw = await storage.getItem(KEY);
+  return raw ? (JSON.parse(raw) as PersistedStatus) : { dropped: 0, skippedNotTwice: 0, resources: {} };
+}
+
+export const saveStatus = (storage: StoragePort, status: PersistedStatus) => storage.setItem(KEY, JSON.stringify(status));
+export const clearStatus = (storage: StoragePort) => storage.removeItem(KEY);
