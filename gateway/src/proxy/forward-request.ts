@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '@wellstream/errors';
-import { answerError, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
+import { answerError, answerFhirError, isFhirPath, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
 import { Logger, runWithRequestContext } from '@wellstream/logging';
 import type { InProcessServices, RequestHandlerOrListener } from './in-process-services';
 import { matchRoute, RouteMatch } from './route-table';
@@ -30,7 +30,7 @@ export function forwardRequests(
     sign(req);
     const local = inProcess[match.rule.service];
     // A service's app answers everything itself (its own 404 and errors); `next` is a safety net.
-    if (local) local(req, res, (err) => answerError(res, err ?? notFound('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req.url)}.`), logger));
+    if (local) local(req, res, (err) => answer(req, res, err ?? notFound('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req.url)}.`)));
     else proxy(req, res, match.rule.service);
   };
 
@@ -40,8 +40,14 @@ export function forwardRequests(
     if (!match) return gatewayOwn(req, res, next);
     const requestId = startRequest(logger, req, res);
     metrics?.track(req.method ?? '', res, () => routeTemplate(path));
-    runWithRequestContext({ requestId }, () => void forward(req, res, match).catch((err: unknown) => answerError(res, err, logger)));
+    runWithRequestContext({ requestId }, () => void forward(req, res, match).catch((err: unknown) => answer(req, res, err)));
   };
+
+  // The FHIR API's paths answer the gateway's own errors (401, 429, 503) as FHIR too.
+  function answer(req: IncomingMessage, res: ServerResponse, err: unknown) {
+    if (isFhirPath(pathOf(req.url))) answerFhirError(res, err, logger);
+    else answerError(res, err, logger);
+  }
 }
 
 /** The path of an origin-form request target, as express's req.path (no decoding). */

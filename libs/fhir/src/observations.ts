@@ -21,6 +21,7 @@ import { LOINC, logIdSystem, OBSERVATION_CATEGORY, RECORD_ID_SYSTEM, UCUM, WELLS
 const LABORATORY: CategoryCoding = { system: OBSERVATION_CATEGORY, code: 'laboratory', display: 'Laboratory' };
 const ACTIVITY: CategoryCoding = { system: OBSERVATION_CATEGORY, code: 'activity', display: 'Activity' };
 const VITAL: CategoryCoding = { system: OBSERVATION_CATEGORY, code: 'vital-signs', display: 'Vital Signs' };
+const EXAM: CategoryCoding = { system: OBSERVATION_CATEGORY, code: 'exam', display: 'Exam' };
 const SLEEP: CategoryCoding = { system: WELLSTREAM_CATEGORY, code: 'sleep', display: 'Sleep' };
 
 interface Context {
@@ -93,11 +94,12 @@ function quantityOf(metric: string, unit: string, value: number) {
 
 /**
  * A vital sign over an interval (a workout's heart rate, a night's SpO2, a day's resting heart
- * rate) is an aggregate, not a reading: it keeps its code and its period, and takes its record's
- * category instead of vital-signs and the vital-signs profiles, which describe single readings
- * (their constraint vs-1 does not admit an effectivePeriod in the HL7 validator).
+ * rate, a measurement taken over minutes) is an aggregate, not a reading: it keeps its code and
+ * its period, and takes its record's category instead of vital-signs and the vital-signs profiles,
+ * which describe single readings (their constraint vs-1 does not admit an effectivePeriod in the
+ * HL7 validator). A measurement's is `exam` (taken with a simple instrument).
  */
-const INTERVAL_CATEGORY: Record<string, CategoryCoding> = { sleep: SLEEP, workout: ACTIVITY, summary: ACTIVITY, nutrition: ACTIVITY, measurement: ACTIVITY, intraday: ACTIVITY, cgm: LABORATORY };
+const INTERVAL_CATEGORY: Record<string, CategoryCoding> = { sleep: SLEEP, workout: ACTIVITY, summary: ACTIVITY, nutrition: ACTIVITY, measurement: EXAM, intraday: ACTIVITY, cgm: LABORATORY };
 
 function metricObservation(ctx: Context, suffix: string, m: RecordMetric, when: { start: string; end: string }, segment?: string): FhirResource {
   const { coded, quantity } = quantityOf(m.type, m.unit, m.value);
@@ -122,8 +124,9 @@ function measurementObservations(ctx: Context, metrics: RecordMetric[]): FhirRes
   const out = metrics.flatMap((m, i) => (panel && (i === sys || i === dia) ? [] : [metricObservation(ctx, `m${i}`, m, { start: r.start_time, end: r.end_time })]));
   if (!panel) return out;
   const component = (coding: Coding, m: RecordMetric) => ({ code: { coding: [coding], text: coding.display }, valueQuantity: quantityOf(m.type, m.unit, m.value).quantity });
+  const point = r.start_time === r.end_time;
   const bp: FhirResource = {
-    ...base(ctx, 'bp', VITAL, { coding: [BLOOD_PRESSURE_PANEL.code], text: 'Blood pressure' }, { start: r.start_time, end: r.end_time }, BLOOD_PRESSURE_PANEL.profile),
+    ...base(ctx, 'bp', point ? VITAL : EXAM, { coding: [BLOOD_PRESSURE_PANEL.code], text: 'Blood pressure' }, { start: r.start_time, end: r.end_time }, point ? BLOOD_PRESSURE_PANEL.profile : undefined),
     component: [component(BLOOD_PRESSURE_PANEL.systolic, metrics[sys]), component(BLOOD_PRESSURE_PANEL.diastolic, metrics[dia])],
   };
   return [bp, ...out];

@@ -55,9 +55,10 @@ export function everyMetricRecords(): RecordPayload[] {
   return out;
 }
 
-export const bloodPressureRecord = () =>
+export const bloodPressureRecord = (interval = false) =>
   record('measurement', {
     utc_offset: -5 * 3600,
+    ...(interval ? { end_time: '2026-03-01T07:45:00Z' } : {}),
     metrics: [
       { type: 'blood_pressure_systolic', unit: 'mmHg', value: 121, origin: 'device' },
       { type: 'blood_pressure_diastolic', unit: 'mmHg', value: 79, origin: 'device' },
@@ -70,6 +71,7 @@ export const cgmRecord = (unit: 'mg/dl' | 'mmol/l') =>
 
 export const structuredRecords = (): RecordPayload[] => [
   bloodPressureRecord(),
+  bloodPressureRecord(true),
   record('measurement', { metrics: [{ type: 'blood_pressure_systolic', unit: 'mmHg', value: 130, origin: 'manual' }], source: { type: 'apple_health' } }),
   record('sleep', { utc_offset: 9 * 3600 + 30 * 60, metrics: [{ type: 'sleep_duration', unit: 's', value: 25200, origin: 'device' }] }, {
     stages: [

@@ -86,6 +86,12 @@ describe('every REST operation through its typed method', () => {
     await ws.rules.update(t.orgId, 'sdk-user-1', ruleId, { type: 'inactivity', window: 'P1D', message: 'weigh in!', metric: { type: 'body_weight', origin: null }, threshold: { value: 1, comparator: 'less_than' } } as never).catch(() => undefined);
     await ws.rules.delete(t.orgId, 'sdk-user-1', ruleId).catch(() => undefined);
 
+    expect((await ws.fhir.capabilities(t.orgId)).resourceType).toBe('CapabilityStatement');
+    expect((await ws.fhir.readPatient(t.orgId, 'sdk-user-1')).resourceType).toBe('Patient');
+    expect((await ws.fhir.searchPatients(t.orgId, 'sdk-user-1')).resourceType).toBe('Bundle');
+    const observations = (await ws.fhir.searchObservations(t.orgId, { patient: 'sdk-user-1', date: `ge${day(-1)}` })) as unknown as { entry: { resource: { device: { reference: string } } }[] };
+    expect(observations.entry.length).toBeGreaterThanOrEqual(1);
+    expect((await ws.fhir.readDevice(t.orgId, observations.entry[0].resource.device.reference.split('/')[1])).resourceType).toBe('Device');
     expect((await ws.records.availability(t.orgId, 'sdk-user-1')).sources).toEqual(expect.any(Array));
     const priority = await ws.records.getSourcePriority(t.orgId);
     await ws.records.setSourcePriority(t.orgId, { resources: { sleep: ['oura', 'apple_health'] } } as never);

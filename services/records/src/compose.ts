@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * the demo source and its routes.
  */
-import { customerEventsTopic, organizationEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { auditLogTopic, customerEventsTopic, organizationEventsTopic, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -30,7 +30,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
     name: 'records',
     config,
     shared,
-    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, sourceConnectionsTopic],
+    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, sourceConnectionsTopic, auditLogTopic],
     async compose(ctx) {
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
@@ -77,6 +77,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         list: { records, users, organizations, clock, priorities },
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
+        fhir: { records, users, organizations, clock, outbox, logger },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
