@@ -27,6 +27,9 @@ export function forwardRequests(
 
   const forward = async (req: IncomingMessage, res: ServerResponse, match: RouteMatch) => {
     await pipeline(req, res, match);
+    // An undeclared FHIR path would reach whichever service owns the nearest template (users, for
+    // /organizations/{org_id}) and get its JSON 404; the FHIR server's is an OperationOutcome.
+    if (isFhirPath(pathOf(req.url)) && (!match.rule.template.includes('/fhir/') || !matchRoute(pathOf(req.url)))) throw notFound('FHIR_NOT_SUPPORTED', `${req.method} ${pathOf(req.url)} is not supported by this FHIR server (see its metadata).`);
     sign(req);
     const local = inProcess[match.rule.service];
     // A service's app answers everything itself (its own 404 and errors); `next` is a safety net.
@@ -36,7 +39,7 @@ export function forwardRequests(
 
   return (req, res, next) => {
     const path = pathOf(req.url);
-    const match = matchRoute(path);
+    const match = matchRoute(path) ?? fhirBaseMatch(path);
     if (!match) return gatewayOwn(req, res, next);
     const requestId = startRequest(logger, req, res);
     metrics?.track(req.method ?? '', res, () => routeTemplate(path));
@@ -48,6 +51,15 @@ export function forwardRequests(
     if (isFhirPath(pathOf(req.url))) answerFhirError(res, err, logger);
     else answerError(res, err, logger);
   }
+}
+
+/**
+ * An undeclared path under an organization's FHIR base: checked like the FHIR API's own paths
+ * (token, rate limit, organization) by the route of its base, then answered 404 (forward).
+ */
+function fhirBaseMatch(path: string): RouteMatch | undefined {
+  const base = /^\/v2\/organizations\/([^/]+)\/fhir(?:\/|$)/.exec(path);
+  return base ? matchRoute(`/v2/organizations/${base[1]}/fhir/metadata`) : undefined;
 }
 
 /** The path of an origin-form request target, as express's req.path (no decoding). */

@@ -126,6 +126,8 @@ describe(`FHIR API (${testRuntime()})`, () => {
       expectOutcome(await fhir(a, `Observation?${query}`), 400, 'invalid');
     }
     expectOutcome(await fhir(a, 'Patient?name=x'), 400, 'invalid');
+    expectOutcome(await fhir(a, 'Encounter'), 404, 'not-found');
+    expectOutcome(await a.api.post(`/organizations/${a.organizationId}/fhir/Patient`, { resourceType: 'Patient' }), 404, 'not-found');
     expectOutcome(await fhir(a, 'Patient/a.41'), 404, 'not-found');
   });
 

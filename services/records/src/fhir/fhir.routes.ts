@@ -5,6 +5,7 @@
 import type { IRouter, Request, Response } from 'express';
 import { TimeSlice } from '@wellstream/bus';
 import { answerFhirError, declaredRoute, organizationCaller, sendFhir } from '@wellstream/http';
+import { notFound } from '@wellstream/errors';
 import type { Logger } from '@wellstream/logging';
 import { recordsEndpoint } from '../records-endpoints';
 import { capabilityStatement } from './capability-statement';
@@ -33,4 +34,8 @@ export function fhirRoutes(router: IRouter, deps: Omit<FhirReadDeps, 'pause'> & 
   handle('fhirReadPatient', (req, caller, _self, d) => readPatient(d, caller, req.params.patient_id));
   handle('fhirSearchObservations', (req, caller, self, d) => searchObservations(d, caller, req.query as Record<string, unknown>, self));
   handle('fhirReadDevice', (req, caller, _self, d) => readDevice(d, caller, req.params.device_id));
+  // Anything else under the FHIR base (another resource type or method) is FHIR's 404 too.
+  router.all('/v2/organizations/:org_id/fhir/*', (req: Request, res: Response) =>
+    answerFhirError(res, notFound('FHIR_NOT_SUPPORTED', `${req.method} ${req.path} is not supported by this FHIR server (see its metadata).`), deps.logger),
+  );
 }
