@@ -84,7 +84,7 @@ export const userDataExportsTopic: TopicDefinition<UserDataExportPart> = {
   partitionKey: (e) => e.export_id,
 };
 
-export const AUDIT_ACTIONS = ['export.requested', 'export.completed', 'erasure.requested', 'erasure.completed', 'retention.swept', 'fhir.read'] as const;
+export const AUDIT_ACTIONS = ['export.requested', 'export.completed', 'erasure.requested', 'erasure.completed', 'retention.swept', 'fhir.read', 'fhir.export'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {

@@ -13,12 +13,12 @@ const FHIR_PATH = /^\/v2\/organizations\/[^/]+\/fhir(?:\/|$)/;
 /** Whether a request path (without its query) is one of the FHIR API's. */
 export const isFhirPath = (path: string): boolean => FHIR_PATH.test(path);
 
-const ISSUE_CODE: Record<number, string> = { 400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 410: 'deleted', 422: 'processing', 429: 'throttled', 503: 'transient' };
+const ISSUE_CODE: Record<number, string> = { 202: 'informational', 400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 410: 'deleted', 422: 'processing', 429: 'throttled', 503: 'transient' };
 
 export function operationOutcomeOf(status: number, messages: string[]): object {
   return {
     resourceType: 'OperationOutcome',
-    issue: messages.map((diagnostics) => ({ severity: status >= 500 ? 'fatal' : 'error', code: ISSUE_CODE[status] ?? 'exception', diagnostics })),
+    issue: messages.map((diagnostics) => ({ severity: status >= 500 ? 'fatal' : status < 300 ? 'information' : 'error', code: ISSUE_CODE[status] ?? 'exception', diagnostics })),
   };
 }
 

@@ -26,6 +26,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's retry settings for this call. */
   retry?: RetryOptions;
+  /** Request headers an operation needs besides the SDK's own (FHIR's `Prefer: respond-async`). */
+  headers?: Record<string, string>;
 }
 
 export interface HttpClientOptions {
@@ -81,7 +83,7 @@ export class HttpClient {
       try {
         res = await this.fetchImpl(url, {
           method: op.method,
-          headers: { accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: { ...options.headers, accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
           body: hasBody ? JSON.stringify(params.body) : undefined,
           signal: options.signal,
         });

@@ -15,6 +15,8 @@ import { ingestionStatsRoute } from './ingestion-stats/get-ingestion.route';
 import type { IngestionStatsDeps } from './ingestion-stats/get-ingestion.usecase';
 import { sourcePriorityRoutes } from './priority/source-priority.route';
 import { fhirRoutes } from './fhir/fhir.routes';
+import { fhirExportRoutes } from './fhir/export/export.routes';
+import type { ExportDeps } from './fhir/export/export.usecase';
 import type { FhirReadDeps } from './fhir/fhir-read.usecase';
 import type { Logger } from '@wellstream/logging';
 import type { SourcePriorityDeps } from './priority/source-priority.usecase';
@@ -27,6 +29,7 @@ export interface RecordsRouteDeps {
   availability: AvailabilityDeps;
   ingestion: IngestionStatsDeps;
   fhir: Omit<FhirReadDeps, 'pause'> & { logger: Logger };
+  fhirExport: Omit<ExportDeps, 'pause'>;
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
@@ -35,5 +38,7 @@ export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
   (router) => sourcePriorityRoutes(router, deps.priority),
   (router) => availabilityRoute(router, deps.availability),
   (router) => ingestionStatsRoute(router, deps.ingestion),
+  // Before the FHIR routes, whose catch-all answers anything else under the FHIR base.
+  (router) => fhirExportRoutes(router, deps.fhirExport),
   (router) => fhirRoutes(router, deps.fhir),
 ];

@@ -24,6 +24,7 @@ import { SourcePriorityRepository } from './priority/source-priority.repository'
 import { SourceConnectionProjection } from './availability/source-connection-projection';
 import { IngestionCountRepository } from './ingestion-stats/ingestion-count.repository';
 import { IngestionCounter } from './ingestion-stats/ingestion-counter';
+import { ExportJobRepository } from './fhir/export/export-job.repository';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -41,6 +42,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const users = await UserProjectionRepository.open(store);
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
+      const exportJobs = await ExportJobRepository.open(store);
       const ingestionCounts = await IngestionCountRepository.open(store);
       const counter = new IngestionCounter(ingestionCounts, {
         flushMs: config.WELLSTREAM_INGESTION_COUNT_FLUSH_MS,
@@ -78,6 +80,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
         fhir: { records, users, organizations, clock, outbox, logger },
+        fhirExport: { jobs: exportJobs, records, users, organizations, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };

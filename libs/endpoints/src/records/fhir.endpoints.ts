@@ -35,6 +35,17 @@ export const fhirSchemas = {
   FhirBundle: resource('Bundle'),
   FhirPatient: resource('Patient'),
   FhirDevice: resource('Device'),
+  FhirExportManifest: {
+    type: 'object',
+    required: ['transactionTime', 'request', 'requiresAccessToken', 'output', 'error'],
+    properties: {
+      transactionTime: { type: 'string' },
+      request: { type: 'string' },
+      requiresAccessToken: { type: 'boolean' },
+      output: { type: 'array', items: { type: 'object', required: ['type', 'url'], properties: { type: { type: 'string' }, url: { type: 'string' }, count: { type: 'integer' } } } },
+      error: { type: 'array', items: { type: 'object' } },
+    },
+  },
   FhirOperationOutcome: {
     type: 'object',
     required: ['resourceType', 'issue'],
@@ -122,6 +133,85 @@ export const fhirPaths: Record<string, DeclaredPathItem> = {
       description: 'A Device an Observation names (`Observation.device`): one per user, source and device, found among the user\'s records of the organization\'s history.',
       parameters: [orgParam, { name: 'device_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
       responses: { 200: fhirResponse('The Device', 'Device'), ...errors('Unknown Device') },
+    },
+  },
+};
+
+const exportParams = [
+  { name: 'Prefer', in: 'header', required: true, schema: { type: 'string' }, description: '`respond-async`, as the Bulk Data specification requires' },
+  { name: '_since', in: 'query', schema: { type: 'string' }, description: 'Only resources of records stored at or after this instant (`YYYY-MM-DDThh:mm:ss[.sss](Z|±hh:mm)`)' },
+  { name: '_type', in: 'query', schema: { type: 'string' }, description: 'Comma list of Patient, Observation, Device (default all three)' },
+  { name: '_outputFormat', in: 'query', schema: { type: 'string', enum: ['application/fhir+ndjson', 'application/ndjson', 'ndjson'] } },
+];
+const kickOff = (operationId: string, summary: string, extra: unknown[] = []) => ({
+  ...developer,
+  tags,
+  operationId,
+  summary,
+  description:
+    "Starts an asynchronous export (HL7 FHIR Bulk Data Access) of the organization's users (Patient), their Observations and Devices within the organization's history, as NDJSON files per resource type. " +
+    'Answers 202 with `Content-Location`: poll it (GET) for the manifest, cancel with DELETE. The work is paced so other requests go first.',
+  parameters: [orgParam, ...extra, ...exportParams],
+  responses: {
+    202: { description: 'Accepted; the status URL is in Content-Location', headers: { 'Content-Location': { description: 'The status URL', schema: { type: 'string' } } }, content: { [FHIR]: { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } },
+    ...errors('Unknown Group'),
+  },
+});
+const jobParam = { name: 'job_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
+
+export const fhirExportPaths: Record<string, DeclaredPathItem> = {
+  '/organizations/{org_id}/fhir/Patient/$export': { get: kickOff('fhirExportPatients', "Bulk export of every Patient's data") },
+  '/organizations/{org_id}/fhir/Group/{group_id}/$export': {
+    get: kickOff('fhirExportGroup', "Bulk export of the organization's Group (its id is the organization's)", [{ name: 'group_id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }]),
+  },
+  '/organizations/{org_id}/fhir/$export-status/{job_id}': {
+    get: {
+      ...developer,
+      tags,
+      operationId: 'fhirExportStatus',
+      summary: 'An export: 202 while it runs, then its manifest',
+      parameters: [orgParam, jobParam],
+      responses: {
+        200: {
+          description: 'The manifest: one signed, short-lived link per NDJSON file (`requiresAccessToken` false)',
+          headers: { Expires: { description: 'When the links stop working', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/FhirExportManifest' } } },
+        },
+        202: { description: 'Still running', headers: { 'X-Progress': { description: 'How far it got', schema: { type: 'string' } }, 'Retry-After': retryAfter['Retry-After'] } },
+        ...errors('Unknown, cancelled or expired export'),
+      },
+    },
+    delete: {
+      ...developer,
+      tags,
+      operationId: 'fhirExportCancel',
+      summary: 'Cancel an export (or delete a finished one and its files)',
+      parameters: [orgParam, jobParam],
+      responses: { 202: { description: 'Cancelled', content: { [FHIR]: { schema: { $ref: '#/components/schemas/FhirOperationOutcome' } } } }, ...errors('Unknown or already cancelled export') },
+    },
+  },
+  // Outside the organization's paths: a signed link is its own credential (no token, no organization check).
+  '/fhir-exports/{job_id}/{file}': {
+    get: {
+      auth: 'public',
+      tags,
+      operationId: 'fhirExportFile',
+      summary: "An export's NDJSON file, through its signed link (no token)",
+      security: [],
+      parameters: [
+        jobParam,
+        { name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['Patient', 'Observation', 'Device'] } },
+        { name: 'expires', in: 'query', required: true, schema: { type: 'string' } },
+        { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
+      ],
+      responses: {
+        200: { description: 'One FHIR resource per line', content: { 'application/fhir+ndjson': { schema: { type: 'string' } } } },
+        400: outcome('A path segment that is not valid percent-encoding'),
+        401: outcome('The signature does not hold'),
+        404: outcome('Unknown export or file'),
+        410: outcome('The link expired: read the manifest again for fresh links'),
+        503: outcome('The service is not available', retryAfter),
+      },
     },
   },
 };

@@ -7,6 +7,13 @@ import type { CallParams } from '../operation-types';
 import type { Caller } from './operation-caller';
 
 type ObservationQuery = NonNullable<CallParams<'fhirSearchObservations'>['query']>;
+type ExportQuery = Omit<NonNullable<CallParams<'fhirExportPatients'>['query']>, never>;
+
+/** A started Bulk Data export: poll `exportStatus(orgId, jobId)`. */
+export interface StartedExport {
+  jobId: string;
+  statusUrl: string;
+}
 
 export class Fhir {
   constructor(private readonly call: Caller) {}
@@ -27,8 +34,32 @@ export class Fhir {
   searchObservations(orgId: string, query: ObservationQuery, options?: RequestOptions) {
     return this.call('fhirSearchObservations', { path: { org_id: orgId }, query }, options);
   }
+  /** Starts a Bulk Data export of every Patient's data (`Patient/$export`; `_since`, `_type`). */
+  async exportPatients(orgId: string, query?: ExportQuery, options?: RequestOptions): Promise<StartedExport> {
+    const r = await this.call('fhirExportPatients', { path: { org_id: orgId }, query }, { ...options, headers: { ...options?.headers, prefer: 'respond-async' } });
+    return started(r.$response.headers.get('content-location'));
+  }
+  /** Starts a Bulk Data export of the organization's Group (`Group/:org/$export`). */
+  async exportGroup(orgId: string, query?: ExportQuery, options?: RequestOptions): Promise<StartedExport> {
+    const r = await this.call('fhirExportGroup', { path: { org_id: orgId, group_id: orgId }, query }, { ...options, headers: { ...options?.headers, prefer: 'respond-async' } });
+    return started(r.$response.headers.get('content-location'));
+  }
+  /** The export's manifest once done (files behind signed links, no token); null while it runs. */
+  async exportStatus(orgId: string, jobId: string, options?: RequestOptions) {
+    const r = await this.call('fhirExportStatus', { path: { org_id: orgId, job_id: jobId } }, options);
+    return typeof r === 'object' && r !== null ? r : null;
+  }
+  /** Cancels an export (or deletes a finished one and its files). */
+  cancelExport(orgId: string, jobId: string, options?: RequestOptions) {
+    return this.call('fhirExportCancel', { path: { org_id: orgId, job_id: jobId } }, options);
+  }
   /** A Device an Observation names. */
   readDevice(orgId: string, deviceId: string, options?: RequestOptions) {
     return this.call('fhirReadDevice', { path: { org_id: orgId, device_id: deviceId } }, options);
   }
+}
+
+function started(statusUrl: string | null): StartedExport {
+  if (!statusUrl) throw new Error('the export was accepted without a Content-Location');
+  return { statusUrl, jobId: decodeURIComponent(statusUrl.slice(statusUrl.lastIndexOf('/') + 1)) };
 }

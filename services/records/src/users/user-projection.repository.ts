@@ -103,6 +103,12 @@ export class UserProjectionRepository {
     await this.users.findOneAndUpdate({ _id: userId }, { $set: { detected_sources: detected } });
   }
 
+  /** The organization's live (not deleted) users, by uid: a Bulk Data export's Patients. */
+  async ofOrganization(organizationId: string): Promise<ProjectedUser[]> {
+    const users = await this.users.find({ organization_id: organizationId, status: { $ne: 'deleted' } });
+    return users.map((u) => withDefaults(u)!).sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+  }
+
   /** Users whose demo source should be running (start-up). */
   async withSource(sourceType: string): Promise<ProjectedUser[]> {
     const active = (await this.users.find({ status: 'active' })).map((u) => withDefaults(u)!);
