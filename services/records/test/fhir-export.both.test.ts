@@ -114,6 +114,14 @@ describe(`FHIR Bulk Data export (${testRuntime()})`, () => {
     expect(entries[0]).toMatchObject({ action: 'fhir.export', actor: `customer:${a.customerId}`, organization_id: a.organizationId, details: { export_id: expect.stringMatching(/^fx_/) } });
   });
 
+  it("drops the organization's exports when one of its users is erased (the files hold them)", async () => {
+    const { status, manifest } = await exportOf(a, 'Patient/$export?_type=Observation');
+    const admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
+    expect((await admin.post(`/admin/organizations/${a.organizationId}/users/${users[2].uid}/erasure`)).status).toBe(200);
+    await eventually(async () => (await a.api.get(status)).status === 404, 20_000, 100);
+    expectOutcome(await new ApiClient(platform.baseUrl).get(relative(manifest.output[0].url)), 404, 'not-found');
+  }, 60_000);
+
   if (testRuntime() === 'embedded') {
     it("exports files whose every line the HL7 validator accepts (zero errors)", async () => {
       const { files } = await exportOf(a, 'Patient/$export');

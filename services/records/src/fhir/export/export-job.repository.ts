@@ -64,6 +64,13 @@ export class ExportJobRepository {
     await this.parts.deleteMany({ job_id: id });
   }
 
+  /** Cancels every export of the organization and deletes its files (an erasure of one of its users). */
+  async cancelAllOf(organizationId: string): Promise<number> {
+    const jobs = await this.jobs.find({ organization_id: organizationId, status: { $ne: 'cancelled' } });
+    for (const job of jobs) await this.cancel(job._id);
+    return jobs.length;
+  }
+
   addPart(part: ExportPart): Promise<void> {
     return this.parts.insertOne(part);
   }
