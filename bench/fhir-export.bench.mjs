@@ -85,12 +85,15 @@ try {
   // The same records, read as plain JSON through the REST lists (no mapping), for comparison.
   const restStarted = performance.now();
   let restRecords = 0;
-  const from = iso(today - (DAYS + 1) * DAY_MS).slice(0, 10);
-  const to = iso(today).slice(0, 10);
+  // A REST read spans at most 30 days: the range in windows of 30.
+  const windows = [];
+  for (let end = today; end > today - (DAYS + 2) * DAY_MS; end -= 30 * DAY_MS) windows.push([iso(end - 29 * DAY_MS).slice(0, 10), iso(end).slice(0, 10)]);
   await pool(USERS, 4, async (u) => {
     for (const type of ['measurements', 'summaries', 'sleep', 'workouts', 'intraday']) {
-      const page = await api(base, 'GET', `/organizations/${a.organizationId}/users/patient-${String(u).padStart(5, '0')}/${type}?start_date=${from}&end_date=${to}`, a.token);
-      restRecords += page.data.length;
+      for (const [from, to] of windows) {
+        const page = await api(base, 'GET', `/organizations/${a.organizationId}/users/patient-${String(u).padStart(5, '0')}/${type}?start_date=${from}&end_date=${to}`, a.token);
+        restRecords += page.data.length;
+      }
     }
   });
   const restS = (performance.now() - restStarted) / 1000;

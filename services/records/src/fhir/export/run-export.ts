@@ -14,7 +14,8 @@ import type { UserProjectionRepository } from '../../users/user-projection.repos
 import type { ExportJob, ExportJobRepository, ExportType } from './export-job.repository';
 
 const PART_BYTES = 512 * 1024;
-const PAGE = 200;
+// Smaller pages than a REST read: an intraday record maps to 72+ Observations, and each page is one synchronous read on SQLite.
+const PAGE = 50;
 
 export interface RunExportDeps {
   jobs: ExportJobRepository;
@@ -60,6 +61,9 @@ export async function runExport(deps: RunExportDeps, job: ExportJob, earliestDat
       for (const type of RESOURCE_TYPES) {
         for await (const page of deps.records.findPages({ userId: user._id, type, fromDate: earliestDate, toDate: addDays(today, 1) }, PAGE)) {
           for (const doc of page) {
+            // A page of intraday records maps to thousands of Observations: yield within it too
+            // (the slice returns at once until its few milliseconds are used).
+            await deps.pause();
             if (job.since && doc.payload.created_at < job.since) continue;
             if (observations) for (const o of observationsOf(doc.payload)) await observations.add(o);
             const deviceId = deviceIdOf(user._id, doc.payload.source);
@@ -68,7 +72,6 @@ export async function runExport(deps: RunExportDeps, job: ExportJob, earliestDat
               await devices.add(deviceResource(user._id, patientId, doc.payload.source));
             }
           }
-          await deps.pause();
         }
       }
     }
