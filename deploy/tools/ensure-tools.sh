@@ -8,7 +8,7 @@
 #   --plan            print what would be installed ("<tool>\t<source>"), install nothing
 #   --assume-missing  treat every tool as missing: what a fresh machine of this kind gets
 #                     (with --plan, this is how the tests check the list without a fresh machine)
-# Groups are the second column of tools.tsv (base, servers, browser, containers).
+# Groups are the second column of tools.tsv (base, servers, browser, containers, fhir).
 # Progress (what it installs, how long it took) goes to stdout, failures to stderr; apt output goes to $WELLSTREAM_LOG_DIR (default .wellstream/logs)/tools-install.log.
 set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '@wellstream/errors';
-import { answerError, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
+import { answerError, answerFhirError, isFhirPath, routeTemplate, ServiceMetrics, startRequest } from '@wellstream/http';
 import { Logger, runWithRequestContext } from '@wellstream/logging';
 import type { InProcessServices, RequestHandlerOrListener } from './in-process-services';
 import { matchRoute, RouteMatch } from './route-table';
@@ -27,21 +27,39 @@ export function forwardRequests(
 
   const forward = async (req: IncomingMessage, res: ServerResponse, match: RouteMatch) => {
     await pipeline(req, res, match);
+    // An undeclared FHIR path would reach whichever service owns the nearest template (users, for
+    // /organizations/{org_id}) and get its JSON 404; the FHIR server's is an OperationOutcome.
+    if (isFhirPath(pathOf(req.url)) && (!match.rule.template.includes('/fhir/') || !matchRoute(pathOf(req.url)))) throw notFound('FHIR_NOT_SUPPORTED', `${req.method} ${pathOf(req.url)} is not supported by this FHIR server (see its metadata).`);
     sign(req);
     const local = inProcess[match.rule.service];
     // A service's app answers everything itself (its own 404 and errors); `next` is a safety net.
-    if (local) local(req, res, (err) => answerError(res, err ?? notFound('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req.url)}.`), logger));
+    if (local) local(req, res, (err) => answer(req, res, err ?? notFound('ROUTE_NOT_FOUND', `No route for ${req.method} ${pathOf(req.url)}.`)));
     else proxy(req, res, match.rule.service);
   };
 
   return (req, res, next) => {
     const path = pathOf(req.url);
-    const match = matchRoute(path);
+    const match = matchRoute(path) ?? fhirBaseMatch(path);
     if (!match) return gatewayOwn(req, res, next);
     const requestId = startRequest(logger, req, res);
     metrics?.track(req.method ?? '', res, () => routeTemplate(path));
-    runWithRequestContext({ requestId }, () => void forward(req, res, match).catch((err: unknown) => answerError(res, err, logger)));
+    runWithRequestContext({ requestId }, () => void forward(req, res, match).catch((err: unknown) => answer(req, res, err)));
   };
+
+  // The FHIR API's paths answer the gateway's own errors (401, 429, 503) as FHIR too.
+  function answer(req: IncomingMessage, res: ServerResponse, err: unknown) {
+    if (isFhirPath(pathOf(req.url))) answerFhirError(res, err, logger);
+    else answerError(res, err, logger);
+  }
+}
+
+/**
+ * An undeclared path under an organization's FHIR base: checked like the FHIR API's own paths
+ * (token, rate limit, organization) by the route of its base, then answered 404 (forward).
+ */
+function fhirBaseMatch(path: string): RouteMatch | undefined {
+  const base = /^\/v2\/organizations\/([^/]+)\/fhir(?:\/|$)/.exec(path);
+  return base ? matchRoute(`/v2/organizations/${base[1]}/fhir/metadata`) : undefined;
 }
 
 /** The path of an origin-form request target, as express's req.path (no decoding). */

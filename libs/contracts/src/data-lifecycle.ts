@@ -84,14 +84,14 @@ export const userDataExportsTopic: TopicDefinition<UserDataExportPart> = {
   partitionKey: (e) => e.export_id,
 };
 
-export const AUDIT_ACTIONS = ['export.requested', 'export.completed', 'erasure.requested', 'erasure.completed', 'retention.swept'] as const;
+export const AUDIT_ACTIONS = ['export.requested', 'export.completed', 'erasure.requested', 'erasure.completed', 'retention.swept', 'fhir.read', 'fhir.export'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   type: 'audit.entry';
   id: string;
   at: string;
-  /** Who: `operator` (the admin token), or `system:<service>` for the platform's own work (sweeps). */
+  /** Who: `operator` (the admin token), `customer:<id>` (a developer token's reads), or `system:<service>` for the platform's own work (sweeps). */
   actor: string;
   action: AuditAction;
   customer_id: string;

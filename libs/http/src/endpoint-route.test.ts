@@ -58,3 +58,18 @@ describe('endpointRoute', () => {
     expect((await fetch(`${base.url}/v2/things/t2/form`, { method: 'PUT', body: 'name=b' })).status).toBe(404);
   });
 });
+
+describe('declaredRoute with a FHIR operation in its path', () => {
+  it('serves `$export` literally (express would read `$` as the end of the pattern)', async () => {
+    const app = express();
+    declaredRoute(app, { method: 'get', path: '/orgs/{org_id}/fhir/Patient/$export' }, (req, res) => void res.json({ org: req.params.org_id }));
+    const base = await serve(app);
+    try {
+      const res = await fetch(`${base.url}/v2/orgs/o-1/fhir/Patient/$export`);
+      expect([res.status, await res.json()]).toEqual([200, { org: 'o-1' }]);
+      expect((await fetch(`${base.url}/v2/orgs/o-1/fhir/Patient/export`)).status).toBe(404);
+    } finally {
+      base.close();
+    }
+  });
+});

@@ -15,9 +15,12 @@ export interface DeclaredRoute {
   path: string;
 }
 
-/** The express form of a path template: `/v2/organizations/:org_id/users`. */
+/**
+ * The express form of a path template: `/v2/organizations/:org_id/users`. A `$` (FHIR's operations,
+ * `Patient/$export`) is escaped: express reads the path as a pattern, where `$` ends it.
+ */
 export function expressPath(declaration: Pick<DeclaredRoute, 'path'>): string {
-  return `/v2${declaration.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  return `/v2${declaration.path.replace(/\$/g, '\\$').replace(/\{([^}]+)\}/g, ':$1')}`;
 }
 
 type ValidateOptions = NonNullable<Parameters<typeof validate>[2]>;

@@ -11,3 +11,4 @@ export * from './ingest-validation';
 export * from './event-recorder';
 export * from './rate-limit-window';
 export * from './test-runtime';
+export * from './fhir-validator';

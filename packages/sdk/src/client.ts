@@ -18,12 +18,15 @@ import { Admin, Marketplace, Mobile } from './resources/operator';
 import { Notifications, Rules } from './resources/notifications';
 import { ReplayParams, StreamOperation, Streams } from './resources/streams';
 import { Records, Users } from './resources/users';
+import { Fhir } from './resources/fhir';
 
 export type WellstreamOptions = HttpClientOptions;
 
 export class Wellstream {
   readonly users: Users;
   readonly records: Records;
+  /** The FHIR R4 read API (docs/fhir.md). */
+  readonly fhir: Fhir;
   readonly streams: Streams;
   readonly notifications: Notifications;
   readonly rules: Rules;
@@ -46,6 +49,7 @@ export class Wellstream {
     this.caller = operationCaller(this.http);
     this.users = new Users(this.caller);
     this.records = new Records(this.caller);
+    this.fhir = new Fhir(this.caller);
     this.streams = new Streams(this.caller, (operation, path, query, streamOptions) => this.openEventStream(operation, path, query, streamOptions));
     this.notifications = new Notifications(this.caller);
     this.rules = new Rules(this.caller);

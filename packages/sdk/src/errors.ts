@@ -9,8 +9,13 @@ export class WellstreamError extends Error {
   override name = 'WellstreamError';
 }
 
-/** The documented error body: exactly one of the three shapes. */
-export type ErrorBody = { message: string } | { errors: string[] } | { errors: Record<string, string[]> };
+/** The documented error body: exactly one of the three shapes, or (the FHIR API) an OperationOutcome. */
+export type ErrorBody = { message: string } | { errors: string[] } | { errors: Record<string, string[]> } | FhirOperationOutcome;
+/** The FHIR API's error body (docs/fhir.md). */
+export interface FhirOperationOutcome {
+  resourceType: 'OperationOutcome';
+  issue: { severity: string; code: string; diagnostics?: string }[];
+}
 
 export interface ApiErrorDetails {
   status: number;
@@ -165,5 +170,6 @@ function describeBody(body: ApiErrorDetails['body']): string {
   if (body === undefined) return '(no body)';
   if (typeof body === 'string') return body.slice(0, 200);
   if ('message' in body) return body.message;
+  if ('issue' in body) return body.issue.map((i) => i.diagnostics ?? i.code).join('; ');
   return Array.isArray(body.errors) ? body.errors.join('; ') : Object.entries(body.errors).map(([f, m]) => `${f}: ${m.join(', ')}`).join('; ');
 }

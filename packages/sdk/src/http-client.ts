@@ -35,6 +35,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Overrides the client's retry settings for this call. */
   retry?: RetryOptions;
+  /** Request headers an operation needs besides the SDK's own (FHIR's `Prefer: respond-async`). */
+  headers?: Record<string, string>;
 }
 
 export interface HttpClientOptions {
@@ -114,7 +116,7 @@ export class HttpClient {
       try {
         res = await this.fetchImpl(url, {
           method: op.method,
-          headers: { ...this.baseHeaders(op), accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: { ...this.baseHeaders(op), ...options.headers, accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
           body: hasBody ? encodeBody(params.body) : undefined,
           signal,
         });

@@ -19,8 +19,14 @@ export type RequestBody<K extends OperationId> = WithDates<BodyOf<Exclude<Op<K>[
 type BodyRequired<K extends OperationId> = undefined extends Op<K>['requestBody'] ? false : true;
 
 type Success = 200 | 201 | 202;
-type AnswerOf<R> = R extends { content: { 'application/json': infer B } } ? B : R extends { content: { 'text/html': unknown } } ? string : never;
-/** The JSON (or, for HTML pages, text) body of a 2xx answer; distributes over a union of operations. */
+type AnswerOf<R> = R extends { content: { 'application/json': infer B } }
+  ? B
+  : R extends { content: { 'application/fhir+json': infer F } }
+    ? F
+    : R extends { content: { 'text/html': unknown } }
+      ? string
+      : never;
+/** The JSON (FHIR JSON, or for HTML pages text) body of a 2xx answer; distributes over a union of operations. */
 export type ResponseBody<K extends OperationId> = K extends OperationId
   ? {
       [C in keyof Op<K>['responses']]: C extends Success ? AnswerOf<Op<K>['responses'][C]> : never;

@@ -90,6 +90,23 @@ describe('every REST operation through its typed method', () => {
     await ws.rules.update(t.orgId, 'sdk-user-1', ruleId, { type: 'inactivity', window: 'P1D', message: 'weigh in!', metric: { type: 'body_weight', origin: null }, threshold: { value: 1, comparator: 'less_than' } } as never).catch(() => undefined);
     await ws.rules.delete(t.orgId, 'sdk-user-1', ruleId).catch(() => undefined);
 
+    expect((await ws.fhir.capabilities(t.orgId)).resourceType).toBe('CapabilityStatement');
+    expect((await ws.fhir.readPatient(t.orgId, 'sdk-user-1')).resourceType).toBe('Patient');
+    expect((await ws.fhir.searchPatients(t.orgId, 'sdk-user-1')).resourceType).toBe('Bundle');
+    const observations = (await ws.fhir.searchObservations(t.orgId, { patient: 'sdk-user-1', date: `ge${day(-1)}` })) as unknown as { entry: { resource: { device: { reference: string } } }[] };
+    expect(observations.entry.length).toBeGreaterThanOrEqual(1);
+    expect((await ws.fhir.readDevice(t.orgId, observations.entry[0].resource.device.reference.split('/')[1])).resourceType).toBe('Device');
+    const started = await ws.fhir.exportPatients(t.orgId, { _type: 'Patient' });
+    await ws.fhir.exportGroup(t.orgId, { _type: 'Patient' });
+    const manifest = await (async () => {
+      for (;;) {
+        const m = await ws.fhir.exportStatus(t.orgId, started.jobId);
+        if (m) return m;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    expect(manifest.output.map((o) => o.type)).toEqual(['Patient']);
+    expect((await ws.fhir.cancelExport(t.orgId, started.jobId)).resourceType).toBe('OperationOutcome');
     expect((await ws.records.availability(t.orgId, 'sdk-user-1')).sources).toEqual(expect.any(Array));
     const priority = await ws.records.getSourcePriority(t.orgId);
     await ws.records.setSourcePriority(t.orgId, { resources: { sleep: ['oura', 'apple_health'] } } as never);
@@ -112,7 +129,7 @@ describe('every REST operation through its typed method', () => {
     // Providers and users' browsers call these (a provider's redirect and notifications, a
     // marketplace's Reconnect that answers 303 to the provider): never a customer's code. An
     // export's file is fetched through the signed link getUserExport hands out, as a file.
-    const notForCustomers = ['providerCallback', 'providerWebhookHandshake', 'providerWebhookNotification', 'providerWebhookProbe', 'reconnectProviderSource', 'downloadUserExport'];
+    const notForCustomers = ['providerCallback', 'providerWebhookHandshake', 'providerWebhookNotification', 'providerWebhookProbe', 'reconnectProviderSource', 'downloadUserExport', 'fhirExportFile'];
     expect([...sent].sort()).toEqual(Object.keys(OPERATIONS).filter((id) => !notForCustomers.includes(id)).sort());
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The records service's routes: mobile ingestion, the record lists (plain and merged), the
- * organizations' source priority and users' data availability. The skeleton
+ * organizations' source priority, users' data availability and the FHIR read API. The skeleton
  * (libs/runtime) mounts them behind the organization guard.
  */
 import type { RouteRegistration } from '@wellstream/runtime';
@@ -14,6 +14,11 @@ import type { AvailabilityDeps } from './availability/get-availability.usecase';
 import { ingestionStatsRoute } from './ingestion-stats/get-ingestion.route';
 import type { IngestionStatsDeps } from './ingestion-stats/get-ingestion.usecase';
 import { sourcePriorityRoutes } from './priority/source-priority.route';
+import { fhirRoutes } from './fhir/fhir.routes';
+import { fhirExportRoutes } from './fhir/export/export.routes';
+import type { ExportDeps } from './fhir/export/export.usecase';
+import type { FhirReadDeps } from './fhir/fhir-read.usecase';
+import type { Logger } from '@wellstream/logging';
 import type { SourcePriorityDeps } from './priority/source-priority.usecase';
 
 export interface RecordsRouteDeps {
@@ -23,6 +28,8 @@ export interface RecordsRouteDeps {
   priority: SourcePriorityDeps;
   availability: AvailabilityDeps;
   ingestion: IngestionStatsDeps;
+  fhir: Omit<FhirReadDeps, 'pause'> & { logger: Logger };
+  fhirExport: Omit<ExportDeps, 'pause'>;
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
@@ -31,4 +38,7 @@ export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
   (router) => sourcePriorityRoutes(router, deps.priority),
   (router) => availabilityRoute(router, deps.availability),
   (router) => ingestionStatsRoute(router, deps.ingestion),
+  // Before the FHIR routes, whose catch-all answers anything else under the FHIR base.
+  (router) => fhirExportRoutes(router, deps.fhirExport),
+  (router) => fhirRoutes(router, deps.fhir),
 ];

@@ -2,7 +2,7 @@
  * The records service on the shared skeleton: its projections, the outbox its records leave by,
  * and its routes.
  */
-import { customerEventsTopic, organizationEventsTopic, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
+import { auditLogTopic, customerEventsTopic, organizationEventsTopic, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
 import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
 import type { RecordsConfig } from './config';
@@ -23,13 +23,14 @@ import { SourcePriorityRepository } from './priority/source-priority.repository'
 import { SourceConnectionProjection } from './availability/source-connection-projection';
 import { IngestionCountRepository } from './ingestion-stats/ingestion-count.repository';
 import { IngestionCounter } from './ingestion-stats/ingestion-counter';
+import { ExportJobRepository } from './fhir/export/export-job.repository';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'records',
     config,
     shared,
-    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, sourceConnectionsTopic],
+    topics: [customerEventsTopic, sourceDetectionsTopic, sourceRecordsTopic, sourceConnectionsTopic, auditLogTopic],
     async compose(ctx) {
       const { store, eventLog, logger, lifecycle } = ctx;
       const clock = systemClock;
@@ -40,6 +41,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const users = await UserProjectionRepository.open(store);
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
+      const exportJobs = await ExportJobRepository.open(store);
       const ingestionCounts = await IngestionCountRepository.open(store);
       const counter = new IngestionCounter(ingestionCounts, {
         flushMs: config.WELLSTREAM_INGESTION_COUNT_FLUSH_MS,
@@ -68,6 +70,8 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         list: { records, users, organizations, clock, priorities },
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
+        fhir: { records, users, organizations, clock, outbox, logger },
+        fhirExport: { jobs: exportJobs, records, users, organizations, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };

@@ -10,6 +10,7 @@ import { declareEndpoints, DeclaredPathItem } from '../endpoint';
 import { openApiPart } from '../openapi-part';
 import { mergingPaths, mergingSchemas } from './merging.endpoints';
 import { ingestionPaths, ingestionSchemas } from './ingestion.endpoints';
+import { fhirExportPaths, fhirPaths, fhirSchemas, fhirTag } from './fhir.endpoints';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const date = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', format: 'date' };
@@ -103,15 +104,16 @@ function recordsApi() {
     },
   };
   for (const [plural, type] of Object.entries(RESOURCE_PATHS)) paths[`/organizations/{org_id}/users/{uid}/${plural}`] = listPath(plural, type);
-  Object.assign(paths, mergingPaths, ingestionPaths);
+  Object.assign(paths, mergingPaths, ingestionPaths, fhirPaths, fhirExportPaths);
   return {
-    tags: [{ name: 'Records', description: 'Wellness records: ingestion and queries' }],
+    tags: [{ name: 'Records', description: 'Wellness records: ingestion and queries' }, fhirTag],
     paths,
     components: {
       schemas: {
         ...errorSchemas,
         ...mergingSchemas,
         ...ingestionSchemas,
+        ...fhirSchemas,
         Metric: {
           type: 'object',
           required: ['type', 'unit', 'value'],

@@ -63,7 +63,7 @@ export const lifecyclePaths: Record<string, DeclaredPathItem> = {
       ...admin,
       operationId: 'listAuditLog',
       tags: ['Data lifecycle'],
-      summary: 'The audit log: exports, erasures and retention sweeps, newest first',
+      summary: 'The audit log: exports, erasures, retention sweeps and FHIR reads, newest first',
       parameters: [
         { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 } },
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },

@@ -1,7 +1,8 @@
 /**
  * The records service's share of a user's data (docs/data-lifecycle.md): every record of every type, deleted ones
  * included, as stored now, and each earlier version a change replaced (`record_version`); for an erasure also its content keys and
- * availability stats, its projections of the user and of the user's provider connections. Every
+ * availability stats, its projections of the user and of the user's provider connections, and the
+ * organization's FHIR Bulk Data exports (whose files hold the user among others). Every
  * query pins the user (the collections' partition key), so the work follows this user's data.
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
@@ -11,6 +12,7 @@ import type { RecordDoc } from '../records/record';
 import { RECORDS_SPEC } from '../records/record.repository';
 import { USER_KEYS_SPEC, USER_PROJECTION_SPEC } from '../users/user-projection.repository';
 import { RECORD_KEYS_COLLECTION, RecordKeyDoc } from '../records/record-keys.repository';
+import { ExportJobRepository } from '../fhir/export/export-job.repository';
 
 /** Records per page (one bounded read each). */
 const PAGE = 200;
@@ -22,6 +24,7 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
   const projection = await store.collection<{ _id: string }>(USER_PROJECTION_SPEC);
   const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
   const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
+  const fhirExports = await ExportJobRepository.open(store);
   return {
     service: 'records',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
@@ -41,6 +44,8 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
         user_keys: await userKeys.deleteMany(user),
         connection_projections: await connections.deleteMany(user),
         user_projections: await projection.deleteMany({ _id: request.user_id }),
+        // FHIR Bulk Data files mix the organization's users: every export of the organization goes.
+        fhir_exports: await fhirExports.cancelAllOf(request.organization_id),
       };
     },
   };

@@ -98,4 +98,10 @@ export class UserProjectionRepository {
     // The key lagged a snapshot (a deletion and a reuse applied out of order): ask the collection.
     return user ? withDefaults(await this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } })) : null;
   }
+
+  /** The organization's live (not deleted) users, by uid: a Bulk Data export's Patients. */
+  async ofOrganization(organizationId: string): Promise<ProjectedUser[]> {
+    const users = await this.users.find({ organization_id: organizationId, status: { $ne: 'deleted' } });
+    return users.map((u) => withDefaults(u)!).sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+  }
 }
