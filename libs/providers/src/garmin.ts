@@ -7,7 +7,7 @@ export const garmin = {
   kind: 'cloud',
   app: false,
   resources: ['summary', 'intraday', 'sleep', 'workout', 'measurement'],
-  tile: { initials: 'Ga', color: '#007cc3', position: 7 },
+  tile: { initials: 'Ga', color: '#007cc3', position: 8 },
   // OAuth 2.0 with PKCE ("OAuth2 PKCE Specification"): consent at connect.garmin.com/oauth2Confirm,
   // tokens at diauth.garmin.com; every data path hangs from apis.garmin.com/wellness-api/rest.
   addresses: { authUrl: 'https://connect.garmin.com/oauth2Confirm', tokenUrl: 'https://diauth.garmin.com/di-oauth2-service/oauth/token', apiUrl: 'https://apis.garmin.com' },
