@@ -3,7 +3,7 @@
  * own `user.sources` (and consumed `source-detections` itself): the sources service, which now owns
  * them, adopts on start what it does not hold, without telling the customer anything. The state
  * the older version left is made by hand: the users service's copy (and its `users` snapshot)
- * holds demo and apple_health, the sources service holds nothing, and a detection of apple_health
+ * holds demo and apple_health, the sources service and records' copy of `source-connections` hold nothing, and a detection of apple_health
  * is still on `source-detections`, unread by the sources service's new consumer group.
  */
 import { createDocumentStore, createEventLog } from '@wellstream/runtime';
@@ -71,6 +71,10 @@ function upgradeSuite(mode: 'embedded' | 'distributed'): void {
     const removed = await (await store.collection<{ _id: string; user_id: string }>({ name: 'connections' })).deleteMany({ user_id: user.id });
     expect(removed).toBe(2);
     await store.close();
+    // Nor did records' copy of source-connections (the phone apps and the demo never went there).
+    const records = createDocumentStore(settings, 'records', logger);
+    await (await records.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' })).deleteMany({ user_id: user.id });
+    await records.close();
     const log = createEventLog(settings, logger);
     await publishEvents(log, sourceDetectionsTopic, [{ type: 'source.detected', user_id: user.id, organization_id: org, source_type: 'apple_health', detected_at: new Date().toISOString() }]);
     await log.close();
@@ -88,6 +92,10 @@ function upgradeSuite(mode: 'embedded' | 'distributed'): void {
     await eventually(async () => published.some((e) => e.user_id === user.id), byRuntime({ embedded: 15_000, distributed: 30_000 }));
     const sources = async () => ((await api.get(`/organizations/${org}/users/upgraded`)).body.sources as { type: string }[]).map((s) => s.type).sort();
     expect(await sources()).toEqual(['apple_health', 'demo']);
+    // Records' availability hears of them again (which the customer reads), without a connection event.
+    const connected = async () =>
+      ((await api.get(`/organizations/${org}/users/upgraded/availability`)).body.sources as { type: string; connected: boolean }[]).filter((x) => x.connected).map((x) => x.type).sort();
+    await eventually(async () => (await connected()).join() === 'apple_health,demo', 15_000);
     // A fresh connect is announced as before.
     const res = await fetch(`${marketplace}/sources/health_connect/connect`, { method: 'POST', headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);

@@ -87,7 +87,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       const answered: ConnectAtOnceDeps = { ...atOnce, copiesApplied: async () => void (await Promise.all(copies.map((c) => c.latest(async () => undefined)))) };
       // Upgrading: what the users service connected before this service owned it (before detections
       // are read, so that a replayed one finds the connection and announces nothing).
-      const adopted = await adoptUsersSources({ connections, disconnections }, (await latestUserSnapshots(eventLog, logger)).values());
+      const adopted = await adoptUsersSources({ connections, disconnections, outbox, clock }, (await latestUserSnapshots(eventLog, logger)).values());
       if (adopted.length) logger.info('adopted connections from the users service', { count: adopted.length });
       await ctx.consume(sourceDetectionsTopic, {
         groupId: 'sources.source-detections',

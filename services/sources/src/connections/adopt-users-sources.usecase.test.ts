@@ -1,10 +1,14 @@
 /**
  * Adopting, on an upgrade, the demo source and phone apps the users service connected before this
  * service owned them: held ones and other kinds are left alone, deleted users get nothing, an entry
- * this service disconnected since is not brought back, and a second run changes nothing. Nothing is
- * announced: the use case has no outbox at all.
+ * this service disconnected since is not brought back, and a second run changes nothing. What is
+ * adopted goes to the copies as a `status` event, never `connected` (the customer heard that once).
  */
-import type { UserSnapshot } from '@wellstream/contracts';
+import type { EventLog, OutgoingMessage } from '@wellstream/bus';
+import { manualClock } from '@wellstream/clock';
+import type { SourceConnectionEvent, UserSnapshot } from '@wellstream/contracts';
+import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { ConnectionRepository } from './connection.repository';
 import { DisconnectionLog } from './disconnection-log';
@@ -37,12 +41,29 @@ const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
 describe('adopting the users service connections on an upgrade', () => {
   let store: SqliteDocumentStore;
   let deps: AdoptUsersSourcesDeps;
+  let outbox: Outbox;
+  let published: SourceConnectionEvent[];
 
   beforeEach(async () => {
     store = new SqliteDocumentStore(':memory:');
-    deps = { connections: await ConnectionRepository.open(store), disconnections: await DisconnectionLog.open(store) };
+    published = [];
+    const eventLog = {
+      publish: async (topic: string, messages: OutgoingMessage[]) => {
+        if (topic === 'source-connections') for (const m of messages) published.push(JSON.parse(m.value));
+      },
+    } as unknown as EventLog;
+    outbox = await Outbox.open(store, { eventLog, logger: createLogger('sources-test') });
+    await outbox.start();
+    deps = { connections: await ConnectionRepository.open(store), disconnections: await DisconnectionLog.open(store), outbox, clock: manualClock('2025-03-01T12:00:00.000Z') };
   });
-  afterEach(() => store.close());
+  afterEach(async () => {
+    await outbox.stop();
+    await store.close();
+  });
+  const announced = async () => {
+    await outbox.drain();
+    return published.map((e) => `${e.source_type}:${e.action}:${e.status}:${e.connected_at}`);
+  };
 
   it('stores the demo source and the phone apps as the users service had them, never a provider, once', async () => {
     expect(await adoptUsersSources(deps, [snapshot()])).toEqual([
@@ -52,7 +73,9 @@ describe('adopting the users service connections on an upgrade', () => {
     const demo = await deps.connections.byId(connectionId('usr-1', 'demo'));
     expect(demo).toMatchObject({ user_id: 'usr-1', organization_id: 'org-1', source_type: 'demo', status: 'active', connected_at: CONNECTED_AT, tokens: '' });
     expect(await deps.connections.byId(connectionId('usr-1', 'oura'))).toBeNull();
+    expect(await announced()).toEqual([`demo:status:active:${CONNECTED_AT}`, `apple_health:status:active:${CONNECTED_AT}`]);
     expect(await adoptUsersSources(deps, [snapshot()])).toEqual([]);
+    expect(await announced()).toHaveLength(2);
   });
 
   it('leaves a connection it holds as it is', async () => {
