@@ -16,6 +16,7 @@ import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
 import { announceProviders, providerOffers } from './providers/announce-providers';
 import { applySourceDetection } from './connections/apply-source-detection.usecase';
+import { adoptUsersSources } from './connections/adopt-users-sources.usecase';
 import type { ConnectAtOnceDeps } from './connections/connect-at-once.usecase';
 import { marketplaceUsers } from './marketplace/marketplace-user';
 import { demoProvider } from './providers/demo/demo-provider';
@@ -27,6 +28,7 @@ import { SyncScheduler } from './sync/sync-scheduler';
 import { TokenKeeper } from './sync/token-keeper';
 import { applyUserEvent } from './users/apply-user-event.usecase';
 import { UserProjectionRepository } from './users/user-projection.repository';
+import { latestUserSnapshots } from './users/latest-user-snapshots';
 import { embeddedTokenKey } from './vault/embedded-token-key';
 import { TokenVault } from './vault/token-vault';
 import { AppSubscriptionKeeper } from './webhooks/app-subscription-keeper';
@@ -83,6 +85,10 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       const copies = Object.values(SOURCE_CONNECTION_COPIES).map((group) => ctx.readYourWrites(sourceConnectionsTopic, group, CATCH_UP_MS));
       const atOnce: ConnectAtOnceDeps = { connections, disconnections, outbox, clock, changed: (userId, type) => type === 'demo' && reconcileDemo(userId) };
       const answered: ConnectAtOnceDeps = { ...atOnce, copiesApplied: async () => void (await Promise.all(copies.map((c) => c.latest(async () => undefined)))) };
+      // Upgrading: what the users service connected before this service owned it (before detections
+      // are read, so that a replayed one finds the connection and announces nothing).
+      const adopted = await adoptUsersSources({ connections, disconnections, outbox, clock }, (await latestUserSnapshots(eventLog, logger)).values());
+      if (adopted.length) logger.info('adopted connections from the users service', { count: adopted.length });
       await ctx.consume(sourceDetectionsTopic, {
         groupId: 'sources.source-detections',
         fromBeginning: true,

@@ -43,7 +43,7 @@ export const connectsAtOnce = (type: string): boolean => {
   return kind === 'demo' || kind === 'mobile';
 };
 
-function atOnceConnection(user: ProjectedUser, type: string, now: string): Connection {
+export function atOnceConnection(user: Pick<ProjectedUser, '_id' | 'organization_id'>, type: string, now: string): Connection {
   return {
     _id: connectionId(user._id, type),
     user_id: user._id,

@@ -27,4 +27,10 @@ export class DisconnectionLog {
   add(d: Disconnection): Promise<void> {
     return this.docs.insertOne(d);
   }
+
+  /** When the user's connection to this source last ended here; null when it never did. */
+  async lastAt(userId: string, sourceType: string): Promise<string | null> {
+    const [last] = await this.docs.find({ user_id: userId, source_type: sourceType }, { sort: { at: -1 }, limit: 1 });
+    return last?.at ?? null;
+  }
 }
