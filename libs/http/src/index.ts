@@ -14,3 +14,4 @@ export * from './metrics';
 export * from './json-pages';
 export * from './html-security-headers';
 export * from './endpoint-route';
+export * from './idempotent-writes';

@@ -5,7 +5,7 @@
  * query pins the user (the collections' partition key), so the work follows this user's data.
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
-import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
+import { deleteInSlices, IDEMPOTENT_ANSWERS, UserDataHolder } from '@wellstream/runtime';
 import type { DocumentStore } from '@wellstream/store';
 import type { RecordDoc } from '../records/record';
 import { RECORDS_SPEC } from '../records/record.repository';
@@ -22,6 +22,7 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
   const projection = await store.collection<{ _id: string }>(USER_PROJECTION_SPEC);
   const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
   const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
+  const answers = await store.collection<{ _id: string; user_id?: string }>({ name: IDEMPOTENT_ANSWERS });
   return {
     service: 'records',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
@@ -41,6 +42,7 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
         user_keys: await userKeys.deleteMany(user),
         connection_projections: await connections.deleteMany(user),
         user_projections: await projection.deleteMany({ _id: request.user_id }),
+        idempotent_answers: await answers.deleteMany({ user_id: request.user_id }),
       };
     },
   };
