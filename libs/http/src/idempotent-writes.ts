@@ -59,6 +59,7 @@ export interface IdempotentWritesOptions {
   /** How long a duplicate waits for the first to finish. */
   waitMs?: number;
   pollMs?: number;
+  /** Dates claims and answers (their lease and 24 h). */
   now?: () => number;
 }
 
@@ -142,7 +143,8 @@ export function idempotentWrites(store: IdempotentAnswers, options: IdempotentWr
     const id = sha256(JSON.stringify([caller, req.method, req.path, key]));
     const rawBody = (req as { rawBody?: Buffer }).rawBody;
     const requestHash = sha256(rawBody ?? '');
-    const deadline = now() + waitMs;
+    // The wait is real time whatever clock dates the stored answers.
+    const deadline = Date.now() + waitMs;
     for (;;) {
       const claim = await store.claim(id, requestHash, now());
       if (claim.state === 'claimed') {
@@ -152,7 +154,7 @@ export function idempotentWrites(store: IdempotentAnswers, options: IdempotentWr
       if (claim.requestHash !== requestHash)
         throw unprocessable('IDEMPOTENCY_KEY_REUSED', { [IDEMPOTENCY_KEY_HEADER]: ['was used with another request body'] });
       if (claim.state === 'answered') return replay(res, claim.answer);
-      if (now() >= deadline)
+      if (Date.now() >= deadline)
         throw new AppError('conflict', 'IDEMPOTENT_REQUEST_RUNNING', 'A request with this Idempotency-Key is still running; retry later.', { retryAfterSeconds: 1 });
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
