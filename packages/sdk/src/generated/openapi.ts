@@ -2887,7 +2887,10 @@ export interface operations {
     requestUserExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Organization id. */
                 org_id: string;
@@ -2907,13 +2910,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserExport"];
                 };
             };
-            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorList"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
                 };
             };
             /** @description Missing token, or not the operator token. */
@@ -2932,6 +2935,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
                 };
             };
             /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
@@ -3704,7 +3725,10 @@ export interface operations {
                 /** @description The user's mobile.token */
                 token: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3725,7 +3749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}; per-type rules are in the records README. */
+            /** @description Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}; per-type rules are in the records README. An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3743,6 +3767,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -3752,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description The user is suspended: {"errors":{"user":["user is suspended"]}} */
+            /** @description The user is suspended: {"errors":{"user":["user is suspended"]}} The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4723,7 +4756,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Organization id. */
                 org_id: string;
@@ -4769,7 +4805,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Malformed JSON, or a field of the wrong type. */
+            /** @description Malformed JSON, or a field of the wrong type. An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -4793,6 +4829,21 @@ export interface operations {
                     "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -4802,7 +4853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description uid taken, malformed or identifying; unsupported time zone or country code. */
+            /** @description uid taken, malformed or identifying; unsupported time zone or country code. The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -7285,7 +7336,10 @@ export interface operations {
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7317,7 +7371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Stream"];
                 };
             };
-            /** @description Malformed body */
+            /** @description Malformed body An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -7341,6 +7395,21 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -7350,7 +7419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description Invalid values, duplicate name, or more than 5 streams */
+            /** @description Invalid values, duplicate name, or more than 5 streams The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
