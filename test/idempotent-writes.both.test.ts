@@ -2,9 +2,12 @@
  * Idempotent writes on both runtimes: a POST retried with one `Idempotency-Key` has one effect and
  * gets the first answer each time (users, mobile records and their stream events, streams); the
  * same key with another body is a 422, a bad key a 400; two concurrent duplicates have one effect;
- * a key belongs to its customer; a deleted or erased user's stored answers are gone.
+ * a key belongs to its customer; a deleted or erased user's stored answers are gone. Distributed,
+ * a second users replica answers a retry the first replica stored.
  */
-import { ApiClient, connectSse, createTenant, eventually, SseConnection, Tenant, TEST_ADMIN_TOKEN, testRuntime } from '@wellstream/testing';
+import { composeUsers, loadUsersConfig } from '@wellstream/users-service';
+import type { RunningService } from '@wellstream/runtime';
+import { ApiClient, connectSse, createTenant, eventually, gatewayHeaders, SseConnection, Tenant, TEST_ADMIN_TOKEN, TEST_GATEWAY_KEY, testRuntime } from '@wellstream/testing';
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
@@ -18,14 +21,17 @@ function idempotentWritesSuite(mode: 'embedded' | 'distributed'): void {
   const open: SseConnection[] = [];
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ mode, label: 'idempotent-writes' });
+    // A known gateway key, so that a replica started beside the platform takes its callers.
+    platform = await startTestPlatform({ mode, label: 'idempotent-writes', env: { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY } });
     tenant = await createTenant(platform.baseUrl);
     other = await createTenant(platform.baseUrl, { name: 'Other customer' });
     admin = new ApiClient(platform.baseUrl, TEST_ADMIN_TOKEN);
   }, 180_000);
 
+  const replicas: RunningService[] = [];
   afterAll(async () => {
     for (const c of open) c.close();
+    for (const r of replicas) await r.stop();
     await platform?.stop();
   });
 
@@ -161,6 +167,26 @@ function idempotentWritesSuite(mode: 'embedded' | 'distributed'): void {
     });
     expect(after.text).not.toBe(created.text);
   });
+
+  if (mode === 'distributed') {
+    it('a retry that reaches another replica of the users service gets the answer the first stored', async () => {
+      const replica = await composeUsers(loadUsersConfig({ ...platform.env, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: '0', WELLSTREAM_PUBLIC_URL: platform.publicUrl }));
+      replicas.push(replica);
+      const uid = unique('replica');
+      const key = unique('key');
+      const first = await createUser(tenant, uid, key);
+      expect(first.status).toBe(201);
+      const target = `/v2${usersPath(tenant)}`;
+      const viaReplica = async () => {
+        const headers = gatewayHeaders(TEST_GATEWAY_KEY, 'POST', target, { customerId: tenant.customerId, organizationId: tenant.organizationId });
+        const res = await fetch(`${replica.url}${target}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ uid }) });
+        return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
+      };
+      const again = await viaReplica();
+      expect(again).toEqual({ status: 201, replayed: 'true', text: first.text });
+      expect(await countUsers(tenant, uid)).toBe(1);
+    });
+  }
 }
 
 describe(`idempotent writes (${testRuntime()})`, () => idempotentWritesSuite(testRuntime()));
