@@ -15,3 +15,4 @@ export * from './json-pages';
 export * from './html-security-headers';
 export * from './endpoint-route';
 export * from './fhir-error';
+export * from './idempotent-writes';

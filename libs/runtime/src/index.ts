@@ -8,3 +8,4 @@ export * from './organization-owners/organization-owner.repository';
 export { followOrganizationOwners } from './organization-owners/organization-owners.consumer';
 export * from './user-data/user-data-responder';
 export * from './user-data/gone-users';
+export * from './idempotency/idempotent-answers.store';

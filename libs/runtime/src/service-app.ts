@@ -5,7 +5,7 @@
  */
 import type { IRouter } from 'express';
 import { parseGatewayKeys, ServiceSettings } from '@wellstream/config';
-import { createServiceApp, HealthChecks, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
+import { createServiceApp, DeclaredRoute, expressPath, HealthChecks, IdempotentAnswers, idempotentWrites, IdempotentWritesOptions, organizationOwnerCheck, OrganizationOwners } from '@wellstream/http';
 import { organizationEventsTopic } from '@wellstream/contracts';
 import type { ServiceContext } from './start-service';
 
@@ -26,6 +26,8 @@ export interface ServiceAppSpec {
   routes: readonly RouteRegistration[];
   /** Health checks beyond the store and the event log. */
   health?: HealthChecks;
+  /** POSTs that honour `Idempotency-Key` (@wellstream/http idempotent-writes), answered from `answers`. */
+  idempotent?: { answers: IdempotentAnswers; routes: readonly (IdempotentWritesOptions & { route: DeclaredRoute })[] };
 }
 
 export function createStandardServiceApp(ctx: ServiceContext<ServiceSettings>, spec: ServiceAppSpec) {
@@ -45,6 +47,8 @@ export function createStandardServiceApp(ctx: ServiceContext<ServiceSettings>, s
       app.get('/openapi.json', (_req, res) => {
         res.json(spec.openapi);
       });
+      // After the organization check (a stranger's organization is never answered from the store), before the route.
+      for (const { route, ...options } of spec.idempotent?.routes ?? []) app.post(expressPath(route), idempotentWrites(spec.idempotent!.answers, options));
       for (const register of spec.routes) register(app);
     },
   });

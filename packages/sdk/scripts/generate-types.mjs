@@ -54,7 +54,9 @@ function operationTable(openapi) {
       const sse = types.includes('text/event-stream');
       const accept = types.includes('application/json') ? 'application/json' : (types[0] ?? 'application/json');
       const developerToken = !(Array.isArray(op.security) && op.security.length === 0) && !(op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'token');
-      rows.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${template}', developerToken: ${developerToken}, eventStream: ${sse}, accept: '${accept}' },`);
+      // An operation that declares the Idempotency-Key header: the client sends one key on every attempt of a call.
+      const idempotent = (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      rows.push(`  ${op.operationId}: { method: '${method.toUpperCase()}', path: '${template}', developerToken: ${developerToken}, eventStream: ${sse}, accept: '${accept}'${idempotent ? ', idempotent: true' : ''} },`);
     }
   }
   rows.sort();

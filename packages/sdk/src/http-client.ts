@@ -20,6 +20,8 @@ export interface OperationSpec {
   developerToken: boolean;
   /** The media type asked for (the marketplace answers HTML or JSON by Accept). */
   accept: string;
+  /** The operation honours `Idempotency-Key` (a retried call has one effect). */
+  idempotent?: boolean;
 }
 
 export interface RequestParams {
@@ -37,6 +39,12 @@ export interface RequestOptions {
   retry?: RetryOptions;
   /** Request headers an operation needs besides the SDK's own (FHIR's `Prefer: respond-async`). */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` of an operation that honours it (creating a user, a stream, an export;
+   * ingesting records): the same key within 24 h gets the first answer, never a second effect.
+   * Without one the client makes a key per call and sends it on every attempt of that call.
+   */
+  idempotencyKey?: string;
 }
 
 export interface HttpClientOptions {
@@ -111,19 +119,27 @@ export class HttpClient {
   private async attempts<T>(op: OperationSpec, url: URL, params: RequestParams, options: RequestOptions, signal: AbortSignal): Promise<WithResponse<T>> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...options.retry };
     const hasBody = params.body !== undefined;
+    // One key for every attempt of this call: a retry after a lost answer is answered, not run again.
+    const idempotencyKey = op.idempotent ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
         res = await this.fetchImpl(url, {
           method: op.method,
-          headers: { ...this.baseHeaders(op), ...options.headers, accept: op.accept, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            ...this.baseHeaders(op),
+            ...options.headers,
+            accept: op.accept,
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+            ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+          },
           body: hasBody ? encodeBody(params.body) : undefined,
           signal,
         });
       } catch (err) {
         if (signal.aborted) throw err;
-        // A refused connection sent nothing, so even a POST is safe to send again.
-        const wait = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || isRefused(err) ? retryDelayMs(retry, attempt, null) : null;
+        // A refused connection sent nothing, so even a POST is safe to send again; so is one with an Idempotency-Key.
+        const wait = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || idempotencyKey !== undefined || isRefused(err) ? retryDelayMs(retry, attempt, null) : null;
         if (wait === null) throw new ConnectionError(`${op.method} ${redact(url)}: ${describeFailure(err)}`, redact(url), err);
         await sleep(wait, signal);
         continue;

@@ -3,8 +3,11 @@
  * and its routes.
  */
 import { auditLogTopic, customerEventsTopic, organizationEventsTopic, SOURCE_CONNECTION_COPIES, sourceConnectionsTopic, sourceDetectionsTopic, sourceRecordsTopic, userEventsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import type { Request } from 'express';
+import { createStandardServiceApp, idempotentAnswers, ORGANIZATION_CATCH_UP_MS, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { recordsRoutes } from './app';
+import { recordsEndpoint } from './records-endpoints';
+import { invalidMobileToken } from './records/record.errors';
 import type { RecordsConfig } from './config';
 import { recordsOpenApi } from '@wellstream/endpoints';
 import { openOrganizationProjection } from './organizations/organization-projection';
@@ -64,9 +67,13 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       await ctx.consume(sourceConnectionsTopic, { groupId: SOURCE_CONNECTION_COPIES.records, fromBeginning: true, handle: (event) => connections.apply(event) });
       // An operator read right after creating the organization waits for the projection to have it.
       const freshOrganizations = ctx.readYourWrites(organizationEventsTopic, ORGANIZATION_PROJECTION_GROUP, ORGANIZATION_CATCH_UP_MS);
+      const mobileUsers = mobileUserFinder(users, freshUsers);
+      const answers = await idempotentAnswers(store);
+      // A deleted user's mobile token answers 401 before any stored answer is read; the answers go too.
+      await ctx.consume(userEventsTopic, { groupId: 'records.idempotent-answers', fromBeginning: false, handle: async (e) => void (e.type === 'user.deleted' && (await answers.forgetUser(e.user.id))) });
       const routes = recordsRoutes({
         ingest,
-        mobileUsers: mobileUserFinder(users, freshUsers),
+        mobileUsers,
         list: { records, users, organizations, clock, priorities },
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
@@ -74,7 +81,19 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         fhirExport: { jobs: exportJobs, records, users, organizations, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
-      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
+      const mobileCaller = async (req: Request) => {
+        const token = typeof req.query.token === 'string' ? req.query.token : '';
+        if (!token || !(await mobileUsers.find(token))) throw invalidMobileToken();
+        return token;
+      };
+      return {
+        app: createStandardServiceApp(ctx, {
+          openapi: recordsOpenApi,
+          organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP },
+          routes,
+          idempotent: { answers, routes: [{ route: recordsEndpoint('ingestMobileRecords'), publicCaller: mobileCaller }] },
+        }),
+      };
     },
   });
 }

@@ -4,8 +4,9 @@
  * reads the log for them (delivery/shared-reader).
  */
 import { customerEventsTopic } from '@wellstream/contracts';
-import { createStandardServiceApp, GoneUsers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { createStandardServiceApp, GoneUsers, idempotentAnswers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { streamsRoutes } from './app';
+import { streamEndpoint } from './streams/stream-endpoints';
 import type { StreamsConfig } from './config';
 import { CustomerQuota } from './delivery/customer-quota';
 import { randomUUID } from 'node:crypto';
@@ -70,7 +71,7 @@ export function composeStreams(config: StreamsConfig, shared: SharedInfra = {}):
         tail: { clock: systemClock, gone, eventLog, quota, logger, streams: connectable, pokeIntervalMs: config.WELLSTREAM_POKE_INTERVAL_MS },
         sse,
       });
-      const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes });
+      const app = createStandardServiceApp(ctx, { openapi: streamsOpenApi, routes, idempotent: { answers: await idempotentAnswers(ctx.store), routes: [{ route: streamEndpoint('createStream') }] } });
       // Stream connections first, without express (an idle client should cost a socket); the rest to express.
       const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => {
         // express's own typing wants its Request; at the call it takes node's, which it turns into one.

@@ -5,8 +5,9 @@
  */
 import { ALL_TOPICS } from '@wellstream/contracts';
 import { organizationLookup } from './sources/organization-sources/organization-lookup';
-import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
+import { createStandardServiceApp, followOrganizationOwners, idempotentAnswers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
+import { usersEndpoint } from './users-endpoints';
 import type { UsersConfig } from './config';
 import { UserRepository } from './users/user.repository';
 import { UserEvents } from './users/user-events';
@@ -38,6 +39,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
       const { store, eventLog, logger, lifecycle } = ctx;
       const publicUrl = config.WELLSTREAM_PUBLIC_URL.replace(/\/+$/, '');
       const outbox = await ctx.openOutbox();
+      const answers = await idempotentAnswers(store);
       const deps: UsersDeps = {
         repo: await UserRepository.open(store),
         events: new UserEvents(outbox),
@@ -45,6 +47,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         providers: await SourceProviderRepository.open(store),
         marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
         organizations: await organizationLookup(ctx),
+        idempotentAnswers: answers,
       };
       await outbox.start();
       const clock = shared.clock ?? systemClock;
@@ -53,6 +56,7 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         exports: await ExportRepository.open(store),
         audit: await AuditLogRepository.open(store),
         erasures: await ErasureRepository.open(store),
+        idempotentAnswers: answers,
         outbox,
         eventLog,
         clock,
@@ -70,7 +74,14 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
       lifecycle.started('source providers', await consumeSourceProviders(eventLog, deps.providers, logger));
       lifecycle.started('source connections', await consumeSourceConnections(eventLog, deps, logger));
       const organizationOwners = await followOrganizationOwners(ctx);
-      return { app: createStandardServiceApp(ctx, { openapi: usersOpenApi, organizationOwners, routes: [...usersRoutes(deps), ...lifecycleRoutes(lifecycleDeps)] }) };
+      return {
+        app: createStandardServiceApp(ctx, {
+          openapi: usersOpenApi,
+          organizationOwners,
+          routes: [...usersRoutes(deps), ...lifecycleRoutes(lifecycleDeps)],
+          idempotent: { answers, routes: [{ route: usersEndpoint('createUser') }, { route: usersEndpoint('requestUserExport') }] },
+        }),
+      };
     },
   });
 }

@@ -4,6 +4,7 @@
  * ingestion counts. Each operation carries its routing (`auth`, …), which is not published.
  */
 import { METRICS, RESOURCE_PATHS, SOURCE_TYPES } from '@wellstream/catalog';
+import { idempotent } from '../idempotency';
 import { errorResponse, errorSchemas, jsonResponse } from '@wellstream/http';
 import { GRANULARITIES, WORKOUT_CATEGORIES } from '@wellstream/contracts';
 import { declareEndpoints, DeclaredPathItem } from '../endpoint';
@@ -81,7 +82,7 @@ function listPath(plural: string, type: string): DeclaredPathItem {
 function recordsApi() {
   const paths: Record<string, DeclaredPathItem> = {
     '/mobile/records': {
-      post: {
+      post: idempotent({
         // The user's mobile token (a query parameter) is the credential.
         auth: 'public',
         operationId: 'ingestMobileRecords',
@@ -100,7 +101,7 @@ function recordsApi() {
           401: errorResponse(401, 'Unknown mobile token (or the user was deleted)', ['Message']),
           422: errorResponse(422, 'The user is suspended: {"errors":{"user":["user is suspended"]}}'),
         },
-      },
+      }),
     },
   };
   for (const [plural, type] of Object.entries(RESOURCE_PATHS)) paths[`/organizations/{org_id}/users/{uid}/${plural}`] = listPath(plural, type);

@@ -4,6 +4,7 @@
  * routing (`auth`), which is not published.
  */
 import { EVENT_TYPES, MAX_STREAM_NAME_LENGTH, RESOURCE_TYPES, STREAM_SORTS as SORTS } from '@wellstream/catalog';
+import { idempotent } from '../idempotency';
 import { errorResponse, errorSchemas } from '@wellstream/http';
 import { declareEndpoints } from '../endpoint';
 import { openApiPart } from '../openapi-part';
@@ -76,7 +77,7 @@ const streamsApi = {
   },
   paths: {
     '/streams': {
-      post: {
+      post: idempotent({
         ...developer,
         operationId: 'createStream',
         tags: ['streams'],
@@ -100,7 +101,7 @@ const streamsApi = {
           '400': err(400, 'Malformed body'),
           '422': err(422, 'Invalid values, duplicate name, or more than 5 streams'),
         },
-      },
+      }),
       get: {
         ...developer,
         operationId: 'listStreams',

@@ -3,6 +3,7 @@
  * download link, erasure, and the audit log. Part of the users declarations.
  */
 import { AUDIT_ACTIONS, USER_DATA_SERVICES } from '@wellstream/contracts';
+import { idempotent } from '../idempotency';
 import { errorResponse, jsonResponse, schemaRef } from '@wellstream/http';
 import type { DeclaredPathItem } from '../endpoint';
 
@@ -23,7 +24,7 @@ export const lifecycleTags = [{ name: 'Data lifecycle', description: "The operat
 export const lifecyclePaths: Record<string, DeclaredPathItem> = {
   '/admin/organizations/{org_id}/users/{uid}/exports': {
     parameters: [orgParam, uidParam],
-    post: {
+    post: idempotent({
       ...admin,
       operationId: 'requestUserExport',
       tags: ['Data lifecycle'],
@@ -34,7 +35,7 @@ export const lifecyclePaths: Record<string, DeclaredPathItem> = {
         202: { ...jsonResponse('The export job, running.', ref('UserExport')), links: { getUserExport: { operationId: 'getUserExport', parameters: { org_id: '$request.path.org_id', uid: '$request.path.uid', export_id: '$response.body#/id' } } } },
         404: unknownUser,
       },
-    },
+    }, { pathParameters: true }),
   },
   '/admin/organizations/{org_id}/users/{uid}/exports/{export_id}': {
     parameters: [orgParam, uidParam, exportParam],

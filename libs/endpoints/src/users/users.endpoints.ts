@@ -7,6 +7,7 @@
  * to everything that takes its uid or marketplace token.
  */
 import { RESOURCE_PATHS, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
+import { idempotent } from '../idempotency';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.endpoints';
 import { organizationSourcesPaths, organizationSourcesSchemas } from './organization-sources.endpoints';
@@ -75,7 +76,7 @@ const usersApi = {
     ...lifecyclePaths,
     '/organizations/{org_id}/users': {
       parameters: [orgParam],
-      post: {
+      post: idempotent({
         ...developer,
         operationId: 'createUser',
         tags: ['Users'],
@@ -89,7 +90,7 @@ const usersApi = {
           400: errorResponse(400, 'Malformed JSON, or a field of the wrong type.'),
           422: errorResponse(422, 'uid taken, malformed or identifying; unsupported time zone or country code.'),
         },
-      },
+      }),
       get: {
         ...developer,
         operationId: 'listUsers',

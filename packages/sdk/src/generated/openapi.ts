@@ -3102,7 +3102,10 @@ export interface operations {
     requestUserExport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Organization id. */
                 org_id: string;
@@ -3122,13 +3125,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserExport"];
                 };
             };
-            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorList"];
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
                 };
             };
             /** @description Missing token, or not the operator token. */
@@ -3147,6 +3150,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
                 };
             };
             /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
@@ -4001,7 +4022,10 @@ export interface operations {
                 /** @description The user's mobile.token */
                 token: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4022,7 +4046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}; per-type rules are in the records README. */
+            /** @description Invalid records, e.g. {"errors":{"records[3].metrics[0].value":["…"]}}; per-type rules are in the records README. An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4040,6 +4064,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -4049,7 +4082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description The user is suspended: {"errors":{"user":["user is suspended"]}} */
+            /** @description The user is suspended: {"errors":{"user":["user is suspended"]}} The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6042,7 +6075,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Organization id. */
                 org_id: string;
@@ -6088,7 +6124,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Malformed JSON, or a field of the wrong type. */
+            /** @description Malformed JSON, or a field of the wrong type. An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -6112,6 +6148,21 @@ export interface operations {
                     "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -6121,7 +6172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description uid taken, malformed or identifying; unsupported time zone or country code. */
+            /** @description uid taken, malformed or identifying; unsupported time zone or country code. The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -8604,7 +8655,10 @@ export interface operations {
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID) chosen by the caller for one logical request. A retry with the same key (same customer, method and path) within 24 h is not run again: it gets the first answer (status, body, Content-Type and Location) with `Idempotent-Replayed: true`. Answers of 5xx are not kept. While the first is still running a retry waits up to 10 s, then answers 409 with Retry-After. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8636,7 +8690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Stream"];
                 };
             };
-            /** @description Malformed body */
+            /** @description Malformed body An Idempotency-Key empty or longer than 255 characters: {"errors":{"Idempotency-Key":["must be 1 to 255 characters"]}}. */
             400: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */
@@ -8660,6 +8714,21 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still running (retry after Retry-After seconds). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
             /** @description The body is over the size limit. */
             413: {
                 headers: {
@@ -8669,7 +8738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorList"];
                 };
             };
-            /** @description Invalid values, duplicate name, or more than 5 streams */
+            /** @description Invalid values, duplicate name, or more than 5 streams The Idempotency-Key was used with another request body: {"errors":{"Idempotency-Key":["was used with another request body"]}}. */
             422: {
                 headers: {
                     /** @description Requests allowed per hour for this token. */

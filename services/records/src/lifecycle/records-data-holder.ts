@@ -6,7 +6,7 @@
  * query pins the user (the collections' partition key), so the work follows this user's data.
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
-import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
+import { deleteInSlices, IDEMPOTENT_ANSWERS, UserDataHolder } from '@wellstream/runtime';
 import type { DocumentStore } from '@wellstream/store';
 import type { RecordDoc } from '../records/record';
 import { RECORDS_SPEC } from '../records/record.repository';
@@ -25,6 +25,7 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
   const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
   const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
   const fhirExports = await ExportJobRepository.open(store);
+  const answers = await store.collection<{ _id: string; user_id?: string }>({ name: IDEMPOTENT_ANSWERS });
   return {
     service: 'records',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
@@ -46,6 +47,7 @@ export async function recordsDataHolder(store: DocumentStore): Promise<UserDataH
         user_projections: await projection.deleteMany({ _id: request.user_id }),
         // FHIR Bulk Data files mix the organization's users: every export of the organization goes.
         fhir_exports: await fhirExports.cancelAllOf(request.organization_id),
+        idempotent_answers: await answers.deleteMany({ user_id: request.user_id }),
       };
     },
   };

@@ -15,6 +15,8 @@ export interface LifecycleDeps {
   exports: ExportRepository;
   audit: AuditLogRepository;
   erasures: ErasureRepository;
+  /** Stored answers of idempotent writes (an erasure removes the user's). */
+  idempotentAnswers: { forgetUser(userId: string): Promise<number> };
   outbox: Outbox;
   /** Erasure removes the user's messages from it. */
   eventLog: EventLog;

@@ -24,7 +24,8 @@ export function usersDataHolder(deps: LifecycleDeps): UserDataHolder {
       const logMessages = await eraseUserFromEventLog(deps.eventLog, request, exportIds);
       const exportsRemoved = await deps.exports.removeForUser(request.user_id);
       const auditForgotten = await deps.audit.forgetUid(request.user_id);
-      return { users: user ? 1 : 0, exports: exportsRemoved, audit_entries_anonymised: auditForgotten, event_log_messages: logMessages };
+      const answers = await deps.idempotentAnswers.forgetUser(request.user_id);
+      return { users: user ? 1 : 0, exports: exportsRemoved, audit_entries_anonymised: auditForgotten, event_log_messages: logMessages, idempotent_answers: answers };
     },
   };
 }

@@ -16,4 +16,6 @@ export interface UsersDeps {
   marketplaceUrl: (token: string) => string;
   /** Whether an organization exists (the operator's reads answer 404 otherwise). */
   organizations: { find(organizationId: string): Promise<unknown> };
+  /** The stored answers of idempotent writes: a deleted user's go with the deletion. */
+  idempotentAnswers: { forgetUser(userId: string): Promise<unknown> };
 }

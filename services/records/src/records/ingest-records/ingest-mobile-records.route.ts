@@ -3,7 +3,7 @@
  * Public behind the gateway: the mobile token is the credential, checked here.
  */
 import type { IRouter } from 'express';
-import { endpointRoute } from '@wellstream/http';
+import { answerIsAboutUser, endpointRoute } from '@wellstream/http';
 import { recordsEndpoint } from '../../records-endpoints';
 import { invalidMobileToken } from '../record.errors';
 import type { MobileUserFinder } from '../../users/mobile-user-finder';
@@ -14,6 +14,7 @@ export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { m
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const user = token ? await deps.mobileUsers.find(token) : null;
     if (!user) throw invalidMobileToken();
+    answerIsAboutUser(res, user._id);
     const data = await ingestRecords(deps, user, req.body);
     res.json({ data });
   });

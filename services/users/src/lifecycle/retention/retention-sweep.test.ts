@@ -12,6 +12,7 @@ import { AuditLogRepository } from '../audit/audit-log.repository';
 import { ErasureRepository, erasureKey } from '../erasure/erasure.repository';
 import { ExportRepository } from '../exports/export.repository';
 import type { LifecycleDeps } from '../lifecycle.deps';
+import { idempotentAnswers } from '@wellstream/runtime';
 import { RETENTION_USERS_PER_RUN, sweepRetention } from './retention-sweep';
 
 const DAY = 24 * 3600 * 1000;
@@ -22,6 +23,7 @@ async function depsOver(store: SqliteDocumentStore, outbox: Outbox, clock: Retur
     exports: await ExportRepository.open(store),
     audit: await AuditLogRepository.open(store),
     erasures: await ErasureRepository.open(store),
+    idempotentAnswers: await idempotentAnswers(store),
     outbox,
     eventLog: {} as never,
     clock,

@@ -2,7 +2,7 @@
  * POST /v2/organizations/:org_id/users → 201 with the created user.
  */
 import type { IRouter } from 'express';
-import { endpointRoute, organizationCaller, validate } from '@wellstream/http';
+import { answerIsAboutUser, endpointRoute, organizationCaller, validate } from '@wellstream/http';
 import type { UsersDeps } from '../users.deps';
 import { usersEndpoint } from '../../users-endpoints';
 import { userView } from '../user.views';
@@ -14,6 +14,7 @@ export function createUserRoute(router: IRouter, deps: UsersDeps): void {
     const caller = organizationCaller(req);
     const body = validate(createUserSchema, req.body, { kind: 'bad_request' });
     const user = await createUser(deps, { ...body, ...caller });
+    answerIsAboutUser(res, user.id);
     res.status(201).json(userView(user, deps.marketplaceUrl));
   });
 }

@@ -9,9 +9,12 @@ import { findVisibleUser } from '../find-user';
 import { withRetry } from '../user.repository';
 
 export async function deleteUser(deps: UsersDeps, organizationId: string, uid: string): Promise<User> {
-  return withRetry(async () => {
+  const deleted = await withRetry(async () => {
     const user = await findVisibleUser(deps.repo, organizationId, uid);
     const now = deps.clock.now().toISOString();
     return deps.events.userChanged('user.deleted', deps.repo.change(user, { status: 'deleted', deleted_at: now, updated_at: now }));
   });
+  // A retried creation must not hand the deleted user out again.
+  await deps.idempotentAnswers.forgetUser(deleted.id);
+  return deleted;
 }
