@@ -16,7 +16,16 @@ export const USER_EVENT_TYPES = [
   /** A connected source's entry changed (provider connection status, last sync, history import). */
   'source.updated',
   'marketplace.refreshed',
+  /** A customer rotated the user's mobile token (a lost phone): the old one stops working. */
+  'mobile_token.rotated',
 ] as const;
+
+/**
+ * The consumer groups on `users` that authenticate mobile tokens from their projection without
+ * waiting for the log: a rotation is answered only once they have applied it, so the old token is
+ * refused at once everywhere (the sources service reads its projection at the log's end anyway).
+ */
+export const MOBILE_TOKEN_COPIES = { records: 'records.user-projection' } as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
 
 export type UserStatus = 'active' | 'suspended' | 'deleted';

@@ -3,7 +3,7 @@
  * consumers of source detections (records), provider connections and offered providers (sources),
  * and its routes.
  */
-import { ALL_TOPICS } from '@wellstream/contracts';
+import { ALL_TOPICS, MOBILE_TOKEN_COPIES, userEventsTopic } from '@wellstream/contracts';
 import { organizationLookup } from './sources/organization-sources/organization-lookup';
 import { createStandardServiceApp, followOrganizationOwners, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
@@ -27,6 +27,9 @@ import { usersDataHolder } from './lifecycle/users-data-holder';
 import { startRetentionSweeper } from './lifecycle/retention/retention-sweep';
 import { lifecycleRoutes } from './lifecycle/lifecycle.routes';
 
+/** The longest a mobile-token rotation waits for the services that cache tokens. */
+const TOKEN_COPIES_WAIT_MS = 5_000;
+
 export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'users',
@@ -46,6 +49,8 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         marketplaceUrl: (token) => `${publicUrl}/v2/marketplace/${token}`,
         organizations: await organizationLookup(ctx),
       };
+      const tokenCopies = Object.values(MOBILE_TOKEN_COPIES).map((group) => ctx.readYourWrites(userEventsTopic, group, TOKEN_COPIES_WAIT_MS));
+      deps.tokenCopiesApplied = async () => void (await Promise.all(tokenCopies.map((c) => c.latest(async () => undefined))));
       await outbox.start();
       const clock = shared.clock ?? systemClock;
       const lifecycleDeps: LifecycleDeps = {

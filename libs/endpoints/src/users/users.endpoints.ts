@@ -160,6 +160,22 @@ const usersApi = {
         },
       },
     },
+    '/organizations/{org_id}/users/{uid}/mobile_token': {
+      parameters: [orgParam, uidParam],
+      post: {
+        ...developer,
+        operationId: 'rotateMobileToken',
+        tags: ['Users'],
+        summary: "Issue a new mobile token (a lost phone)",
+        description:
+          "The old token answers 401 from the moment this answers, for uploads and the app's connect alike; the user's records and sources are unaffected. " +
+          'Hand the new token to the phone app (it is also in the user\'s `mobile.token`).',
+        responses: {
+          200: jsonResponse('The new mobile token.', { type: 'object', required: ['mobile'], properties: { mobile: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } } } }),
+          404: notFoundUser,
+        },
+      },
+    },
     '/admin/organizations/{org_id}/users/{uid}/suspend': {
       parameters: [orgParam, uidParam],
       post: {

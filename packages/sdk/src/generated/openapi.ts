@@ -516,6 +516,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mobile/sources/{type}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The phone app connects a phone store (its SDK's connect)
+         * @description Authenticated by the user's mobile token (`token` query parameter). Connects the store at once (a `connection` event `connected`) unless it is connected; after a Disconnect on the marketplace, uploads of that `source.type` answer 422 until this is called. A store is also connected by its first upload.
+         */
+        post: operations["connectMobileSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations/{org_id}/notification_target": {
         parameters: {
             query?: never;
@@ -751,6 +771,31 @@ export interface paths {
         get: operations["listMeasurements"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{org_id}/users/{uid}/mobile_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new mobile token (a lost phone)
+         * @description The old token answers 401 from the moment this answers, for uploads and the app's connect alike; the user's records and sources are unaffected. Hand the new token to the phone app (it is also in the user's `mobile.token`).
+         */
+        post: operations["rotateMobileToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3783,6 +3828,85 @@ export interface operations {
             };
         };
     };
+    connectMobileSource: {
+        parameters: {
+            query: {
+                /** @description The user's mobile.token */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description A phone store. */
+                type: "apple_health" | "health_connect" | "samsung_health";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected (now, or already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        connected: true;
+                        source: {
+                            type: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Unknown, rotated or missing mobile token (or the user was deleted). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not a phone store, or the user is suspended. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
     getNotificationTarget: {
         parameters: {
             query?: never;
@@ -5629,6 +5753,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Hourly rate limit of the token exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    rotateMobileToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new mobile token. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mobile: {
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description No such user in this organization (or deleted). */
+            404: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
                 };
             };
             /** @description Hourly rate limit of the token exceeded. */

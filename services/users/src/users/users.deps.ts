@@ -16,4 +16,6 @@ export interface UsersDeps {
   marketplaceUrl: (token: string) => string;
   /** Whether an organization exists (the operator's reads answer 404 otherwise). */
   organizations: { find(organizationId: string): Promise<unknown> };
+  /** Resolves once every service that caches mobile tokens has applied what was just published. */
+  tokenCopiesApplied?: () => Promise<void>;
 }

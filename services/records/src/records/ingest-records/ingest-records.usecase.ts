@@ -48,9 +48,11 @@ export interface IngestJob {
 /** At most this many records in one batch's transaction (a single request may bring more). */
 export const MAX_BATCH_RECORDS = 1000;
 
-export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown): Promise<RecordPayload[]> {
+/** `gate`: refuses a valid request for what it writes (the mobile endpoint's disconnected phone stores). */
+export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown, gate?: (validated: ValidatedRecord[]) => Promise<void>): Promise<RecordPayload[]> {
   assertMayIngest(user);
   const validated = validateRecords(body);
+  await gate?.(validated);
   return deps.batches.run(user._id, { user, validated }, validated.length, (jobs) => writeBatch(deps, jobs));
 }
 
