@@ -4,6 +4,7 @@
  */
 import Joi from 'joi';
 import type { TopicDefinition } from './topic';
+import { PhoneUploads, phoneUploadsSchema } from './source-connections';
 
 export const USER_EVENT_TYPES = [
   'user.created',
@@ -61,6 +62,8 @@ export interface ConnectedSourceSnapshot {
   backfill?: { state: 'running' | 'done'; progress: number; start: string; end: string } | null;
   /** Provider sources: the data permissions the user refused at consent; absent when none was. */
   missing_permissions?: string[];
+  /** Phone sources: what the app's uploads have brought; absent before the first. */
+  uploaded?: PhoneUploads;
 }
 
 export interface UserEvent {
@@ -96,6 +99,7 @@ const snapshotSchema = Joi.object<UserSnapshot>({
           end: Joi.string().isoDate().required(),
         }).allow(null),
         missing_permissions: Joi.array().items(Joi.string().max(200)).max(50),
+        uploaded: phoneUploadsSchema,
       }),
     )
     .required(),

@@ -5,7 +5,7 @@
  * customer rotating the mobile token makes the old one answer 401 at once. Embedded and on the
  * real servers.
  */
-import { ApiClient, createTenant, Tenant, testRuntime } from '@wellstream/testing';
+import { ApiClient, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 import { createUser, EventRecorder, isoDay, recordTopic, sampleRecord, sleep } from './records-fixtures';
 
@@ -35,6 +35,29 @@ function phoneSourcesSuite(mode: 'embedded' | 'distributed') {
       expect((await u.mobile.post('/mobile/records', { records: [sampleRecord('sleep', day)] })).status).toBe(200);
       await customerEvents.waitFor((e) => e.event_type === 'connection' && e.user_id === u.id && e.payload.action === 'connected');
       await sleep(300);
+      expect(connections(u.id, 'apple_health')).toEqual(['connected']);
+
+      // The entry shows the last upload and what it sent, on REST and on the marketplace.
+      const entryOf = async () => (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${u.uid}`)).body.sources.find((s: any) => s.type === 'apple_health');
+      const sent = { resources: ['measurement', 'sleep', 'summary'], last_record_at: `${day}T10:30:00.000Z` };
+      const entry = await eventually(async () => {
+        const e = await entryOf();
+        return e?.uploaded?.resources?.length === 3 ? e : undefined;
+      }, 20_000);
+      expect(entry).toEqual({ type: 'apple_health', connected_at: expect.any(String), status: 'active', last_synced_at: expect.any(String), backfill: null, uploaded: sent });
+      expect(Date.parse(entry.last_synced_at)).toBeGreaterThanOrEqual(Date.parse(entry.connected_at));
+      const view = await new ApiClient(`${platform.baseUrl}/marketplace/${u.marketplaceToken}`).get('', { headers: { accept: 'application/json' } });
+      const card = view.body.sources.find((s: any) => s.type === 'apple_health');
+      expect(card).toMatchObject({ connected: true, status: 'active', last_synced_at: entry.last_synced_at, uploaded: sent });
+      expect(card.actions.connect).toBeUndefined();
+      // A later record moves the last record time.
+      expect((await u.mobile.post('/mobile/records', { records: [sampleRecord('workout', isoDay(0))] })).status).toBe(200);
+      const later = await eventually(async () => {
+        const e = await entryOf();
+        return e?.uploaded?.resources?.includes('workout') ? e : undefined;
+      }, 20_000);
+      expect(later.uploaded.last_record_at).toBe(`${isoDay(0)}T10:30:00.000Z`);
+      expect(Date.parse(later.last_synced_at)).toBeGreaterThan(Date.parse(entry.last_synced_at));
       expect(connections(u.id, 'apple_health')).toEqual(['connected']);
 
       const market = new ApiClient(`${platform.baseUrl}/marketplace/${u.marketplaceToken}`);

@@ -422,7 +422,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a source
-         * @description The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
+         * @description The demo source connects at once (a request body, if any, is ignored); emits a `connection` event. Phone apps (apple_health, health_connect, samsung_health) are not connected here: they connect from the customer's app (their first upload, or `POST /mobile/sources/{type}/connect`), 422 keyed `type`. Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
          */
         post: operations["connectSource"];
         delete?: never;
@@ -1157,7 +1157,7 @@ export interface components {
             connected_at: string;
             /**
              * Format: date-time
-             * @description Last successful sync of a provider source; null before the first one, and for demo and phone apps.
+             * @description Last successful sync of a provider source, or the phone app's last accepted upload of a phone source; null before the first one, and for the demo source.
              */
             last_synced_at: string | null;
             missing_permissions?: components["schemas"]["MissingPermissions"];
@@ -1167,6 +1167,7 @@ export interface components {
              */
             status: "active" | "auth_expired" | "error";
             type: string;
+            uploaded?: components["schemas"]["PhoneUploads"];
         };
         Customer: {
             /** Format: date-time */
@@ -1300,8 +1301,11 @@ export interface components {
             /** @description The demo source, the phone apps, and the cloud sources this deployment offers (plus cloud sources the user has connected). */
             sources: {
                 actions: {
-                    /** Format: uri */
-                    connect: string;
+                    /**
+                     * Format: uri
+                     * @description Absent for phone sources: they connect from the customer's app.
+                     */
+                    connect?: string;
                     /** Format: uri */
                     disconnect: string;
                     /**
@@ -1334,6 +1338,7 @@ export interface components {
                 status: "active" | "auth_expired" | "error" | null;
                 /** @enum {string} */
                 type: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
+                uploaded?: components["schemas"]["PhoneUploads"];
             }[];
             user: {
                 location: {
@@ -1536,6 +1541,16 @@ export interface components {
             organization_id: string;
             /** @description Users of the organization counted (active and suspended). */
             users: number;
+        };
+        /** @description Phone sources (apple_health, health_connect, samsung_health) only, once the app's uploads stored something: what they brought since the source was connected. A phone source connects from the customer's app (its first record, or the app's connect), never from the marketplace. */
+        PhoneUploads: {
+            /**
+             * Format: date-time
+             * @description The latest end time of an uploaded record; null when the uploads held only deletions.
+             */
+            last_record_at: string | null;
+            /** @description The resource types uploaded. */
+            resources: ("measurement" | "nutrition" | "sleep" | "summary" | "workout" | "intraday" | "cgm")[];
         };
         Record: {
             checksum: string;
@@ -3434,7 +3449,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The marketplace after the change (JSON requests; demo and phone apps). */
+            /** @description The marketplace after the change (JSON requests; the demo source). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3471,7 +3486,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A cloud source that is not a provider source of this deployment, keyed `type`. An HTML page unless the client asked for JSON. */
+            /** @description A phone app (it connects from the customer's app), or a cloud source that is not a provider source of this deployment, keyed `type`. An HTML page unless the client asked for JSON. */
             422: {
                 headers: {
                     [name: string]: unknown;

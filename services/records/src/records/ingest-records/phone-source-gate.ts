@@ -6,11 +6,11 @@
  * the SDK learns it at once and stops. Decided from records' copy of `source-connections`, which a
  * marketplace Disconnect and the app's connect answer only once it has applied.
  */
-import { sourceDefinition } from '@wellstream/catalog';
 import { unprocessable } from '@wellstream/errors';
 import type { SourceConnectionProjection } from '../../availability/source-connection-projection';
 import { connectionIdOf } from '../../availability/source-connection-projection';
 import type { ValidatedRecord } from './validate-records';
+import { isPhoneSource } from './phone-uploads';
 
 export const sourceDisconnected = () => unprocessable('SOURCE_DISCONNECTED', { 'source.type': ['disconnected'] });
 
@@ -18,7 +18,7 @@ const sourceTypeOf = (v: ValidatedRecord) => (v.kind === 'deletion' ? v.source.t
 
 export function phoneSourceGate(connections: Pick<SourceConnectionProjection, 'byIds'>, userId: string) {
   return async (validated: ValidatedRecord[]): Promise<void> => {
-    const phone = [...new Set(validated.map(sourceTypeOf))].filter((t) => sourceDefinition(t)?.kind === 'mobile');
+    const phone = [...new Set(validated.map(sourceTypeOf))].filter(isPhoneSource);
     if (phone.length === 0) return;
     const docs = await connections.byIds(phone.map((t) => connectionIdOf(userId, t)));
     if (docs.some((d) => d.status === 'disconnected')) throw sourceDisconnected();
