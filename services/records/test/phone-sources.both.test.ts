@@ -40,10 +40,13 @@ function phoneSourcesSuite(mode: 'embedded' | 'distributed') {
       // The entry shows the last upload and what it sent, on REST and on the marketplace.
       const entryOf = async () => (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${u.uid}`)).body.sources.find((s: any) => s.type === 'apple_health');
       const sent = { resources: ['measurement', 'sleep', 'summary'], last_record_at: `${day}T10:30:00.000Z` };
+      let seen: unknown;
       const entry = await eventually(async () => {
-        const e = await entryOf();
+        const e = (seen = await entryOf());
         return e?.uploaded?.resources?.length === 3 ? e : undefined;
-      }, 20_000);
+      }, 20_000).catch((err) => {
+        throw new Error(`${String(err)}; the entry: ${JSON.stringify(seen)}`);
+      });
       expect(entry).toEqual({ type: 'apple_health', connected_at: expect.any(String), status: 'active', last_synced_at: expect.any(String), backfill: null, uploaded: sent });
       expect(Date.parse(entry.last_synced_at)).toBeGreaterThanOrEqual(Date.parse(entry.connected_at));
       const view = await new ApiClient(`${platform.baseUrl}/marketplace/${u.marketplaceToken}`).get('', { headers: { accept: 'application/json' } });

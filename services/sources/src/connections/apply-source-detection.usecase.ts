@@ -37,7 +37,7 @@ export async function applySourceDetection(deps: ApplySourceDetectionDeps, detec
   // Only a store's first record connects it: after a marketplace Disconnect the app connects it again.
   if (upload && !upload.first) return 'not_connected';
   try {
-    const first = upload ? { last_synced_at: detection.detected_at, uploaded: uploadsAfter(undefined, upload) } : {};
+    const first = upload ? { connected_at: detection.detected_at, last_synced_at: detection.detected_at, uploaded: uploadsAfter(undefined, upload) } : {};
     return (await connectAtOnce(deps, user, detection.source_type, first)) ? 'connected' : 'already';
   } catch (err) {
     // Deleted or suspended meanwhile: nothing to connect. Anything else is retried by the log.

@@ -43,8 +43,8 @@ export const connectsAtOnce = (type: string): boolean => {
   return kind === 'demo' || kind === 'mobile';
 };
 
-/** What a phone source's first upload brings to its new connection. */
-export type FirstUpload = Pick<Connection, 'last_synced_at' | 'uploaded'>;
+/** What a phone source's first upload brings to its new connection (connected when that record arrived). */
+export type FirstUpload = Pick<Connection, 'connected_at' | 'last_synced_at' | 'uploaded'>;
 
 function atOnceConnection(user: ProjectedUser, type: string, now: string, first: Partial<FirstUpload> = {}): Connection {
   return {

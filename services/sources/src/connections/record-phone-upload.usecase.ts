@@ -18,11 +18,13 @@ export function uploadsAfter(before: PhoneUploads | undefined, upload: Upload): 
   return { resources, last_record_at: ends.length ? ends[ends.length - 1] : null };
 }
 
-export async function recordPhoneUpload(deps: Pick<ConnectAtOnceDeps, 'connections' | 'outbox'>, c: Connection, at: string, upload: Upload): Promise<boolean> {
+/** `at`: when records stored the upload. The announcement is dated by this service's clock, as its other events of the connection are. */
+export async function recordPhoneUpload(deps: Pick<ConnectAtOnceDeps, 'connections' | 'outbox' | 'clock'>, c: Connection, at: string, upload: Upload): Promise<boolean> {
   if (c.last_synced_at && c.last_synced_at >= at) return false;
-  const set = { last_synced_at: at, uploaded: uploadsAfter(c.uploaded, upload), updated_at: at };
+  const now = deps.clock.now().toISOString();
+  const set = { last_synced_at: at, uploaded: uploadsAfter(c.uploaded, upload), updated_at: now };
   const next: Connection = { ...c, ...set, sync_seq: c.sync_seq + 1 };
   // Announced only if the update applied (the state check): a disconnect meanwhile removes the connection.
-  await deps.outbox.write([connectionMessage(deps.outbox, next, 'synced', at)], async () => void (await deps.connections.update(c._id, { $set: set, $inc: { sync_seq: 1 } }, { sync_seq: c.sync_seq })));
+  await deps.outbox.write([connectionMessage(deps.outbox, next, 'synced', now)], async () => void (await deps.connections.update(c._id, { $set: set, $inc: { sync_seq: 1 } }, { sync_seq: c.sync_seq })));
   return true;
 }
