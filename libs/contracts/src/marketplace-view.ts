@@ -60,12 +60,15 @@ export function marketplaceView(user: MarketplaceUser, url: string, sources: rea
         backfill: entry?.backfill ? { ...entry.backfill } : null,
         /** The data permissions the user refused at the provider's consent, when there are some. */
         ...(entry?.missing_permissions?.length ? { missing_permissions: [...entry.missing_permissions] } : {}),
+        /** Phone sources: what the app's uploads have brought, once there was one. */
+        ...(entry?.uploaded ? { uploaded: { resources: [...entry.uploaded.resources], last_record_at: entry.uploaded.last_record_at } } : {}),
         /** How far back the provider lets the platform read, when it documents a limit (cloud sources). */
         history_days: provider?.history_days ?? null,
         /** What the user should know about how it syncs, in words (e.g. polling only). */
         note: provider?.note ?? null,
         actions: {
-          connect: `${url}/sources/${s.type}/connect`,
+          // A phone source connects from the customer's app (its first upload, or the app's connect), never here.
+          ...(s.kind === 'mobile' ? {} : { connect: `${url}/sources/${s.type}/connect` }),
           ...(status === 'auth_expired' || entry?.missing_permissions?.length ? { reconnect: `${url}/sources/${s.type}/reconnect` } : {}),
           disconnect: `${url}/sources/${s.type}/disconnect`,
         },

@@ -36,6 +36,17 @@ export interface BackfillProgress {
   end: string;
 }
 
+/**
+ * What a phone source's uploads have brought since it was connected: the resource types, and the
+ * latest end time of a record in them (null when the uploads held only deletions).
+ */
+export interface PhoneUploads {
+  resources: string[];
+  last_record_at: string | null;
+}
+
+export const phoneUploadsSchema = Joi.object({ resources: Joi.array().items(Joi.string().max(50)).max(20).required(), last_record_at: Joi.string().isoDate().allow(null).required() });
+
 export interface SourceConnectionEvent {
   type: 'source.connection';
   action: SourceConnectionAction;
@@ -51,6 +62,8 @@ export interface SourceConnectionEvent {
    * on every event of a connection that has some; absent when every one asked for was granted.
    */
   missing_permissions?: string[];
+  /** Phone sources: what the app's uploads have brought (see PhoneUploads); absent before the first. */
+  uploaded?: PhoneUploads;
   /** backfill_completed: which resource and range. */
   resource?: string;
   range?: { start: string; end: string };
@@ -83,6 +96,7 @@ export const sourceConnectionsTopic: TopicDefinition<SourceConnectionEvent> = {
     last_synced_at: Joi.string().isoDate().allow(null).required(),
     backfill: backfillSchema.allow(null).required(),
     missing_permissions: Joi.array().items(Joi.string().max(200)).min(1).max(50),
+    uploaded: phoneUploadsSchema,
     resource: Joi.string(),
     range: Joi.object({ start: Joi.string().isoDate().required(), end: Joi.string().isoDate().required() }),
     reason: Joi.string().max(500),

@@ -11,6 +11,12 @@ export interface SourceDetection {
   organization_id: string;
   source_type: string;
   detected_at: string;
+  /**
+   * A phone store's accepted upload (every one, not only the first): when, which resource types it
+   * stored and the latest end time among them. Absent on detections written before uploads were
+   * reported, which are a first record.
+   */
+  upload?: { first: boolean; resources: string[]; last_record_at: string | null };
 }
 
 export const sourceDetectionsTopic: TopicDefinition<SourceDetection> = {
@@ -21,6 +27,7 @@ export const sourceDetectionsTopic: TopicDefinition<SourceDetection> = {
     organization_id: Joi.string().required(),
     source_type: Joi.string().required(),
     detected_at: Joi.string().isoDate().required(),
+    upload: Joi.object({ first: Joi.boolean().required(), resources: Joi.array().items(Joi.string()).required(), last_record_at: Joi.string().isoDate().allow(null).required() }),
   }),
   key: (e) => `${e.user_id}:${e.source_type}`,
   partitionKey: (e) => e.user_id,

@@ -4,6 +4,7 @@
  */
 import Joi from 'joi';
 import type { TopicDefinition } from './topic';
+import { PhoneUploads, phoneUploadsSchema } from './source-connections';
 
 export const USER_EVENT_TYPES = [
   'user.created',
@@ -16,7 +17,16 @@ export const USER_EVENT_TYPES = [
   /** A connected source's entry changed (provider connection status, last sync, history import). */
   'source.updated',
   'marketplace.refreshed',
+  /** A customer rotated the user's mobile token (a lost phone): the old one stops working. */
+  'mobile_token.rotated',
 ] as const;
+
+/**
+ * The consumer groups on `users` that authenticate mobile tokens from their projection without
+ * waiting for the log: a rotation is answered only once they have applied it, so the old token is
+ * refused at once everywhere (the sources service reads its projection at the log's end anyway).
+ */
+export const MOBILE_TOKEN_COPIES = { records: 'records.user-projection' } as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
 
 export type UserStatus = 'active' | 'suspended' | 'deleted';
@@ -52,6 +62,8 @@ export interface ConnectedSourceSnapshot {
   backfill?: { state: 'running' | 'done'; progress: number; start: string; end: string } | null;
   /** Provider sources: the data permissions the user refused at consent; absent when none was. */
   missing_permissions?: string[];
+  /** Phone sources: what the app's uploads have brought; absent before the first. */
+  uploaded?: PhoneUploads;
 }
 
 export interface UserEvent {
@@ -87,6 +99,7 @@ const snapshotSchema = Joi.object<UserSnapshot>({
           end: Joi.string().isoDate().required(),
         }).allow(null),
         missing_permissions: Joi.array().items(Joi.string().max(200)).max(50),
+        uploaded: phoneUploadsSchema,
       }),
     )
     .required(),

@@ -104,14 +104,17 @@ it('a source disconnected on the marketplace (422 source.type disconnected) stop
   const mobile = new WellstreamMobile({ storage: memoryStorage(), source: healthKitSource(store.bridge), fetch: net.fetch });
   mobile.configure({ baseUrl: world.platform.baseUrl });
   await mobile.connect(user.token);
-  // The platform's answer once phone sources can be disconnected (not served yet: injected here).
-  net.injected.push({ status: 422, body: '{"errors":{"source.type":["disconnected"]}}' });
+  // The user disconnects Apple Health on the marketplace: the platform refuses its uploads (422).
+  const off = await fetch(`${user.marketplaceUrl}/sources/apple_health/disconnect`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: '{}' });
+  expect(off.status).toBe(200);
   await expect(mobile.sync()).rejects.toBeInstanceOf(SourceDisconnectedError);
   expect(await mobile.status()).toMatchObject({ connected: false, stopped: 'source_disconnected', queueLength: 1 });
   const requests = net.requests;
   await expect(mobile.sync()).rejects.toBeInstanceOf(SourceDisconnectedError);
   expect(net.requests).toBe(requests);
-  await mobile.connect(user.token);
+  // connect() connects it again on the platform (POST /v2/mobile/sources/apple_health/connect).
+  expect(await mobile.connect(user.token)).toMatchObject({ connected: true, connectEndpoint: 'available' });
   await mobile.sync();
   expect((await restRecords(world.api, user.path, 'measurement')).map((r) => r.log_id)).toEqual(['dc-weight']);
+  expect((await world.api.get(user.path)).body.sources.map((s: { type: string }) => s.type)).toEqual(['apple_health']);
 });

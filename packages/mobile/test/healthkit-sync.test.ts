@@ -75,11 +75,11 @@ afterAll(async () => {
   await world?.stop();
 });
 
-it('connect() asks HealthKit for the types of the resources and reports the pending connect endpoint', async () => {
+it('connect() asks HealthKit for the types of the resources and connects Apple Health on the platform', async () => {
   const status = await mobile.connect(user.token);
   expect(store.authorized).toEqual(expect.arrayContaining(['HKQuantityTypeIdentifierBodyMass', 'HKQuantityTypeIdentifierStepCount', 'HKCategoryTypeIdentifierSleepAnalysis', 'HKWorkoutTypeIdentifier']));
-  // The platform has no POST /v2/mobile/sources/<type>/connect yet: 404, handled, reported.
-  expect(status).toMatchObject({ connected: true, queueLength: 0, connectEndpoint: 'pending' });
+  // POST /v2/mobile/sources/apple_health/connect answered: the source is connected before any upload.
+  expect(status).toMatchObject({ connected: true, queueLength: 0, connectEndpoint: 'available' });
 });
 
 it('the first sync sends the last 30 days, nothing older, in batches of at most 1,000', async () => {

@@ -54,7 +54,7 @@ export interface World {
   tenant: Tenant;
   api: ApiClient;
   stream: SseConnection;
-  newUser(uid: string): Promise<{ uid: string; token: string; path: string }>;
+  newUser(uid: string): Promise<{ uid: string; token: string; path: string; marketplaceUrl: string }>;
   stop(): Promise<void>;
 }
 
@@ -74,8 +74,8 @@ export async function startWorld(label: string): Promise<World> {
       const created = await tenant.api.post(`/organizations/${org}/users`, { uid, location: { timezone: 'Europe/Berlin', country_code: 'DE' } });
       if (created.status !== 201) throw new Error(`user: ${created.status} ${created.text}`);
       const path = `/organizations/${org}/users/${uid}`;
-      const token = (await tenant.api.get(path)).body.mobile.token as string;
-      return { uid, token, path };
+      const got = (await tenant.api.get(path)).body;
+      return { uid, token: got.mobile.token as string, path, marketplaceUrl: got.marketplace.url as string };
     },
     async stop() {
       stream.close();

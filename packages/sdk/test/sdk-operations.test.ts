@@ -49,6 +49,10 @@ describe('every REST operation through its typed method', () => {
     const mtoken = refreshed.marketplace.token;
 
     await postMeasurements(ws, detail.mobile.token, 3, 'ops');
+    expect(await ws.mobile.connectSource(detail.mobile.token, 'apple_health')).toEqual({ source: { type: 'apple_health' }, connected: true });
+    const rotated = await ws.users.rotateMobileToken(t.orgId, 'sdk-user-1');
+    expect(rotated.mobile.token).not.toBe(detail.mobile.token);
+    await postMeasurements(ws, rotated.mobile.token, 1, 'rotated');
     for (const type of ['measurements', 'nutrition', 'sleep', 'summaries', 'workouts', 'intraday'] as const) {
       const page = await ws.records.list(t.orgId, 'sdk-user-1', type, { start_date: day(-1), end_date: day(1) });
       expect(Array.isArray(page.data)).toBe(true);

@@ -33,7 +33,7 @@ export interface RecordsRouteDeps {
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [
-  (router) => ingestMobileRecordsRoute(router, { ...deps.ingest, mobileUsers: deps.mobileUsers }),
+  (router) => ingestMobileRecordsRoute(router, { ...deps.ingest, mobileUsers: deps.mobileUsers, connections: deps.availability.connections }),
   (router) => listRecordsRoute(router, deps.list),
   (router) => sourcePriorityRoutes(router, deps.priority),
   (router) => availabilityRoute(router, deps.availability),

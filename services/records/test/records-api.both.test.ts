@@ -328,7 +328,7 @@ function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(detections.events.filter((e) => e.user_id === u.id)).toHaveLength(1);
     });
 
-    it('connects a phone app by its first record, once; one the user disconnected stays so however much it sends', async () => {
+    it('connects a phone app by its first record, once; one the user disconnected stays so: its uploads are refused', async () => {
       const u = await createUser(platform.baseUrl, a);
       const sourcesOf = async () => ((await a.api.get(`/organizations/${a.organizationId}/users/${u.uid}`)).body.sources as { type: string }[]).map((s) => s.type);
       const post = (d: string) => u.mobile.post('/mobile/records', { records: [sampleRecord('sleep', d, { source: { type: 'health_connect' } })] });
@@ -339,12 +339,13 @@ function recordsApiSuite(mode: 'embedded' | 'distributed') {
       expect(off.status).toBe(200);
       expect(off.body.sources.find((s: any) => s.type === 'health_connect')).toMatchObject({ connected: false });
       expect(await sourcesOf()).not.toContain('health_connect');
-      expect((await post(isoDay(-2))).status).toBe(200);
+      expect((await post(isoDay(-2))).status).toBe(422);
       await sleep(1500);
       expect(await sourcesOf()).not.toContain('health_connect');
       const actions = events.events.filter((e) => e.event_type === 'connection' && e.user_id === u.id).map((e) => e.payload.action);
       expect(actions).toEqual(['connected', 'disconnected']);
-      expect(detections.events.filter((e) => e.user_id === u.id)).toHaveLength(1);
+      // Every accepted upload of a phone store is reported; one of them as the store's first record.
+      expect(detections.events.filter((e) => e.user_id === u.id).map((e) => e.upload?.first)).toEqual([true]);
     });
 
     it("serves no day older than the organization's history_days (operator setting), from the organizations topic", async () => {

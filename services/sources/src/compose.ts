@@ -117,6 +117,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
             atOnce: answered,
             view: { connections, offers },
           },
+          mobile: { mobileUserOf: (token) => freshUsers.latest(() => users.byMobileToken(token)), atOnce: answered },
           callback: { registry, vault, states, users, connections, jobs, outbox, clock, logger, backfillDays: config.WELLSTREAM_SOURCE_BACKFILL_DAYS, pollIntervalMs, wake },
           webhooks: { ...ending, subscriptionSecrets, receipts },
         },

@@ -10,11 +10,12 @@ import { updateUserRoute } from './users/update-user/update-user.route';
 import { deleteUserRoute } from './users/delete-user/delete-user.route';
 import { listUsersRoute } from './users/list-users/list-users.route';
 import { refreshMarketplaceRoute } from './users/refresh-marketplace/refresh-marketplace.route';
+import { rotateMobileTokenRoute } from './users/rotate-mobile-token/rotate-mobile-token.route';
 import { suspendUserRoute } from './users/suspend-user/suspend-user.route';
 import { marketplaceRoutes } from './marketplace/marketplace.routes';
 import { organizationSourcesRoute } from './sources/organization-sources/organization-sources.route';
 
 export const usersRoutes = (deps: UsersDeps): RouteRegistration[] =>
-  [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute, refreshMarketplaceRoute, suspendUserRoute, marketplaceRoutes, organizationSourcesRoute].map(
+  [createUserRoute, listUsersRoute, getUserRoute, updateUserRoute, deleteUserRoute, refreshMarketplaceRoute, rotateMobileTokenRoute, suspendUserRoute, marketplaceRoutes, organizationSourcesRoute].map(
     (register) => (router) => register(router, deps),
   );

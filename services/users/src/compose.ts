@@ -3,7 +3,7 @@
  * consumers of source detections (records), provider connections and offered providers (sources),
  * and its routes.
  */
-import { ALL_TOPICS } from '@wellstream/contracts';
+import { ALL_TOPICS, MOBILE_TOKEN_COPIES, userEventsTopic } from '@wellstream/contracts';
 import { organizationLookup } from './sources/organization-sources/organization-lookup';
 import { createStandardServiceApp, followOrganizationOwners, idempotentAnswers, RunningService, SharedInfra, startService } from '@wellstream/runtime';
 import { usersRoutes } from './app';
@@ -28,6 +28,9 @@ import { usersDataHolder } from './lifecycle/users-data-holder';
 import { startRetentionSweeper } from './lifecycle/retention/retention-sweep';
 import { lifecycleRoutes } from './lifecycle/lifecycle.routes';
 
+/** The longest a mobile-token rotation waits for the services that cache tokens. */
+const TOKEN_COPIES_WAIT_MS = 5_000;
+
 export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
     name: 'users',
@@ -49,6 +52,8 @@ export function composeUsers(config: UsersConfig, shared: SharedInfra = {}): Pro
         organizations: await organizationLookup(ctx),
         idempotentAnswers: answers,
       };
+      const tokenCopies = Object.values(MOBILE_TOKEN_COPIES).map((group) => ctx.readYourWrites(userEventsTopic, group, TOKEN_COPIES_WAIT_MS));
+      deps.tokenCopiesApplied = async () => void (await Promise.all(tokenCopies.map((c) => c.latest(async () => undefined))));
       await outbox.start();
       const clock = shared.clock ?? systemClock;
       const lifecycleDeps: LifecycleDeps = {

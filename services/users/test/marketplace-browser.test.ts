@@ -1,6 +1,7 @@
 /**
  * The marketplace page in a real browser (Debian's headless Chromium driven by playwright-core):
- * a user connects the demo source and a phone app, disconnects with the keyboard, chooses a time
+ * a user connects the demo source, sees a phone app connect by its first upload (its card has no
+ * Connect: it connects from the customer's app) and disconnects it with the keyboard, chooses a time
  * zone, and the same works with scripts off (plain forms); a provider source shows its state and
  * its Connect form post may end on the provider's sign-in page (the CSP's form-action allows the
  * offered providers' origins). Screenshots go to test-artifacts/ and one to docs/.
@@ -81,19 +82,36 @@ describe('marketplace page in a real browser', () => {
     expect(conn.payload).toMatchObject({ action: 'connected', source: { type: 'demo' }, user: { uid: user.uid, user_id: user.id } });
     await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace.png'), fullPage: true, caret: 'initial' });
 
-    // A phone app connects in place too, with no consent step.
-    await page.getByRole('button', { name: 'Connect Apple Health' }).click();
-    await expectText(status, 'Apple Health connected.');
+    // A phone app connects from the customer's app, not here: the card says so and has no Connect.
+    const appleCard = page.locator('li[data-type="apple_health"]');
+    await expectText(appleCard.locator('.state'), 'Not connected');
+    await expectVisible(appleCard.getByText('Apple Health connects from the app on your phone'));
+    expect(await page.getByRole('button', { name: 'Connect Apple Health', exact: true }).count()).toBe(0);
+    // The app's first upload connects it; the card shows the last upload and what it brought.
+    const mobileToken = (await getUser(user.uid)).mobile.token;
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const record = { type: 'measurement', source: { type: 'apple_health' }, log_id: `w-${day}`, start_time: `${day}T07:00:00Z`, end_time: `${day}T07:00:00Z`, metrics: [{ type: 'body_weight', unit: 'kg', value: 71.4, origin: 'device' }] };
+    const upload = await fetch(`${platform.baseUrl}/mobile/records?token=${mobileToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [record] }) });
+    expect(upload.status).toBe(200);
+    await eventually(async () => ((await getUser(user.uid)).sources.find((s: any) => s.type === 'apple_health')?.uploaded ? true : undefined), 15_000);
+    await page.reload();
+    await expectMatching(appleCard.locator('.state'), /^Connected since .+ UTC · last upload just now · sent body measurements, latest from .+ 07:00 UTC$/);
+    expect(await page.getByRole('button', { name: 'Connect Apple Health', exact: true }).count()).toBe(0);
     expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo', 'apple_health']);
     expect(await page.locator('dialog').count()).toBe(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'marketplace-phone.png'), fullPage: true, caret: 'initial' });
 
-    // Keyboard only: focus stays on the acted-on card, Enter disconnects.
+    // Keyboard only: Enter disconnects; the phone card goes back to explaining how it connects.
     const disconnect = page.getByRole('button', { name: 'Disconnect Apple Health' });
-    await expectFocused(page, 'Disconnect Apple Health');
+    await disconnect.focus();
     await disconnect.press('Enter');
     await expectText(status, 'Apple Health disconnected.');
+    await expectText(appleCard.locator('.state'), 'Not connected');
     expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo']);
     await events.waitFor((e) => e.event_type === 'connection' && e.user_id === user.id && e.payload.action === 'disconnected');
+    // Its uploads are refused until the app connects it again.
+    const refused = await fetch(`${platform.baseUrl}/mobile/records?token=${mobileToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [record] }) });
+    expect(refused.status).toBe(422);
 
     // The user's own time zone.
     await page.getByLabel('Time zone used when a source does not report one').selectOption('Europe/Berlin');
@@ -111,11 +129,12 @@ describe('marketplace page in a real browser', () => {
     const user = await newUser(null);
     const page = await openBrowser(false, { width: 390, height: 844 });
     await page.goto(user.marketplace.url);
-    await page.getByRole('button', { name: 'Connect Samsung Health' }).click();
-    await expectVisible(page.getByRole('button', { name: 'Disconnect Samsung Health' }));
-    expect(page.url()).toBe(`${user.marketplace.url}?notice=connected.samsung_health`);
-    await expectText(page.getByRole('status'), 'Samsung Health connected.');
-    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['samsung_health']);
+    expect(await page.getByRole('button', { name: 'Connect Samsung Health', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Connect Demo source' }).click();
+    await expectVisible(page.getByRole('button', { name: 'Disconnect Demo source' }));
+    expect(page.url()).toBe(`${user.marketplace.url}?notice=connected.demo`);
+    await expectText(page.getByRole('status'), 'Demo source connected.');
+    expect((await getUser(user.uid)).sources.map((s: any) => s.type)).toEqual(['demo']);
     await page.getByLabel('Time zone used when a source does not report one').selectOption('America/New_York');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await expectVisible(page.getByText('You chose this time zone.'));
@@ -204,6 +223,17 @@ describe('marketplace page in a real browser', () => {
 
 async function expectVisible(locator: import('playwright-core').Locator) {
   await locator.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function expectMatching(locator: import('playwright-core').Locator, re: RegExp) {
+  const deadline = Date.now() + 10_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = ((await locator.textContent()) ?? '').trim();
+    if (re.test(last)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`expected ${re}, got "${last}"`);
 }
 
 async function expectText(locator: import('playwright-core').Locator, text: string) {

@@ -215,8 +215,12 @@ function usersApiSuite(mode: 'embedded' | 'distributed') {
       expect(cloud.status).toBe(404);
       expect(cloud.body.errors[0]).toMatch(/not offered/);
       expect((await m.post('/sources/garmin/connect')).status).toBe(404);
-      // Phone apps connect without any consent step of ours.
-      expect((await m.post('/sources/apple_health/connect')).status).toBe(200);
+      // Phone apps connect from the customer's app (first upload, or the app's connect), never here.
+      const phone = await m.post('/sources/apple_health/connect');
+      expect(phone.status).toBe(422);
+      expect(phone.body.errors.type[0]).toMatch(/connects from the app/);
+      const mobileToken = (await a.api.get(users(a, `/${u.uid}`))).body.mobile.token;
+      expect((await new ApiClient(platform.baseUrl, mobileToken).post('/mobile/sources/apple_health/connect', {})).status).toBe(200);
       expect((await m.post('/sources/fitbit/connect')).status).toBe(404);
       expect((await m.post('/sources/no_such_source/connect')).status).toBe(404);
       const off = await m.post('/sources/demo/disconnect');

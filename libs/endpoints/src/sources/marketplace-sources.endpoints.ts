@@ -22,17 +22,18 @@ export const marketplaceSourcesPaths = {
       tags: ['Marketplace'],
       summary: 'Connect a source',
       description:
-        'The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. ' +
+        'The demo source connects at once (a request body, if any, is ignored); emits a `connection` event. ' +
+        "Phone apps (apple_health, health_connect, samsung_health) are not connected here: they connect from the customer's app (their first upload, or `POST /mobile/sources/{type}/connect`), 422 keyed `type`. " +
         `Provider sources (${PROVIDER_SOURCE_TYPES.join(', ')}) are answered by the sources service with a 303 to the provider's authorize URL ` +
         "(response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. " +
         'Other cloud sources: 422.',
       security: [],
       responses: {
-        200: jsonResponse('The marketplace after the change (JSON requests; demo and phone apps).', ref('MarketplaceView')),
+        200: jsonResponse('The marketplace after the change (JSON requests; the demo source).', ref('MarketplaceView')),
         303: { description: "Back to the page (form posts), or to the provider's authorize URL (provider sources).", headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
         400: marketplaceError(400, 'Malformed JSON.'),
         404: marketplaceError(404, 'Unknown or replaced marketplace token, the user is deleted or suspended, an unknown source type, or a provider source not offered here.'),
-        422: marketplaceError(422, "A cloud source that is not a provider source of this deployment, keyed `type`."),
+        422: marketplaceError(422, "A phone app (it connects from the customer's app), or a cloud source that is not a provider source of this deployment, keyed `type`."),
       },
     },
   },

@@ -3,7 +3,9 @@
  * paths: no developer token, no rate limit). Its Connect and Disconnect, published among the
  * marketplace's operations, are declared in marketplace-sources.endpoints.ts.
  */
-import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
+import { PROVIDER_SOURCE_TYPES, SOURCES } from '@wellstream/catalog';
+
+const MOBILE_SOURCE_TYPES = SOURCES.filter((s) => s.kind === 'mobile').map((s) => s.type);
 import { errorSchemas } from '@wellstream/http';
 import { declareEndpoints } from '../endpoint';
 import { openApiPart } from '../openapi-part';
@@ -30,6 +32,30 @@ function sourcesApi() {
     openapi: '3.1.0',
     info: { title: 'Wellstream sources service', version: '2.0.0' },
     paths: {
+      '/mobile/sources/{type}/connect': {
+        post: {
+          ...open,
+          tags: ['Sources'],
+          operationId: 'connectMobileSource',
+          summary: "The phone app connects a phone store (its SDK's connect)",
+          description:
+            "Authenticated by the user's mobile token (`token` query parameter). Connects the store at once (a `connection` event `connected`) unless it is connected; " +
+            'after a Disconnect on the marketplace, uploads of that `source.type` answer 422 until this is called. A store is also connected by its first upload.',
+          security: [],
+          parameters: [
+            { name: 'type', in: 'path', required: true, schema: { type: 'string', enum: [...MOBILE_SOURCE_TYPES] }, description: 'A phone store.' },
+            { name: 'token', in: 'query', required: true, schema: { type: 'string', minLength: 1 }, description: "The user's mobile.token" },
+          ],
+          responses: {
+            '200': {
+              description: 'Connected (now, or already).',
+              content: { 'application/json': { schema: { type: 'object', required: ['source', 'connected'], properties: { source: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } }, connected: { type: 'boolean', enum: [true] } } } } },
+            },
+            '401': { description: 'Unknown, rotated or missing mobile token (or the user was deleted).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Message' } } } },
+            '404': { description: 'Not a phone store, or the user is suspended.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorList' } } } },
+          },
+        },
+      },
       '/marketplace/{token}/sources/{type}/reconnect': { post: { ...open, ...connectOp('Reconnect a provider source whose authorization expired'), operationId: 'reconnectProviderSource' } },
       '/sources/{type}/callback': {
         get: {

@@ -6,7 +6,7 @@
  * Constraints follow the joi schemas and policies of the routes; links lead from a created user
  * to everything that takes its uid or marketplace token.
  */
-import { RESOURCE_PATHS, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
+import { RESOURCE_PATHS, RESOURCE_TYPES, SOURCE_TYPES, USER_SORTS } from '@wellstream/catalog';
 import { idempotent } from '../idempotency';
 import { errorResponse, errorSchemas, jsonResponse, schemaRef } from '@wellstream/http';
 import { lifecyclePaths, lifecycleSchemas, lifecycleTags } from './lifecycle.endpoints';
@@ -161,6 +161,22 @@ const usersApi = {
         },
       },
     },
+    '/organizations/{org_id}/users/{uid}/mobile_token': {
+      parameters: [orgParam, uidParam],
+      post: {
+        ...developer,
+        operationId: 'rotateMobileToken',
+        tags: ['Users'],
+        summary: "Issue a new mobile token (a lost phone)",
+        description:
+          "The old token answers 401 from the moment this answers, for uploads and the app's connect alike; the user's records and sources are unaffected. " +
+          'Hand the new token to the phone app (it is also in the user\'s `mobile.token`).',
+        responses: {
+          200: jsonResponse('The new mobile token.', { type: 'object', required: ['mobile'], properties: { mobile: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } } } }),
+          404: notFoundUser,
+        },
+      },
+    },
     '/admin/organizations/{org_id}/users/{uid}/suspend': {
       parameters: [orgParam, uidParam],
       post: {
@@ -238,9 +254,21 @@ const usersApi = {
           type: { type: 'string' },
           connected_at: time,
           status: { type: 'string', enum: [...CONNECTION_STATUSES], description: 'Provider sources: `auth_expired` until the user reconnects, `error` while syncing fails. Demo and phone apps: always `active`.' },
-          last_synced_at: { ...time, type: ['string', 'null'], description: 'Last successful sync of a provider source; null before the first one, and for demo and phone apps.' },
+          last_synced_at: { ...time, type: ['string', 'null'], description: "Last successful sync of a provider source, or the phone app's last accepted upload of a phone source; null before the first one, and for the demo source." },
           backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }], description: 'The import of the provider\'s history; null for demo and phone apps.' },
           missing_permissions: ref('MissingPermissions'),
+          uploaded: ref('PhoneUploads'),
+        },
+      },
+      PhoneUploads: {
+        type: 'object',
+        required: ['resources', 'last_record_at'],
+        additionalProperties: false,
+        description:
+          "Phone sources (apple_health, health_connect, samsung_health) only, once the app's uploads stored something: what they brought since the source was connected. A phone source connects from the customer's app (its first record, or the app's connect), never from the marketplace.",
+        properties: {
+          resources: { type: 'array', items: { type: 'string', enum: [...RESOURCE_TYPES] }, description: 'The resource types uploaded.' },
+          last_record_at: { ...time, type: ['string', 'null'], description: 'The latest end time of an uploaded record; null when the uploads held only deletions.' },
         },
       },
       MissingPermissions: {
@@ -328,14 +356,15 @@ const usersApi = {
                 last_synced_at: { type: ['string', 'null'], format: 'date-time' },
                 backfill: { oneOf: [ref('SourceBackfill'), { type: 'null' }] },
                 missing_permissions: ref('MissingPermissions'),
+                uploaded: ref('PhoneUploads'),
                 history_days: { type: ['integer', 'null'], minimum: 1, description: 'How far back the provider lets the platform read (cloud sources, when documented).' },
                 note: { type: ['string', 'null'], description: 'How the source syncs, in words (e.g. polling only).' },
                 actions: {
                   type: 'object',
-                  required: ['connect', 'disconnect'],
+                  required: ['disconnect'],
                   additionalProperties: false,
                   properties: {
-                    connect: { type: 'string', format: 'uri' },
+                    connect: { type: 'string', format: 'uri', description: "Absent for phone sources: they connect from the customer's app." },
                     reconnect: { type: 'string', format: 'uri', description: 'Only while `status` is `auth_expired`, or while `missing_permissions` names permissions the user refused.' },
                     disconnect: { type: 'string', format: 'uri' },
                   },

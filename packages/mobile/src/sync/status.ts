@@ -22,7 +22,7 @@ export interface SyncStatus {
   dropped: number;
   /** Samples skipped because their app's cloud source is connected in Wellstream. */
   skippedNotTwice: number;
-  /** Whether the platform has the phone-source connect endpoint (`pending` until it ships). */
+  /** Whether the platform has the phone-source connect endpoint (`pending`: an older platform answered 404). */
   connectEndpoint?: 'available' | 'pending';
   /** Cloud sources the platform said the user connected (from the connect endpoint, when it answers them). */
   connectedCloudSources?: string[];

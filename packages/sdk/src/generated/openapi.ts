@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a source
-         * @description The demo source and phone apps connect at once (a request body, if any, is ignored); emits a `connection` event. Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
+         * @description The demo source connects at once (a request body, if any, is ignored); emits a `connection` event. Phone apps (apple_health, health_connect, samsung_health) are not connected here: they connect from the customer's app (their first upload, or `POST /mobile/sources/{type}/connect`), 422 keyed `type`. Provider sources (oura, withings, dexcom, polar, whoop, strava, google_health, garmin, suunto) are answered by the sources service with a 303 to the provider's authorize URL (response_type=code, client_id, redirect_uri, state, scope); the provider's callback then returns the browser to the marketplace with a `notice`. Other cloud sources: 422.
          */
         post: operations["connectSource"];
         delete?: never;
@@ -527,6 +527,26 @@ export interface paths {
          * @description Authenticated by the user's mobile token (`token` query parameter), not a developer token. All-or-nothing: one invalid record rejects the request. (user, source.type, log_id) identifies a record: identical content changes nothing; other content updates it (same id, new checksum); `"deleted": true` deletes it. A new record that repeats a stored live record of the same source under another log_id (same type, content and times) is a duplicate: its entry is the stored record with `duplicate_of`, and nothing is stored or emitted.
          */
         post: operations["ingestMobileRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mobile/sources/{type}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The phone app connects a phone store (its SDK's connect)
+         * @description Authenticated by the user's mobile token (`token` query parameter). Connects the store at once (a `connection` event `connected`) unless it is connected; after a Disconnect on the marketplace, uploads of that `source.type` answer 422 until this is called. A store is also connected by its first upload.
+         */
+        post: operations["connectMobileSource"];
         delete?: never;
         options?: never;
         head?: never;
@@ -932,6 +952,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizations/{org_id}/users/{uid}/mobile_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new mobile token (a lost phone)
+         * @description The old token answers 401 from the moment this answers, for uploads and the app's connect alike; the user's records and sources are unaffected. Hand the new token to the phone app (it is also in the user's `mobile.token`).
+         */
+        post: operations["rotateMobileToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizations/{org_id}/users/{uid}/nutrition": {
         parameters: {
             query?: never;
@@ -1287,7 +1332,7 @@ export interface components {
             connected_at: string;
             /**
              * Format: date-time
-             * @description Last successful sync of a provider source; null before the first one, and for demo and phone apps.
+             * @description Last successful sync of a provider source, or the phone app's last accepted upload of a phone source; null before the first one, and for the demo source.
              */
             last_synced_at: string | null;
             missing_permissions?: components["schemas"]["MissingPermissions"];
@@ -1297,6 +1342,7 @@ export interface components {
              */
             status: "active" | "auth_expired" | "error";
             type: string;
+            uploaded?: components["schemas"]["PhoneUploads"];
         };
         Customer: {
             /** Format: date-time */
@@ -1470,8 +1516,11 @@ export interface components {
             /** @description The demo source, the phone apps, and the cloud sources this deployment offers (plus cloud sources the user has connected). */
             sources: {
                 actions: {
-                    /** Format: uri */
-                    connect: string;
+                    /**
+                     * Format: uri
+                     * @description Absent for phone sources: they connect from the customer's app.
+                     */
+                    connect?: string;
                     /** Format: uri */
                     disconnect: string;
                     /**
@@ -1504,6 +1553,7 @@ export interface components {
                 status: "active" | "auth_expired" | "error" | null;
                 /** @enum {string} */
                 type: "demo" | "withings" | "oura" | "polar" | "dexcom" | "strava" | "whoop" | "google_health" | "garmin" | "suunto" | "apple_health" | "health_connect" | "samsung_health";
+                uploaded?: components["schemas"]["PhoneUploads"];
             }[];
             user: {
                 location: {
@@ -1706,6 +1756,16 @@ export interface components {
             organization_id: string;
             /** @description Users of the organization counted (active and suspended). */
             users: number;
+        };
+        /** @description Phone sources (apple_health, health_connect, samsung_health) only, once the app's uploads stored something: what they brought since the source was connected. A phone source connects from the customer's app (its first record, or the app's connect), never from the marketplace. */
+        PhoneUploads: {
+            /**
+             * Format: date-time
+             * @description The latest end time of an uploaded record; null when the uploads held only deletions.
+             */
+            last_record_at: string | null;
+            /** @description The resource types uploaded. */
+            resources: ("measurement" | "nutrition" | "sleep" | "summary" | "workout" | "intraday" | "cgm")[];
         };
         Record: {
             checksum: string;
@@ -3707,7 +3767,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The marketplace after the change (JSON requests; demo and phone apps). */
+            /** @description The marketplace after the change (JSON requests; the demo source). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3744,7 +3804,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A cloud source that is not a provider source of this deployment, keyed `type`. An HTML page unless the client asked for JSON. */
+            /** @description A phone app (it connects from the customer's app), or a cloud source that is not a provider source of this deployment, keyed `type`. An HTML page unless the client asked for JSON. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4089,6 +4149,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    connectMobileSource: {
+        parameters: {
+            query: {
+                /** @description The user's mobile.token */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description A phone store. */
+                type: "apple_health" | "health_connect" | "samsung_health";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected (now, or already). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        connected: true;
+                        source: {
+                            type: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Unknown, rotated or missing mobile token (or the user was deleted). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not a phone store, or the user is suspended. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
                 };
             };
             /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
@@ -6999,6 +7138,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Hourly rate limit of the token exceeded. */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Not answered by this release (a service that cannot be reached answers 503); kept for clients generated from earlier documents. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The service is not available: not running, not reachable, or it did not start its answer within 30 s. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed (sent when the service could not be reached). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+        };
+    };
+    rotateMobileToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Organization id. */
+                org_id: string;
+                /** @description The customer-defined user id. */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new mobile token. */
+            200: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mobile: {
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path segment that is not valid percent-encoding ({"errors":[…]}). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description Missing or unknown token ({"message"}), or the organization in the path is not the token's customer's ({"errors"}). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"] | components["schemas"]["ErrorList"];
+                };
+            };
+            /** @description No such user in this organization (or deleted). */
+            404: {
+                headers: {
+                    /** @description Requests allowed per hour for this token. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current hour. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the hour ends (Unix seconds). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorList"];
                 };
             };
             /** @description Hourly rate limit of the token exceeded. */

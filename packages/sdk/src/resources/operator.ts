@@ -91,6 +91,10 @@ export class Mobile {
   ingest(mobileToken: string, body: RequestBody<'ingestMobileRecords'>, options?: RequestOptions) {
     return this.call('ingestMobileRecords', { query: { token: mobileToken }, body }, options);
   }
+  /** Connects a phone store (apple_health, health_connect, samsung_health) for the user, as the phone app does. */
+  connectSource(mobileToken: string, sourceType: 'apple_health' | 'health_connect' | 'samsung_health', options?: RequestOptions) {
+    return this.call('connectMobileSource', { path: { type: sourceType }, query: { token: mobileToken } }, options);
+  }
 }
 
 export class Marketplace {

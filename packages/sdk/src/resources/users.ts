@@ -33,6 +33,10 @@ export class Users {
   refreshMarketplace(orgId: string, uid: string, options?: RequestOptions) {
     return this.call('refreshMarketplace', { path: { org_id: orgId, uid } }, options);
   }
+  /** A new mobile token (a lost phone); the old one answers 401 from the moment this resolves. */
+  rotateMobileToken(orgId: string, uid: string, options?: RequestOptions) {
+    return this.call('rotateMobileToken', { path: { org_id: orgId, uid } }, options);
+  }
 }
 
 const RECORD_OPERATIONS = {

@@ -3,12 +3,12 @@
  * fresh records database is rebuilt from the (compacted) topics.
  */
 import type { EventLog, Subscription } from '@wellstream/bus';
-import { consumeEvents, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
+import { consumeEvents, MOBILE_TOKEN_COPIES, organizationEventsTopic, userEventsTopic } from '@wellstream/contracts';
 import type { Logger } from '@wellstream/logging';
 import type { OrganizationProjection } from '../organizations/organization-projection';
 import { applyUserEvent, ApplyUserEventDeps } from './apply-user-event/apply-user-event.usecase';
 
-export const USER_PROJECTION_GROUP = 'records.user-projection';
+export const USER_PROJECTION_GROUP = MOBILE_TOKEN_COPIES.records;
 export const ORGANIZATION_PROJECTION_GROUP = 'records.organization-projection';
 
 export async function consumeProjections(

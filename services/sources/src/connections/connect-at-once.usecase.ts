@@ -43,7 +43,10 @@ export const connectsAtOnce = (type: string): boolean => {
   return kind === 'demo' || kind === 'mobile';
 };
 
-export function atOnceConnection(user: Pick<ProjectedUser, '_id' | 'organization_id'>, type: string, now: string): Connection {
+/** What a phone source's first upload brings to its new connection (connected when that record arrived). */
+export type FirstUpload = Pick<Connection, 'connected_at' | 'last_synced_at' | 'uploaded'>;
+
+export function atOnceConnection(user: Pick<ProjectedUser, '_id' | 'organization_id'>, type: string, now: string, first: Partial<FirstUpload> = {}): Connection {
   return {
     _id: connectionId(user._id, type),
     user_id: user._id,
@@ -65,16 +68,17 @@ export function atOnceConnection(user: Pick<ProjectedUser, '_id' | 'organization
     last_announced_at: null,
     updated_at: now,
     created_by: randomUUID(),
+    ...first,
   };
 }
 
 /** True when this call connected it (false: it was connected already). */
-export async function connectAtOnce(deps: ConnectAtOnceDeps, user: ProjectedUser | null, type: string): Promise<boolean> {
+export async function connectAtOnce(deps: ConnectAtOnceDeps, user: ProjectedUser | null, type: string, first: Partial<FirstUpload> = {}): Promise<boolean> {
   if (!connectsAtOnce(type)) throw unknownSource(type);
   if (!user || user.status !== 'active') throw marketplaceNotFound();
   if (await deps.connections.byId(connectionId(user._id, type))) return false;
   const now = deps.clock.now().toISOString();
-  const c = atOnceConnection(user, type, now);
+  const c = atOnceConnection(user, type, now, first);
   try {
     const check = { collection: CONNECTIONS_COLLECTION, filter: { _id: c._id, created_by: c.created_by } };
     await deps.outbox.write([connectionMessage(deps.outbox, c, 'connected', now, {}, check)], () => deps.connections.insert(c), { publishWithinMs: deps.copiesApplied ? PUBLISH_WITHIN_MS : 0 });

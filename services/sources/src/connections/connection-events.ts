@@ -22,6 +22,7 @@ export function connectionEvent(c: Connection, action: SourceConnectionAction, a
     last_synced_at: c.last_synced_at,
     backfill: backfillProgress(c),
     ...(c.missing_permissions?.length ? { missing_permissions: c.missing_permissions } : {}),
+    ...(c.uploaded ? { uploaded: c.uploaded } : {}),
     ...extra,
     occurred_at: at,
   };

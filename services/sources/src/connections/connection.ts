@@ -3,7 +3,7 @@
  * its health, and per resource how far history (backfill) and live sync have got. One document
  * per (user, source type), `_id` = `<user id>:<type>`.
  */
-import type { BackfillProgress, SourceConnectionStatus } from '@wellstream/contracts';
+import type { BackfillProgress, PhoneUploads, SourceConnectionStatus } from '@wellstream/contracts';
 
 export interface ResourceProgress {
   /** The backfill window asked for this resource: [start, end). */
@@ -26,6 +26,8 @@ export interface Connection {
   provider_user_id: string | null;
   /** The data scopes the user refused at consent (the provider's names); absent when none was. */
   missing_permissions?: string[];
+  /** A phone source: what the app's uploads brought since it was connected (`last_synced_at` is the last upload). */
+  uploaded?: PhoneUploads;
   /** TokenSet as JSON, sealed by the vault (AES-256-GCM). */
   tokens: string;
   token_expires_at: string;

@@ -2,7 +2,8 @@
  * The marketplace's Connect, Reconnect and Disconnect, for every kind of source (the gateway sends
  * every path under a marketplace URL's `/sources` here; the users service draws the page). A
  * provider source's Connect answers 303 to the provider's authorize URL (the user consents there,
- * then comes back to our callback); the demo source and the phone apps connect at once. Disconnect
+ * then comes back to our callback); the demo source connects at once; a phone app connects from the
+ * customer's app (mobile-connect.route.ts), so its Connect here is refused with 422. Disconnect
  * and the at-once Connect answer 303 back to the marketplace, or JSON to a script: the marketplace
  * after the change for the demo source and the phone apps, what was disconnected for a provider.
  */
@@ -13,7 +14,7 @@ import { sourcesEndpoint } from '../sources-endpoints';
 import { startConnect, StartConnectDeps } from '../oauth/start-connect.usecase';
 import { disconnect, EndConnectionDeps } from '../connections/disconnect.usecase';
 import { connectAtOnce, ConnectAtOnceDeps, connectsAtOnce, disconnectAtOnce } from '../connections/connect-at-once.usecase';
-import { marketplaceNotFound, sourceNotOffered, unknownSource } from '../connections/source.errors';
+import { connectsFromTheApp, marketplaceNotFound, sourceNotOffered, unknownSource } from '../connections/source.errors';
 import { marketplaceOf, MarketplaceOfDeps } from './marketplace-of';
 import { sendMessagePage } from './simple-page';
 import type { ProjectedUser } from '../users/user-projection';
@@ -65,6 +66,10 @@ export function connectRoutes(router: IRouter, deps: ConnectRoutesDeps): void {
       if (!sourceDefinition(type)) {
         if (!user || user.status !== 'active') throw marketplaceNotFound();
         throw unknownSource(type);
+      }
+      if (sourceDefinition(type)!.kind === 'mobile') {
+        if (!user || user.status !== 'active') throw marketplaceNotFound();
+        throw connectsFromTheApp(type);
       }
       if (atOnce && connectsAtOnce(type)) {
         await connectAtOnce(deps.atOnce, user, type);

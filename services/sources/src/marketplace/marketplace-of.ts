@@ -24,6 +24,7 @@ export function sourceEntry(c: Connection): ConnectedSourceSnapshot {
     last_synced_at: c.last_synced_at,
     backfill: backfillProgress(c),
     ...(c.missing_permissions?.length ? { missing_permissions: [...c.missing_permissions] } : {}),
+    ...(c.uploaded ? { uploaded: { resources: [...c.uploaded.resources], last_record_at: c.uploaded.last_record_at } } : {}),
   };
 }
 

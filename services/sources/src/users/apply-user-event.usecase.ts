@@ -7,7 +7,7 @@ import type { UserEvent } from '@wellstream/contracts';
 import { connectionId } from '../connections/connection';
 import { endConnection, EndConnectionDeps } from '../connections/disconnect.usecase';
 import { SOURCE_TYPES } from '@wellstream/catalog';
-import type { UserProjectionRepository } from './user-projection.repository';
+import { tokenHash, UserProjectionRepository } from './user-projection.repository';
 
 export interface ApplyUserEventDeps extends EndConnectionDeps {
   users: UserProjectionRepository;
@@ -27,6 +27,7 @@ export async function applyUserEvent(deps: ApplyUserEventDeps, event: UserEvent)
     timezone_origin: u.timezone_origin,
     country_code: u.country_code,
     marketplace_token_sha256: u.marketplace_token_sha256 ?? null,
+    mobile_token_sha256: u.mobile_token ? tokenHash(u.mobile_token) : null,
     updated_at: u.updated_at,
   });
   if (applied) deps.userChanged?.(u.id);

@@ -1,6 +1,7 @@
 /**
- * The user projection and its marketplace key documents (`_id` = sha256 of the marketplace token
- * → user id), so a marketplace request is one keyed read. A refreshed token moves the key.
+ * The user projection and its key documents (`_id` = sha256 of the marketplace token, or `mob:` and
+ * the sha256 of the mobile token → user id), so a marketplace request or the phone app's connect is
+ * one keyed read. A refreshed or rotated token moves its key.
  */
 import { createHash } from 'node:crypto';
 import type { Collection, DocumentStore } from '@wellstream/store';
@@ -11,7 +12,8 @@ interface MarketplaceKey {
   user_id: string;
 }
 
-export const marketplaceTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const mobileKey = (sha256: string) => `mob:${sha256}`;
 
 export class UserProjectionRepository {
   private constructor(
@@ -28,7 +30,12 @@ export class UserProjectionRepository {
   }
 
   async byMarketplaceToken(token: string): Promise<ProjectedUser | null> {
-    const key = await this.keys.findOne({ _id: marketplaceTokenHash(token) });
+    const key = await this.keys.findOne({ _id: tokenHash(token) });
+    return key ? this.byId(key.user_id) : null;
+  }
+
+  async byMobileToken(token: string): Promise<ProjectedUser | null> {
+    const key = await this.keys.findOne({ _id: mobileKey(tokenHash(token)) });
     return key ? this.byId(key.user_id) : null;
   }
 
@@ -40,6 +47,9 @@ export class UserProjectionRepository {
     if (previous?.marketplace_token_sha256 && previous.marketplace_token_sha256 !== next.marketplace_token_sha256) await this.keys.deleteMany({ _id: previous.marketplace_token_sha256 });
     if (next.marketplace_token_sha256 && next.status !== 'deleted') await this.keys.bulkUpsert([{ _id: next.marketplace_token_sha256, user_id: next._id }]);
     if (next.status === 'deleted' && next.marketplace_token_sha256) await this.keys.deleteMany({ _id: next.marketplace_token_sha256 });
+    const mobile = next.mobile_token_sha256 ?? null;
+    if (previous?.mobile_token_sha256 && (previous.mobile_token_sha256 !== mobile || next.status === 'deleted')) await this.keys.deleteMany({ _id: mobileKey(previous.mobile_token_sha256) });
+    if (mobile && next.status !== 'deleted') await this.keys.bulkUpsert([{ _id: mobileKey(mobile), user_id: next._id }]);
     return { previous, applied: true };
   }
 }

@@ -16,5 +16,7 @@ export interface ProjectedUser {
   /** Absent in projections written before the marketplace was answered here: read as null. */
   country_code?: string | null;
   marketplace_token_sha256: string | null;
+  /** sha256 of the mobile token (the phone app's connect); absent in projections written before. */
+  mobile_token_sha256?: string | null;
   updated_at: string;
 }

@@ -86,6 +86,7 @@ function entryOf(e: SourceConnectionEvent): ConnectedSource {
     last_synced_at: e.last_synced_at,
     backfill: e.backfill ? { state: e.backfill.state, progress: e.backfill.progress, start: e.backfill.start, end: e.backfill.end } : null,
     ...(e.missing_permissions?.length ? { missing_permissions: [...e.missing_permissions] } : {}),
+    ...(e.uploaded ? { uploaded: { resources: [...e.uploaded.resources], last_record_at: e.uploaded.last_record_at } } : {}),
   };
 }
 
@@ -95,7 +96,7 @@ const sameBackfill = (a: ConnectedSource['backfill'], b: ConnectedSource['backfi
 const samePermissions = (a: ConnectedSource, b: ConnectedSource) => (a.missing_permissions ?? []).join(' ') === (b.missing_permissions ?? []).join(' ');
 
 const sameEntry = (a: ConnectedSource, b: ConnectedSource) =>
-  a.connected_at === b.connected_at && a.status === b.status && (a.last_synced_at ?? null) === (b.last_synced_at ?? null) && sameBackfill(a.backfill, b.backfill) && samePermissions(a, b);
+  a.connected_at === b.connected_at && a.status === b.status && (a.last_synced_at ?? null) === (b.last_synced_at ?? null) && sameBackfill(a.backfill, b.backfill) && samePermissions(a, b) && JSON.stringify(a.uploaded ?? null) === JSON.stringify(b.uploaded ?? null);
 
 function details(e: SourceConnectionEvent, keys: (keyof ConnectionDetails)[]): ConnectionDetails {
   const out: ConnectionDetails = {};

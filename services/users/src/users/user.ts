@@ -85,5 +85,6 @@ function sourceSnapshot(s: ConnectedSource): ConnectedSourceSnapshot {
     ...(s.last_synced_at !== undefined ? { last_synced_at: s.last_synced_at } : {}),
     ...(s.backfill !== undefined ? { backfill: s.backfill && { ...s.backfill } } : {}),
     ...(s.missing_permissions?.length ? { missing_permissions: [...s.missing_permissions] } : {}),
+    ...(s.uploaded ? { uploaded: { resources: [...s.uploaded.resources], last_record_at: s.uploaded.last_record_at } } : {}),
   };
 }

@@ -7,7 +7,7 @@ type UrlOf = (token: string) => string;
 
 const marketplace = (u: User, url: UrlOf) => ({ token: u.marketplace_token, url: url(u.marketplace_token) });
 const location = (u: User) => ({ timezone: u.timezone, country_code: u.country_code });
-/** Provider sources carry their connection's health; demo and phone-app entries are always active and never synced. */
+/** Provider sources carry their connection's health; phone sources their last upload (`last_synced_at`) and what it brought; the demo source is always active. */
 const sources = (u: User) =>
   u.sources.map((s) => ({
     type: s.type,
@@ -16,6 +16,7 @@ const sources = (u: User) =>
     last_synced_at: s.last_synced_at ?? null,
     backfill: s.backfill ? { state: s.backfill.state, progress: s.backfill.progress, start: s.backfill.start, end: s.backfill.end } : null,
     ...(s.missing_permissions?.length ? { missing_permissions: [...s.missing_permissions] } : {}),
+    ...(s.uploaded ? { uploaded: { resources: [...s.uploaded.resources], last_record_at: s.uploaded.last_record_at } } : {}),
   }));
 
 /** Create and PUT responses. */

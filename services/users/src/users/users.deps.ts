@@ -18,4 +18,6 @@ export interface UsersDeps {
   organizations: { find(organizationId: string): Promise<unknown> };
   /** The stored answers of idempotent writes: a deleted user's go with the deletion. */
   idempotentAnswers: { forgetUser(userId: string): Promise<unknown> };
+  /** Resolves once every service that caches mobile tokens has applied what was just published. */
+  tokenCopiesApplied?: () => Promise<void>;
 }

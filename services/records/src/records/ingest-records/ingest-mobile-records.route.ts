@@ -8,14 +8,16 @@ import { recordsEndpoint } from '../../records-endpoints';
 import { invalidMobileToken } from '../record.errors';
 import type { MobileUserFinder } from '../../users/mobile-user-finder';
 import { ingestRecords, IngestDeps } from './ingest-records.usecase';
+import { phoneSourceGate } from './phone-source-gate';
+import type { SourceConnectionProjection } from '../../availability/source-connection-projection';
 
-export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { mobileUsers: MobileUserFinder }): void {
+export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { mobileUsers: MobileUserFinder; connections: Pick<SourceConnectionProjection, 'byIds'> }): void {
   endpointRoute(router, recordsEndpoint('ingestMobileRecords'), [], async (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const user = token ? await deps.mobileUsers.find(token) : null;
     if (!user) throw invalidMobileToken();
     answerIsAboutUser(res, user._id);
-    const data = await ingestRecords(deps, user, req.body);
+    const data = await ingestRecords(deps, user, req.body, phoneSourceGate(deps.connections, user._id));
     res.json({ data });
   });
 }

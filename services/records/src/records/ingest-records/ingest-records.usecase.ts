@@ -15,6 +15,7 @@ import { localDateOf } from '@wellstream/clock';
 import { AvailabilityStatsDoc, RecordKeyDoc, RecordKeysRepository, RecordVersionDoc, statsIdOf, versionIdOf } from '../record-keys.repository';
 import { ProjectedUser, recordUserOf } from '../../users/user-projection';
 import { RESOURCE_TYPES } from '@wellstream/catalog';
+import { bySource, isPhoneSource, uploadOf } from './phone-uploads';
 import type { UserProjectionRepository } from '../../users/user-projection.repository';
 import { resolveOffset, validateRecords, ValidatedRecord } from './validate-records';
 import type { Clock } from '@wellstream/clock';
@@ -48,9 +49,11 @@ export interface IngestJob {
 /** At most this many records in one batch's transaction (a single request may bring more). */
 export const MAX_BATCH_RECORDS = 1000;
 
-export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown): Promise<RecordPayload[]> {
+/** `gate`: refuses a valid request for what it writes (the mobile endpoint's disconnected phone stores). */
+export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown, gate?: (validated: ValidatedRecord[]) => Promise<void>): Promise<RecordPayload[]> {
   assertMayIngest(user);
   const validated = validateRecords(body);
+  await gate?.(validated);
   return deps.batches.run(user._id, { user, validated }, validated.length, (jobs) => writeBatch(deps, jobs));
 }
 
@@ -197,16 +200,12 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
       payload: doc.payload,
     };
     messages.push(deps.outbox.message(customerEventsTopic, event, storedVersion(doc)));
-    if (!doc.deleted_at && undetected.delete(doc.source_type)) {
-      const detection: SourceDetection = {
-        type: 'source.detected',
-        user_id: user._id,
-        organization_id: user.organization_id,
-        source_type: doc.source_type,
-        detected_at: nowIso,
-      };
-      messages.push(deps.outbox.message(sourceDetectionsTopic, detection, storedVersion(doc)));
-    }
+    if (isPhoneSource(doc.source_type)) continue;
+    if (!doc.deleted_at && undetected.delete(doc.source_type)) messages.push(deps.outbox.message(sourceDetectionsTopic, detectionOf(user, doc.source_type, nowIso), storedVersion(doc)));
+  }
+  for (const [sourceType, docs] of bySource(changes.filter((d) => isPhoneSource(d.source_type)))) {
+    const upload = uploadOf(docs, undetected.has(sourceType));
+    messages.push(deps.outbox.message(sourceDetectionsTopic, { ...detectionOf(user, sourceType, nowIso), upload }, storedVersion(docs[docs.length - 1])));
   }
   // A record changed by two jobs is stored once, as the later one left it.
   const docs = [...new Map(changes.map((d) => [d._id, d])).values()];
@@ -222,6 +221,14 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   deps.counts.add(user.organization_id, nowIso.slice(0, 10), tallyOf(changes, stored));
   return done;
 }
+
+const detectionOf = (user: ProjectedUser, sourceType: string, at: string): SourceDetection => ({
+  type: 'source.detected',
+  user_id: user._id,
+  organization_id: user.organization_id,
+  source_type: sourceType,
+  detected_at: at,
+});
 
 /**
  * The sources whose first record for the user this batch stores: records reports them

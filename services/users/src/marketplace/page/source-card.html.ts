@@ -1,7 +1,7 @@
 /**
  * One source on the marketplace page: initials + colour tile, what it provides, its state in words
- * and its buttons. Demo and phone-app sources connect here (the page's script runs those forms in
- * place). Cloud sources are plain form posts that leave the page: the sources service answers
+ * and its buttons. The demo source connects here (the page's script runs those forms in place);
+ * phone apps connect from the customer's app, so their card explains that and has only Disconnect. Cloud sources are plain form posts that leave the page: the sources service answers
  * Connect and Reconnect with a redirect to the provider's sign-in page (a script's fetch could not
  * follow it) and Disconnect with a redirect back here.
  */
@@ -88,7 +88,24 @@ function cloudCard(base: string, s: SourceItem, now: Date): { state: string; ton
   return { state: html, tone, extra, forms: forms.join('') };
 }
 
-/** Demo and phone apps: connected here, in place when scripts run (data-action). */
+/**
+ * A phone app: it connects from the customer's app on the user's phone (its first upload, or the
+ * app's connect), so the card explains that and shows what actually arrived; only Disconnect here.
+ */
+function phoneCard(base: string, s: SourceItem, now: Date): { state: string; tone: Tone; extra: string; forms: string } {
+  const name = esc(s.name);
+  const stateId = `state-${esc(s.type)}`;
+  const note = `\n    <p class="note">${name} connects from the app on your phone: open it and allow it to read ${name}. Nothing to press here.</p>`;
+  if (!s.connected) return { state: 'Not connected', tone: 'idle', extra: note, forms: '' };
+  const since = s.connected_at ? ` since ${esc(formatDate(s.connected_at))}` : '';
+  const last = s.last_synced_at ? `last upload ${timeTag(s.last_synced_at, now)}` : 'waiting for the first upload';
+  const brought = s.uploaded?.resources.length ? ` · sent ${esc(deliversInWords(s.uploaded.resources))}` : '';
+  const latest = s.uploaded?.last_record_at ? `, latest from ${esc(formatDate(s.uploaded.last_record_at))}` : '';
+  const forms = `<form method="post" action="${base}/disconnect" data-action="disconnect">${button('Disconnect', name, stateId, true)}</form>`;
+  return { state: `Connected${since} · ${last}${brought}${latest}`, tone: 'ok', extra: note, forms };
+}
+
+/** The demo source: connected here, in place when scripts run (data-action). */
 function localCard(base: string, s: SourceItem): { state: string; tone: Tone; extra: string; forms: string } {
   const name = esc(s.name);
   const stateId = `state-${esc(s.type)}`;
@@ -102,7 +119,7 @@ function localCard(base: string, s: SourceItem): { state: string; tone: Tone; ex
 export function sourceCard(token: string, s: SourceItem, now: Date): string {
   const base = `${encodeURIComponent(token)}/sources/${encodeURIComponent(s.type)}`;
   const name = esc(s.name);
-  const { state, tone, extra, forms } = s.kind === 'cloud' ? cloudCard(base, s, now) : localCard(base, s);
+  const { state, tone, extra, forms } = s.kind === 'cloud' ? cloudCard(base, s, now) : s.kind === 'mobile' ? phoneCard(base, s, now) : localCard(base, s);
   return `<li class="card" data-type="${esc(s.type)}" data-name="${name}" data-connected="${s.connected}" data-tone="${tone}">
   <span class="logo logo-${esc(s.type)}" aria-hidden="true">${esc(s.initials)}</span>
   <div class="info">
