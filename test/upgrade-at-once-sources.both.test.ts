@@ -57,10 +57,11 @@ function upgradeSuite(mode: 'embedded' | 'distributed'): void {
     const org = tenant.organizationId;
     expect((await tenant.api.post(`/organizations/${org}/users`, { uid: 'upgraded' })).status).toBe(201);
     const user = (await tenant.api.get(`/organizations/${org}/users/upgraded`)).body;
-    for (const type of ['demo', 'apple_health']) {
-      const res = await fetch(`${user.marketplace.url}/sources/${type}/connect`, { method: 'POST', headers: { accept: 'application/json' } });
-      expect(res.status).toBe(200);
-    }
+    // The demo source connects on the marketplace; a phone app from the app itself, with the user's mobile token.
+    const demo = await fetch(`${user.marketplace.url}/sources/demo/connect`, { method: 'POST', headers: { accept: 'application/json' } });
+    expect(demo.status).toBe(200);
+    const app = await fetch(`${platform.baseUrl}/mobile/sources/apple_health/connect?token=${user.mobile.token}`, { method: 'POST' });
+    expect(app.status).toBe(200);
     expect((await tenant.api.get(`/organizations/${org}/users/upgraded`)).body.sources.map((s: { type: string }) => s.type).sort()).toEqual(['apple_health', 'demo']);
     await platform.stop();
 
@@ -82,9 +83,8 @@ function upgradeSuite(mode: 'embedded' | 'distributed'): void {
     // What happens while it starts counts too (a replayed detection is read then).
     const restartedAt = Date.now();
     platform = await startTestPlatform({ mode, label: 'upgrade-at-once', env: platform.env, dataDir: platform.dataDir });
-    // Another port: the customer's client and the marketplace address follow it.
+    // Another port: the customer's client follows it.
     const api = new ApiClient(platform.baseUrl, tenant.token);
-    const marketplace = (await api.get(`/organizations/${org}/users/upgraded`)).body.marketplace.url as string;
     const customerEvents = await collect(customerEventsTopic.spec.name, restartedAt);
     const published = await collect(sourceRecordsTopic.spec.name, restartedAt);
 
@@ -97,7 +97,7 @@ function upgradeSuite(mode: 'embedded' | 'distributed'): void {
       ((await api.get(`/organizations/${org}/users/upgraded/availability`)).body.sources as { type: string; connected: boolean }[]).filter((x) => x.connected).map((x) => x.type).sort();
     await eventually(async () => (await connected()).join() === 'apple_health,demo', 15_000);
     // A fresh connect is announced as before.
-    const res = await fetch(`${marketplace}/sources/health_connect/connect`, { method: 'POST', headers: { accept: 'application/json' } });
+    const res = await fetch(`${platform.baseUrl}/mobile/sources/health_connect/connect?token=${user.mobile.token}`, { method: 'POST' });
     expect(res.status).toBe(200);
     await eventually(async () => connectionEvents(customerEvents, user.id).includes('health_connect:connected'), 15_000);
     // Time for a replayed detection to have been announced, had it been.
