@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import { CustomerEvent, customerEventsTopic, publishEvents, UserEvent, userEventsTopic } from '@wellstream/contracts';
-import { ApiClient, connectSse, createTenant, eventually, SseConnection, Tenant, TEST_ADMIN_TOKEN, testRecord, testRuntime } from '@wellstream/testing';
+import { ApiClient, byRuntime, connectSse, createTenant, eventually, SseConnection, Tenant, TEST_ADMIN_TOKEN, testRecord, testRuntime } from '@wellstream/testing';
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
 
 /** A random uid part without digits: eight random hex digits look like a phone number about 2 % of the time (refused). */
@@ -327,12 +327,15 @@ function rulesApiSuite(mode: 'embedded' | 'distributed') {
       const stream = await tenant.api.post('/streams', { name: `rules-e2e-${uid}`, event_type_filter: ['rule'] });
       const ruleStream = await connectSse(`${platform.baseUrl}/streams/${stream.body.id}/connect?token=${tenant.token}`);
       open.push(ruleStream);
+      // Each hop (records, the log, rules, streams) is a process of its own on real servers: a loaded
+      // CI run once needed more than 15 s from the weight to the rule event there (4.5 s alone).
+      const hopsMs = byRuntime({ embedded: 15_000, distributed: 60_000 });
       const ruleEvents = () => ruleStream.events.filter((e) => e.event === 'rule' && e.json().user.uid === uid);
 
       // Right after creating the user: the rules service waits for its projection instead of a 404.
       const created = await tenant.api.post(rulesOf(u), rule({ window: 'PT2S', metric: { type: 'body_weight', unit: 'kg' } }));
       expect(created.status).toBe(201);
-      await eventually(async () => ruleEvents().length === 1, 15_000);
+      await eventually(async () => ruleEvents().length === 1, hopsMs);
       expect(ruleEvents()[0].json().user).toEqual({ uid, user_id: u.id, organization_id: tenant.organizationId });
 
       const mobile = new ApiClient(platform.baseUrl, profile.mobile.token);
@@ -352,7 +355,7 @@ function rulesApiSuite(mode: 'embedded' | 'distributed') {
       });
       expect(posted.status).toBe(200);
       // The weight re-arms the rule; two seconds after it, the next episode raises the second event.
-      await eventually(async () => ruleEvents().length === 2, 15_000);
+      await eventually(async () => ruleEvents().length === 2, hopsMs);
       expect(Date.parse(ruleEvents()[1].json().created_at)).toBeGreaterThanOrEqual(Date.parse(now) + 2000);
       await sleep(5 * EVALUATE_MS);
       // No weight since: the second episode goes on and raises nothing more.
@@ -362,7 +365,7 @@ function rulesApiSuite(mode: 'embedded' | 'distributed') {
       expect(suspended.status).toBe(200);
       await eventually(async () => (await tenant.api.get(rulesOf(u))).body.data?.length === 0);
       expect((await tenant.api.get(`${rulesOf(u)}/${created.body.id}`)).status).toBe(404);
-    }, 60_000);
+    }, byRuntime({ embedded: 60_000, distributed: 180_000 }));
 
     it('serves its OpenAPI part, merged into the gateway document', async () => {
       const rules = platform.services.find((s) => s.name === 'rules')!;
