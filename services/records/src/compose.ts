@@ -24,6 +24,8 @@ import { SourceConnectionProjection } from './availability/source-connection-pro
 import { IngestionCountRepository } from './ingestion-stats/ingestion-count.repository';
 import { IngestionCounter } from './ingestion-stats/ingestion-counter';
 import { ExportJobRepository } from './fhir/export/export-job.repository';
+import { TimeSlice } from '@wellstream/bus';
+import { ExportWorker } from './fhir/export/export-worker';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -42,6 +44,19 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
       const exportJobs = await ExportJobRepository.open(store);
+      // Its own slice: a running export gives way to other work between pages.
+      const exportSlice = new TimeSlice({ givesWay: true });
+      const exportWorker = new ExportWorker({
+        jobs: exportJobs,
+        records,
+        users,
+        organizations,
+        logger,
+        clock: shared.clock ?? clock,
+        pause: () => exportSlice.pause(),
+        leaseMs: config.WELLSTREAM_FHIR_EXPORT_LEASE_MS,
+        retentionMs: config.WELLSTREAM_FHIR_EXPORT_RETENTION_MS,
+      });
       const ingestionCounts = await IngestionCountRepository.open(store);
       const counter = new IngestionCounter(ingestionCounts, {
         flushMs: config.WELLSTREAM_INGESTION_COUNT_FLUSH_MS,
@@ -71,9 +86,12 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
         fhir: { records, users, organizations, clock, outbox, logger },
-        fhirExport: { jobs: exportJobs, records, users, organizations, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
+        fhirExport: { jobs: exportJobs, worker: exportWorker, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
+      // Takes over exports whose replica stopped midway, and removes expired ones; stops before the store closes.
+      exportWorker.start();
+      lifecycle.onStop('FHIR exports', () => exportWorker.stop());
       return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
     },
   });
