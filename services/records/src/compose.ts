@@ -89,10 +89,17 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         fhirExport: { jobs: exportJobs, worker: exportWorker, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
-      // Takes over exports whose replica stopped midway, and removes expired ones; stops before the store closes.
-      exportWorker.start();
-      lifecycle.onStop('FHIR exports', () => exportWorker.stop());
-      return { app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }) };
+      return {
+        app: createStandardServiceApp(ctx, { openapi: recordsOpenApi, organizationOwners: { projection: organizations, groupId: ORGANIZATION_PROJECTION_GROUP }, routes }),
+        listening: () => {
+          // Takes over exports whose replica stopped midway, and removes expired ones. Registered
+          // after the HTTP server so that a stop ends the exports first: the HTTP server's close
+          // waits for open connections, and an export must not run on meanwhile as if alive.
+          exportWorker.start();
+          lifecycle.onStop('FHIR exports', () => exportWorker.stop());
+          return {};
+        },
+      };
     },
   });
 }
