@@ -29,7 +29,7 @@ export interface RecordsRouteDeps {
   availability: AvailabilityDeps;
   ingestion: IngestionStatsDeps;
   fhir: Omit<FhirReadDeps, 'pause'> & { logger: Logger };
-  fhirExport: Omit<ExportDeps, 'pause'>;
+  fhirExport: ExportDeps & { logger: Logger };
 }
 
 export const recordsRoutes = (deps: RecordsRouteDeps): RouteRegistration[] => [

@@ -27,6 +27,8 @@ import { SourceConnectionProjection } from './availability/source-connection-pro
 import { IngestionCountRepository } from './ingestion-stats/ingestion-count.repository';
 import { IngestionCounter } from './ingestion-stats/ingestion-counter';
 import { ExportJobRepository } from './fhir/export/export-job.repository';
+import { TimeSlice } from '@wellstream/bus';
+import { ExportWorker } from './fhir/export/export-worker';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -45,6 +47,19 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       const organizations = await openOrganizationProjection(store);
       const outbox = await ctx.openOutbox({ clock });
       const exportJobs = await ExportJobRepository.open(store);
+      // Its own slice: a running export gives way to other work between pages.
+      const exportSlice = new TimeSlice({ givesWay: true });
+      const exportWorker = new ExportWorker({
+        jobs: exportJobs,
+        records,
+        users,
+        organizations,
+        logger,
+        clock: shared.clock ?? clock,
+        pause: () => exportSlice.pause(),
+        leaseMs: config.WELLSTREAM_FHIR_EXPORT_LEASE_MS,
+        retentionMs: config.WELLSTREAM_FHIR_EXPORT_RETENTION_MS,
+      });
       const ingestionCounts = await IngestionCountRepository.open(store);
       const counter = new IngestionCounter(ingestionCounts, {
         flushMs: config.WELLSTREAM_INGESTION_COUNT_FLUSH_MS,
@@ -78,7 +93,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
         priority: { priorities, organizations, clock },
         availability: { users, keys, connections },
         fhir: { records, users, organizations, clock, outbox, logger },
-        fhirExport: { jobs: exportJobs, records, users, organizations, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
+        fhirExport: { jobs: exportJobs, worker: exportWorker, clock, outbox, logger, linkKey: ctx.config.WELLSTREAM_GATEWAY_KEYS.split(',')[0] },
         ingestion: { counts: ingestionCounts, flush: () => counter.flush(), organizations: { find: (id) => freshOrganizations.find(() => organizations.find(id)) }, clock },
       });
       const mobileCaller = async (req: Request) => {
@@ -93,6 +108,14 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
           routes,
           idempotent: { answers, routes: [{ route: recordsEndpoint('ingestMobileRecords'), publicCaller: mobileCaller }] },
         }),
+        listening: () => {
+          // Takes over exports whose replica stopped midway, and removes expired ones. Registered
+          // after the HTTP server so that a stop ends the exports first: the HTTP server's close
+          // waits for open connections, and an export must not run on meanwhile as if alive.
+          exportWorker.start();
+          lifecycle.onStop('FHIR exports', () => exportWorker.stop());
+          return {};
+        },
       };
     },
   });

@@ -69,6 +69,22 @@ describe(`FHIR API (${testRuntime()})`, () => {
     expect((await fhir(a, 'Patient?identifier=nobody')).body).toMatchObject({ total: 0 });
   });
 
+  it('reads a Patient whose uid is too long for an id by its hashed id, and its Observations', async () => {
+    const long = await createUser(platform.baseUrl, a, { uid: `long_${'x'.repeat(70)}_${newUid()}` });
+    expect((await long.mobile.post('/mobile/records', { records: [sampleRecord('measurement', day)] })).status).toBe(200);
+    const found = await fhir(a, `Patient?identifier=${encodeURIComponent(long.uid)}`);
+    const id: string = found.body.entry[0].resource.id;
+    expect(id).toMatch(/^\.\.[0-9a-f]{48}$/);
+    const read = await fhir(a, `Patient/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id, identifier: [{ value: long.uid }] });
+    const observations = await fhir(a, `Observation?patient=${id}&date=${day}`);
+    expect(observations.status).toBe(200);
+    expect(observations.body.entry.map((e: any) => e.resource.subject.reference)).toContain(`Patient/${id}`);
+    expectOutcome(await fhir(b, `Patient/${id}`), 404, 'not-found');
+    expectOutcome(await fhir(a, `Patient/..${'0'.repeat(48)}`), 404, 'not-found');
+  });
+
   it("searches a Patient's Observations by code and category, in local time, with the blood-pressure panel", async () => {
     const all = await fhir(a, `Observation?patient=Patient/${u.uid}&date=ge${day}&date=le${day}&_count=1000`);
     expect(all.status).toBe(200);

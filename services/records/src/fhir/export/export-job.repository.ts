@@ -1,7 +1,10 @@
 /**
  * Bulk Data export jobs and their files, in the records service's store: a job document, and each
  * NDJSON file as ordered parts of at most ~512 KiB, so any replica can answer the status and the
- * downloads and a file never has to be held whole in memory.
+ * downloads and a file never has to be held whole in memory. A running job is leased by the replica
+ * that works on it; a job whose lease lapsed (its replica died) is taken over by one other replica,
+ * which starts it again as a new attempt: the files are read from the current attempt's parts only,
+ * so whatever the earlier attempt wrote never appears twice.
  */
 import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
 
@@ -19,7 +22,13 @@ export interface ExportJob {
   types: ExportType[];
   /** When the export started: the manifest's transactionTime. */
   started_at: string;
+  /** When the job ended (completed, failed or cancelled); it expires a retention time later. */
   completed_at: string | null;
+  /** Which run of the job the files belong to (1 at kick-off, +1 at each takeover). */
+  attempt: number;
+  /** The replica working on the job, until `lease_until` (an instant); it renews the lease while it works. */
+  lease_owner: string | null;
+  lease_until: string | null;
   users_done: number;
   users_total: number;
   output: { type: ExportType; count: number; parts: number }[];
@@ -28,13 +37,14 @@ export interface ExportJob {
 export interface ExportPart {
   _id: string;
   job_id: string;
+  attempt: number;
   type: ExportType;
   seq: number;
   ndjson: string;
 }
 
-export const EXPORT_JOBS_SPEC: CollectionSpec = { name: 'fhir_export_jobs', indexes: [{ fields: { organization_id: 1 } }] };
-const PARTS_SPEC: CollectionSpec = { name: 'fhir_export_parts', indexes: [{ fields: { job_id: 1, type: 1, seq: 1 } }], partitionKey: 'job_id' };
+export const EXPORT_JOBS_SPEC: CollectionSpec = { name: 'fhir_export_jobs', indexes: [{ fields: { organization_id: 1 } }, { fields: { status: 1, completed_at: 1 } }] };
+const PARTS_SPEC: CollectionSpec = { name: 'fhir_export_parts', indexes: [{ fields: { job_id: 1, attempt: 1, type: 1, seq: 1 } }], partitionKey: 'job_id' };
 
 export class ExportJobRepository {
   private constructor(
@@ -54,20 +64,49 @@ export class ExportJobRepository {
     return this.jobs.findOne({ _id: id });
   }
 
-  /** Updates a running job; false once it was cancelled (the worker then stops). */
-  async progress(id: string, set: Partial<ExportJob>): Promise<boolean> {
-    return (await this.jobs.findOneAndUpdate({ _id: id, status: 'in-progress' }, { $set: set })) !== null;
+  /** Updates a running job this replica holds; false once it was cancelled or taken over (the worker then stops). */
+  async progress(id: string, owner: string, set: Partial<ExportJob>): Promise<boolean> {
+    return (await this.jobs.findOneAndUpdate({ _id: id, status: 'in-progress', lease_owner: owner }, { $set: set })) !== null;
   }
 
-  async cancel(id: string): Promise<void> {
-    await this.jobs.findOneAndUpdate({ _id: id }, { $set: { status: 'cancelled' } });
+  inProgress(): Promise<ExportJob[]> {
+    return this.jobs.find({ status: 'in-progress' });
+  }
+
+  /**
+   * Takes a job over as its next attempt, only if no one else did since it was read (the attempt
+   * number is the guard); answers the job as taken, or null. The earlier attempts' parts go.
+   */
+  async takeOver(job: ExportJob, owner: string, leaseUntil: string): Promise<ExportJob | null> {
+    const attempt = (job.attempt ?? 1) + 1;
+    const guard = job.attempt === undefined ? { attempt: { $exists: false } } : { attempt: job.attempt };
+    const taken = await this.jobs.findOneAndUpdate(
+      { _id: job._id, status: 'in-progress', ...guard },
+      { $set: { attempt, lease_owner: owner, lease_until: leaseUntil, users_done: 0, users_total: 0, output: [] } },
+    );
+    if (taken) await this.parts.deleteMany({ job_id: job._id, attempt: { $lt: attempt } });
+    return taken;
+  }
+
+  async cancel(id: string, at: string): Promise<void> {
+    await this.jobs.findOneAndUpdate({ _id: id }, { $set: { status: 'cancelled', completed_at: at } });
     await this.parts.deleteMany({ job_id: id });
+  }
+
+  /** Deletes the jobs that ended before `before`, with their files; answers how many. */
+  async expire(before: string): Promise<number> {
+    const ended = await this.jobs.find({ status: { $in: ['completed', 'failed', 'cancelled'] }, completed_at: { $lt: before } });
+    for (const job of ended) {
+      await this.parts.deleteMany({ job_id: job._id });
+      await this.jobs.deleteMany({ _id: job._id });
+    }
+    return ended.length;
   }
 
   /** Cancels every export of the organization and deletes its files (an erasure of one of its users). */
   async cancelAllOf(organizationId: string): Promise<number> {
     const jobs = await this.jobs.find({ organization_id: organizationId, status: { $ne: 'cancelled' } });
-    for (const job of jobs) await this.cancel(job._id);
+    for (const job of jobs) await this.cancel(job._id, new Date().toISOString());
     return jobs.length;
   }
 
@@ -76,7 +115,9 @@ export class ExportJobRepository {
   }
 
   /** A file's parts in order, a page at a time. */
-  partsOf(jobId: string, type: ExportType): AsyncIterable<ExportPart[]> {
-    return this.parts.findPages({ job_id: jobId, type }, { sort: { seq: 1 }, pageSize: 4 });
+  partsOf(job: Pick<ExportJob, '_id' | 'attempt'>, type: ExportType): AsyncIterable<ExportPart[]> {
+    // A job written before attempts existed has parts without one.
+    const attempt = job.attempt === undefined ? { $exists: false } : job.attempt;
+    return this.parts.findPages({ job_id: job._id, attempt, type }, { sort: { seq: 1 }, pageSize: 4 });
   }
 }

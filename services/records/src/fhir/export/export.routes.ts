@@ -4,6 +4,7 @@
  */
 import type { IRouter, Request, Response } from 'express';
 import { TimeSlice } from '@wellstream/bus';
+import type { Logger } from '@wellstream/logging';
 import { answerFhirError, declaredRoute, operationOutcomeOf, organizationCaller, sendFhir, sendJson } from '@wellstream/http';
 import { recordsEndpoint } from '../../records-endpoints';
 import type { FhirCaller } from '../fhir-read.usecase';
@@ -15,9 +16,8 @@ const callerOf = (req: Request): FhirCaller => {
 };
 const originOf = (req: Request) => `${String(req.headers['x-forwarded-proto'] ?? 'http').split(',')[0].trim()}://${req.headers.host ?? 'localhost'}`;
 
-export function fhirExportRoutes(router: IRouter, base: Omit<ExportDeps, 'pause'>): void {
-  const deps: ExportDeps = { ...base, pause: () => slice.pause() };
-  // One slice for the process's exports: each gives way to other work between pages.
+export function fhirExportRoutes(router: IRouter, deps: ExportDeps & { logger: Logger }): void {
+  // One slice for the process's downloads: each gives way to other work between pages.
   const slice = new TimeSlice({ givesWay: true });
   const handle = (operationId: string, answer: (req: Request, res: Response) => Promise<void>) =>
     declaredRoute(router, recordsEndpoint(operationId), (req: Request, res: Response) => void answer(req, res).catch((err: unknown) => answerFhirError(res, err, deps.logger)));

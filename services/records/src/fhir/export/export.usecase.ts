@@ -4,18 +4,18 @@
  * export covers the calling customer's organization only; it is audited (action `fhir.export`).
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_HISTORY_DAYS, auditEntry, auditLogTopic } from '@wellstream/contracts';
+import { auditEntry, auditLogTopic } from '@wellstream/contracts';
 import type { Clock } from '@wellstream/clock';
 import { AppError, badRequest, gone, notFound, unauthenticated } from '@wellstream/errors';
 import type { Outbox } from '@wellstream/outbox';
-import { addDays } from '@wellstream/clock';
 import type { FhirCaller } from '../fhir-read.usecase';
-import { EXPORT_JOBS_SPEC, EXPORT_TYPES, type ExportJob, type ExportType } from './export-job.repository';
+import { EXPORT_JOBS_SPEC, EXPORT_TYPES, type ExportJob, type ExportJobRepository, type ExportType } from './export-job.repository';
 import { checkExportFileLink, EXPORT_LINK_TTL_MS, exportFileLink } from './export-link';
-import { runExport, type RunExportDeps } from './run-export';
+import type { ExportWorker } from './export-worker';
 
-export interface ExportDeps extends RunExportDeps {
-  organizations: { find(organizationId: string): Promise<{ history_days: number } | null> };
+export interface ExportDeps {
+  jobs: ExportJobRepository;
+  worker: Pick<ExportWorker, 'owner' | 'leaseUntil' | 'run'>;
   clock: Clock;
   outbox: Outbox;
   linkKey: string;
@@ -53,7 +53,7 @@ function parse(k: KickOff, organizationId: string): { since: string | null; type
   return { since: sinceText === undefined ? null : new Date(sinceText).toISOString(), types: types as ExportType[] };
 }
 
-/** Starts an export and answers its status URL; the work runs in this process, paced. */
+/** Starts an export and answers its status URL; the work runs in this process, paced, under a lease. */
 export async function kickOffExport(deps: ExportDeps, caller: FhirCaller, k: KickOff): Promise<string> {
   const { since, types } = parse(k, caller.organizationId);
   const now = deps.clock.now();
@@ -67,6 +67,9 @@ export async function kickOffExport(deps: ExportDeps, caller: FhirCaller, k: Kic
     types,
     started_at: now.toISOString(),
     completed_at: null,
+    attempt: 1,
+    lease_owner: deps.worker.owner,
+    lease_until: deps.worker.leaseUntil(),
     users_done: 0,
     users_total: 0,
     output: [],
@@ -83,12 +86,7 @@ export async function kickOffExport(deps: ExportDeps, caller: FhirCaller, k: Kic
     details: { export_id: job._id, types, since },
   });
   await deps.outbox.write([deps.outbox.message(auditLogTopic, entry, { collection: EXPORT_JOBS_SPEC.name, filter: { _id: job._id } })], () => deps.jobs.insert(job));
-  const today = now.toISOString().slice(0, 10);
-  const historyDays = (await deps.organizations.find(caller.organizationId))?.history_days ?? DEFAULT_HISTORY_DAYS;
-  void runExport(deps, job, addDays(today, -historyDays), today).catch(async (err: unknown) => {
-    deps.logger.error('FHIR export failed', { error: err, export_id: job._id });
-    await deps.jobs.progress(job._id, { status: 'failed' }).catch(() => undefined);
-  });
+  deps.worker.run(job);
   return `${caller.baseUrl}/$export-status/${job._id}`;
 }
 
@@ -122,7 +120,7 @@ export async function exportStatus(deps: ExportDeps, caller: FhirCaller, jobId: 
 
 export async function cancelExport(deps: ExportDeps, caller: FhirCaller, jobId: string): Promise<void> {
   await jobOf(deps, caller, jobId);
-  await deps.jobs.cancel(jobId);
+  await deps.jobs.cancel(jobId, deps.clock.now().toISOString());
 }
 
 /** A file's parts, once its link holds. */
@@ -133,5 +131,5 @@ export async function exportFile(deps: ExportDeps, jobId: string, file: string, 
   if (check === 'expired') throw gone('EXPORT_LINK_EXPIRED', 'The link expired: read the export status again for fresh links.');
   const job = await deps.jobs.byId(jobId);
   if (!job || job.status !== 'completed') throw notFound('EXPORT_NOT_FOUND', `No export ${jobId}.`);
-  return deps.jobs.partsOf(jobId, file as ExportType);
+  return deps.jobs.partsOf(job, file as ExportType);
 }

@@ -3,7 +3,8 @@
  * records within the organization's history (stored at or after `_since`) as Observations, and the
  * Devices they name, appended to one NDJSON file per resource type in parts. The cost is the
  * customer's own data only, and the work yields between pages (a TimeSlice that gives way), so
- * it never stalls another customer's requests. Stops when the job is cancelled.
+ * it never stalls another customer's requests. Stops when the job is cancelled, taken over by
+ * another replica, or this process stops (`live` turns false); the job is then finished elsewhere.
  */
 import { RESOURCE_TYPES } from '@wellstream/catalog';
 import { deviceIdOf, deviceResource, observationsOf, patientIdOf, patientResource, type FhirResource } from '@wellstream/fhir';
@@ -25,13 +26,21 @@ export interface RunExportDeps {
   pause: () => Promise<void>;
 }
 
+/** One attempt of one job: who runs it, and whether it may go on. */
+export interface ExportRun {
+  owner: string;
+  live: () => boolean;
+  /** The instant now, from the worker's clock (retention counts from the job's end). */
+  now: () => string;
+}
+
 class NdjsonFile {
   count = 0;
   parts = 0;
   private buffer = '';
   constructor(
     private readonly deps: RunExportDeps,
-    private readonly jobId: string,
+    private readonly job: ExportJob,
     readonly type: ExportType,
   ) {}
   async add(resource: FhirResource): Promise<void> {
@@ -42,15 +51,16 @@ class NdjsonFile {
   async flush(): Promise<void> {
     if (!this.buffer) return;
     const seq = this.parts++;
-    await this.deps.jobs.addPart({ _id: `${this.jobId}:${this.type}:${seq}`, job_id: this.jobId, type: this.type, seq, ndjson: this.buffer });
+    const { _id: jobId, attempt } = this.job;
+    await this.deps.jobs.addPart({ _id: `${jobId}:${attempt}:${this.type}:${seq}`, job_id: jobId, attempt, type: this.type, seq, ndjson: this.buffer });
     this.buffer = '';
   }
 }
 
-export async function runExport(deps: RunExportDeps, job: ExportJob, earliestDate: string, today: string): Promise<void> {
-  const files = new Map(job.types.map((t) => [t, new NdjsonFile(deps, job._id, t)]));
+export async function runExport(deps: RunExportDeps, run: ExportRun, job: ExportJob, earliestDate: string, today: string): Promise<void> {
+  const files = new Map(job.types.map((t) => [t, new NdjsonFile(deps, job, t)]));
   const users = (await deps.users.ofOrganization(job.organization_id)).filter((u) => u.customer_id === job.customer_id);
-  if (!(await deps.jobs.progress(job._id, { users_total: users.length }))) return;
+  if (!(await deps.jobs.progress(job._id, run.owner, { users_total: users.length }))) return;
   const observations = files.get('Observation');
   const devices = files.get('Device');
   for (const [i, user] of users.entries()) {
@@ -64,6 +74,7 @@ export async function runExport(deps: RunExportDeps, job: ExportJob, earliestDat
             // A page of intraday records maps to thousands of Observations: yield within it too
             // (the slice returns at once until its few milliseconds are used).
             await deps.pause();
+            if (!run.live()) return;
             if (job.since && doc.payload.created_at < job.since) continue;
             if (observations) for (const o of observationsOf(doc.payload)) await observations.add(o);
             const deviceId = deviceIdOf(user._id, doc.payload.source);
@@ -75,12 +86,13 @@ export async function runExport(deps: RunExportDeps, job: ExportJob, earliestDat
         }
       }
     }
-    if (!(await deps.jobs.progress(job._id, { users_done: i + 1 }))) return;
+    if (!run.live() || !(await deps.jobs.progress(job._id, run.owner, { users_done: i + 1 }))) return;
   }
   for (const f of files.values()) await f.flush();
-  await deps.jobs.progress(job._id, {
+  if (!run.live()) return;
+  await deps.jobs.progress(job._id, run.owner, {
     status: 'completed',
-    completed_at: new Date().toISOString(),
+    completed_at: run.now(),
     output: [...files.values()].map((f) => ({ type: f.type, count: f.count, parts: f.parts })),
   });
 }
