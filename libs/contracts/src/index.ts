@@ -25,3 +25,4 @@ import { auditLogTopic, userDataExportsTopic, userDataRequestsTopic } from './da
 
 /** Every topic of the platform, for start-up (ensureTopic) and for deploy/ topic definitions. */
 export const ALL_TOPICS = [customerEventsTopic, userEventsTopic, organizationEventsTopic, sourceDetectionsTopic, tokenRevocationsTopic, sourceConnectionsTopic, sourceProvidersTopic, sourceRecordsTopic, userDataRequestsTopic, userDataExportsTopic, auditLogTopic];
+export * from './signed-link';

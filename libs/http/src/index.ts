@@ -16,4 +16,3 @@ export * from './html-security-headers';
 export * from './endpoint-route';
 export * from './fhir-error';
 export * from './idempotent-writes';
-export * from './signed-link';

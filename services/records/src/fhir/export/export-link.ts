@@ -1,9 +1,9 @@
 /**
- * Short-lived links to a FHIR export's files, signed as the data exports' links are (libs/http's
+ * Short-lived links to a FHIR export's files, signed as the data exports' links are (libs/contracts's
  * signed links, with a purpose of their own): the link names the job (bound to its organization in
  * the store), the file and when it expires.
  */
-import { checkSignedLink, SignedLinkCheck, signedLinkQuery } from '@wellstream/http';
+import { checkSignedLink, SignedLinkCheck, signedLinkQuery } from '@wellstream/contracts';
 
 /** How long a manifest's links work; reading the manifest again gives fresh ones. */
 export const EXPORT_LINK_TTL_MS = 3600_000;

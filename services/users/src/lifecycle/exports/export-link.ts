@@ -1,5 +1,5 @@
-/** Download links for export files, signed by libs/http's signed links. */
-import { checkSignedLink, SignedLinkCheck, signedLinkQuery } from '@wellstream/http';
+/** Download links for export files, signed by the contracts's signed links. */
+import { checkSignedLink, SignedLinkCheck, signedLinkQuery } from '@wellstream/contracts';
 
 const PURPOSE = 'wellstream-export-link';
 

@@ -1,5 +1,5 @@
 /**
- * Short-lived signed links (export downloads, FHIR export files): the link names what it opens and
+ * The signed-link format the platform's short-lived links share (export downloads, FHIR export files): the link names what it opens and
  * when it expires, and an HMAC-SHA256 over both proves the platform handed it out, so no token
  * travels in it. `purpose` separates each use of the key from every other (the gateway signs its
  * assertions with the same key), so a signature made for one kind of link opens no other.
