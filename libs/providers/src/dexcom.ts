@@ -11,6 +11,7 @@ export const dexcom = {
   addresses: { authUrl: 'https://api.dexcom.com/v2/oauth2/login', tokenUrl: 'https://api.dexcom.com/v2/oauth2/token', apiUrl: 'https://api.dexcom.com' },
   // Dexcom ("Rate Limiting"): 60,000 calls per hour per application.
   limits: { windows: [{ limit: 60_000, windowMs: 60 * MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
-  // No notifications: polled only. Dexcom's authentication page documents no code_challenge.
-  capabilities: { webhooks: false, polling: true, pkce: false, historyDays: null },
+  // No notifications: polled only. Dexcom's authentication page documents no code_challenge, and
+  // one scope (offline_access): consent is the whole grant.
+  capabilities: { webhooks: false, polling: true, pkce: false, historyDays: null, consent: 'all-or-nothing' },
 } as const satisfies ProviderDefinition;

@@ -16,7 +16,8 @@ export const garmin = {
   // the pulls a ping names are counted in the same budget (Garmin documents no pull limit: the
   // smaller figure is the safe one). A production key sets WELLSTREAM_SOURCE_GARMIN_RATE_LIMITS.
   limits: { windows: [{ limit: 100, windowMs: MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
-  // Data arrives by ping (Garmin forbids pulling without one in production): the poll reads nothing.
-  capabilities: { webhooks: true, polling: false, pkce: true, historyDays: null },
+  // Consent: the authorize step takes no scope (the user's permission choices are Garmin's, and a
+  // refused call says so). Data arrives by ping (Garmin forbids pulling without one in production): the poll reads nothing.
+  capabilities: { webhooks: true, polling: false, pkce: true, historyDays: null, consent: 'all-or-nothing' },
   note: 'Garmin sends history in the minutes after you connect: older days appear gradually.',
 } as const satisfies ProviderDefinition;

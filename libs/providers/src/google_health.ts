@@ -15,5 +15,5 @@ export const googleHealth = {
   // 300 a minute (kept per connection). Over any: 429.
   limits: { windows: [{ limit: 120_000, windowMs: MINUTE_MS }, { limit: 86_400_000, windowMs: DAY_MS }], perUser: [{ limit: 300, windowMs: MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
   // Google's OAuth 2.0 for web server apps takes code_challenge/code_verifier (S256).
-  capabilities: { webhooks: true, polling: true, pkce: true, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: true, historyDays: null, consent: 'per-scope' },
 } as const satisfies ProviderDefinition;

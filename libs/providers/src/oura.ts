@@ -12,5 +12,5 @@ export const oura = {
   // Oura (API v2, "Rate Limits", v1.27): 5,000 requests per 5 minutes.
   limits: { windows: [{ limit: 5000, windowMs: 5 * MINUTE_MS }], fallbackWaitMs: 5 * MINUTE_MS },
   // Oura's authentication document describes no PKCE parameters.
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null, consent: 'per-scope' },
 } as const satisfies ProviderDefinition;

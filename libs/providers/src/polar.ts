@@ -13,7 +13,7 @@ export const polar = {
   // the base (no users) is kept: the real limit is only ever higher, and its headers pause us.
   limits: { windows: [{ limit: 500, windowMs: 15 * MINUTE_MS }, { limit: 5000, windowMs: DAY_MS }], fallbackWaitMs: 15 * MINUTE_MS },
   // Sleep is kept 28 days, exercises 30 days of uploads: the shortest limit bounds the backfill.
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: 28 },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: 28, consent: 'per-scope' },
   // "Only exercises that have been uploaded to Flow after the user is registered with your client
   // will be returned" (AccessLink v3, "List exercises").
   note: 'Polar shares only workouts uploaded after you connect: earlier workouts cannot come.',

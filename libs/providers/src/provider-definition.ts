@@ -50,6 +50,12 @@ export interface ProviderDefinition {
     pkce: boolean;
     /** Documented history depth in days, when there is one (bounds the backfill). */
     historyDays: number | null;
+    /**
+     * `per-scope`: the consent page lets the user refuse some of the data scopes asked for, and the
+     * token answer says which were granted (missing ones become `missing_permissions`).
+     * `all-or-nothing`: a grant is the whole of it, or the provider takes no scope parameter at all.
+     */
+    consent: 'per-scope' | 'all-or-nothing';
   };
   /** What the marketplace tells the user about this provider's data, in words (its documents' limits). */
   note?: string;

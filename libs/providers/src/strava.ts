@@ -13,5 +13,5 @@ export const strava = {
   // day; the 15 minutes reset at :00/:15/:30/:45 and the day at midnight UTC, as our windows do.
   limits: { windows: [{ limit: 100, windowMs: 15 * MINUTE_MS }, { limit: 1000, windowMs: DAY_MS }], fallbackWaitMs: 15 * MINUTE_MS },
   // Strava's authentication document describes no PKCE parameters.
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null, consent: 'per-scope' },
 } as const satisfies ProviderDefinition;

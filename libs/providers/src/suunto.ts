@@ -16,9 +16,10 @@ export const suunto = {
   // application, which a 30-day backfill (about a dozen requests) never meets; a 429 from Suunto's
   // API gateway still pauses the application until its Retry-After.
   limits: { windows: [{ limit: 120, windowMs: MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
-  // The authorize page documents response_type, client_id and redirect_uri only: no PKCE. History:
+  // The authorize page documents response_type, client_id and redirect_uri only: no PKCE, no scope
+  // (consent is the whole grant). History:
   // no documented depth (a 24/7 read spans at most 28 days, a window, not a limit).
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null, consent: 'all-or-nothing' },
   // Every data call carries the application's API Zone subscription key (Ocp-Apim-Subscription-Key);
   // webhooks are signed with the notification secret set in the application's settings.
   credentials: [

@@ -14,5 +14,5 @@ export const whoop = {
   // client (our application, all users together), raised on request. Over either limit: 429.
   limits: { windows: [{ limit: 100, windowMs: MINUTE_MS }, { limit: 10_000, windowMs: DAY_MS }], fallbackWaitMs: MINUTE_MS },
   // WHOOP's OAuth page describes no PKCE parameters.
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null, consent: 'per-scope' },
 } as const satisfies ProviderDefinition;

@@ -11,5 +11,5 @@ export const withings = {
   addresses: { authUrl: 'https://account.withings.com/oauth2_user/authorize2', tokenUrl: 'https://wbsapi.withings.net/v2/oauth2', apiUrl: 'https://wbsapi.withings.net' },
   // Withings ("API rate limit"): 120 requests per minute per application.
   limits: { windows: [{ limit: 120, windowMs: MINUTE_MS }], fallbackWaitMs: MINUTE_MS },
-  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null },
+  capabilities: { webhooks: true, polling: true, pkce: false, historyDays: null, consent: 'per-scope' },
 } as const satisfies ProviderDefinition;

@@ -6,6 +6,7 @@
  */
 import { MemoryProviderBudgetStore } from '../providers/budget/provider-budget.memory';
 import { readConsent, scopeList } from './consent-scopes';
+import { providerDefinition } from '@wellstream/providers';
 import { PROVIDER_TYPES } from '../providers/provider-defaults';
 import { ProviderRegistry } from '../providers/provider-registry';
 import type { ProviderHttp } from '../providers/provider.port';
@@ -47,9 +48,7 @@ describe('every adapter\'s data scopes', () => {
     const challenge = p.adapter.pkce ? { codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' } : {};
     const asked = scopeList(new URL(p.adapter.authorizeUrl(p.settings, { state: 'state-of-at-least-eight', ...challenge })).searchParams.get('scope') ?? '');
     for (const d of p.adapter.consentScopes?.data ?? []) expect(asked).toContain(d.scope);
-    // All-or-nothing consent declares none: Dexcom's one offline_access, Suunto's authorize that takes
-    // no scopes, and Garmin, which has no scope parameter (the user's permission choices are Garmin's;
-    // refused calls say consent_missing).
-    expect(p.adapter.consentScopes === undefined).toBe(type === 'dexcom' || type === 'suunto' || type === 'garmin');
+    // A definition that says consent is all or nothing declares no data scopes to read back.
+    expect(p.adapter.consentScopes === undefined).toBe((providerDefinition(type).capabilities.consent as string) === 'all-or-nothing');
   });
 });
