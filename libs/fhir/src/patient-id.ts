@@ -8,7 +8,7 @@
  *   uid is `.`;
  * - a uid whose escaped form exceeds 64 characters cannot be carried reversibly in an id: it gets
  *   `..` and the first 48 hex digits of the uid's SHA-256 (`..` cannot come out of the escaping),
- *   which the server resolves by comparing with its users' uids. Such a Patient is still found by
+ *   which the server looks up by a key of its own (records' user projection). Such a Patient is still found by
  *   `Patient?identifier=` with the uid itself.
  */
 import { createHash } from 'node:crypto';

@@ -8,7 +8,7 @@ import { RESOURCE_TYPES } from '@wellstream/catalog';
 import { DEFAULT_HISTORY_DAYS, auditEntry, auditLogTopic } from '@wellstream/contracts';
 import type { Clock } from '@wellstream/clock';
 import { notFound } from '@wellstream/errors';
-import { deviceIdOf, deviceResource, observationsOf, patientIdOf, patientResource, searchsetBundle, uidOfPatientId, uidSystem, userIdOfDeviceId, type FhirResource } from '@wellstream/fhir';
+import { deviceIdOf, deviceResource, observationsOf, patientResource, searchsetBundle, uidOfPatientId, uidSystem, userIdOfDeviceId, type FhirResource } from '@wellstream/fhir';
 import type { Outbox } from '@wellstream/outbox';
 import type { RecordRepository } from '../records/record.repository';
 import { addDays } from '@wellstream/clock';
@@ -38,13 +38,8 @@ const patientNotFound = (id: string) => notFound('PATIENT_NOT_FOUND', `No Patien
 
 async function userOfPatientId(deps: FhirReadDeps, caller: FhirCaller, patientId: string): Promise<ProjectedUser> {
   const decoded = uidOfPatientId(patientId);
-  // A hashed id names a uid too long to carry: compare with the organization's uids (one read of
-  // its users, the cost of its own population; such uids are rare).
-  const user = !decoded
-    ? null
-    : 'uid' in decoded
-      ? await deps.users.byUid(caller.organizationId, decoded.uid)
-      : ((await deps.users.ofOrganization(caller.organizationId)).find((u) => u.customer_id === caller.customerId && patientIdOf(u.uid) === decoded.hashed) ?? null);
+  // A hashed id names a uid too long to carry: its own key in the projection finds it.
+  const user = !decoded ? null : 'uid' in decoded ? await deps.users.byUid(caller.organizationId, decoded.uid) : await deps.users.byHashedPatientId(caller.organizationId, decoded.hashed);
   if (!user || user.customer_id !== caller.customerId) throw patientNotFound(patientId);
   return user;
 }

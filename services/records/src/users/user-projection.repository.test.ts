@@ -4,6 +4,7 @@
  */
 import type { UserSnapshot } from '@wellstream/contracts';
 import { SqliteDocumentStore } from '@wellstream/store/adapters';
+import { patientIdOf } from '@wellstream/fhir';
 import { UserProjectionRepository } from './user-projection.repository';
 
 const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
@@ -55,5 +56,33 @@ describe('user projection', () => {
     const user = await users.byMobileToken('mob_old_document_token_00000000');
     expect(user).toMatchObject({ _id: 'usr-old', status: 'active' });
     expect(user).not.toHaveProperty('detected_sources');
+  });
+
+  describe('a Patient id hashed from a long uid', () => {
+    const longUid = `long_${'x'.repeat(80)}`;
+    const hashed = patientIdOf(longUid);
+
+    it('finds its user by a key of its own, not a read of the organization, and no longer once deleted or renamed', async () => {
+      expect(hashed.startsWith('..')).toBe(true);
+      await users.apply(snapshot({ uid: longUid }));
+      expect(await users.byHashedPatientId('org-1', hashed)).toMatchObject({ _id: 'usr-p1' });
+      expect(await users.byHashedPatientId('org-2', hashed)).toBeNull();
+      await users.apply(snapshot({ uid: 'short', updated_at: '2025-01-02T00:00:00.000Z' }));
+      expect(await users.byHashedPatientId('org-1', hashed)).toBeNull();
+      await users.apply(snapshot({ uid: longUid, updated_at: '2025-01-03T00:00:00.000Z' }));
+      await users.apply(snapshot({ uid: longUid, status: 'deleted', updated_at: '2025-01-04T00:00:00.000Z' }));
+      expect(await users.byHashedPatientId('org-1', hashed)).toBeNull();
+    });
+
+    it('gives users stored before these keys theirs once, at the next start', async () => {
+      await users.apply(snapshot({ uid: longUid }));
+      const keys = await store.collection<{ _id: string; user_id: string }>({ name: 'user_keys' });
+      // As an earlier release left the store: the other keys, no Patient key and no marker.
+      await keys.deleteMany({ _id: { $in: [`ph:org-1:${hashed}`, 'meta:patient-keys'] } });
+      expect(await users.byHashedPatientId('org-1', hashed)).toBeNull();
+      users = await UserProjectionRepository.open(store);
+      expect(await users.byHashedPatientId('org-1', hashed)).toMatchObject({ _id: 'usr-p1' });
+      expect(await keys.findOne({ _id: 'meta:patient-keys' })).not.toBeNull();
+    });
   });
 });

@@ -2,10 +2,12 @@
  * The user projection collection over the DocumentStore port, with its lookup keys: the mobile
  * token (every mobile upload) and (organization, uid) (every REST read) each name the user in a
  * `user_keys` document whose `_id` is the key, so both hot lookups go by primary key on every
- * backend. A key found is always checked against the user it names (keys can lag a snapshot).
+ * backend; so does a FHIR Patient id that is a hash of a long uid. A key found is always checked
+ * against the user it names (keys can lag a snapshot).
  */
 import { Collection, CollectionSpec, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 import type { UserSnapshot } from '@wellstream/contracts';
+import { patientIdOf } from '@wellstream/fhir';
 import { ProjectedUser, projectionFields, withDefaults } from './user-projection';
 
 interface UserKey {
@@ -15,6 +17,14 @@ interface UserKey {
 
 const tokenKey = (token: string) => `mt:${token}`;
 const uidKey = (organizationId: string, uid: string) => `uid:${organizationId}:${uid}`;
+/** Only a uid too long to carry in a Patient id has one (a shorter uid is read back from the id). */
+const patientKey = (organizationId: string, uid: string | undefined): string | null => {
+  if (typeof uid !== 'string') return null;
+  const id = patientIdOf(uid);
+  return id.startsWith('..') ? `ph:${organizationId}:${id}` : null;
+};
+/** Marks a store whose users all have their Patient keys (those written before the keys got them once). */
+const PATIENT_KEYS_DONE = 'meta:patient-keys';
 
 /** The collections as every opener declares them (the erasure opens them too). */
 export const USER_PROJECTION_SPEC: CollectionSpec = { name: 'user_projection', indexes: [{ fields: { organization_id: 1, uid: 1 } }] };
@@ -30,7 +40,12 @@ export class UserProjectionRepository {
     const users = await store.collection<ProjectedUser>(USER_PROJECTION_SPEC);
     const repo = new UserProjectionRepository(users, await store.collection<UserKey>(USER_KEYS_SPEC));
     // Projections written before the keys existed get theirs once, at start-up.
-    if ((await repo.keys.count({})) === 0) for (const u of await users.find({})) await repo.syncKeys(null, u);
+    if ((await repo.keys.count({ _id: { $ne: PATIENT_KEYS_DONE } })) === 0) for (const u of await users.find({})) await repo.syncKeys(null, u);
+    // Likewise the Patient keys, in pages, once: the marker says they are done.
+    if (!(await repo.keys.findOne({ _id: PATIENT_KEYS_DONE }))) {
+      for await (const page of users.findPages({}, { sort: { _id: 1 }, pageSize: 500 })) for (const u of page) await repo.syncKeys(u, u);
+      await repo.keys.bulkUpsert([{ _id: PATIENT_KEYS_DONE, user_id: '' }]);
+    }
     return repo;
   }
 
@@ -68,11 +83,21 @@ export class UserProjectionRepository {
     const keep: UserKey[] = [];
     if (after.mobile_token) keep.push({ _id: tokenKey(after.mobile_token), user_id: after._id });
     if (live) keep.push({ _id: uidKey(after.organization_id, after.uid), user_id: after._id });
+    const patient = live ? patientKey(after.organization_id, after.uid) : null;
+    if (patient) keep.push({ _id: patient, user_id: after._id });
     await this.keys.bulkUpsert(keep);
     const stale = new Set<string>();
     if (before?.mobile_token && before.mobile_token !== after.mobile_token) stale.add(tokenKey(before.mobile_token));
-    if (before && (before.uid !== after.uid || before.organization_id !== after.organization_id)) stale.add(uidKey(before.organization_id, before.uid));
-    if (!live) stale.add(uidKey(after.organization_id, after.uid));
+    const previous = before && { uid: uidKey(before.organization_id, before.uid), patient: patientKey(before.organization_id, before.uid) };
+    if (previous && previous.uid !== uidKey(after.organization_id, after.uid)) {
+      stale.add(previous.uid);
+      if (previous.patient) stale.add(previous.patient);
+    }
+    if (!live) {
+      stale.add(uidKey(after.organization_id, after.uid));
+      const gone = patientKey(after.organization_id, after.uid);
+      if (gone) stale.add(gone);
+    }
     // Only this user's keys: a reused uid may already name someone else.
     for (const key of stale) await this.keys.deleteMany({ _id: key, user_id: after._id });
   }
@@ -97,6 +122,12 @@ export class UserProjectionRepository {
     if (user && user.organization_id === organizationId && user.uid === uid && user.status !== 'deleted') return user;
     // The key lagged a snapshot (a deletion and a reuse applied out of order): ask the collection.
     return user ? withDefaults(await this.users.findOne({ organization_id: organizationId, uid, status: { $ne: 'deleted' } })) : null;
+  }
+
+  /** The live user whose FHIR Patient id is `patientId`, a hashed one (`..<hex>`) in the organization. */
+  async byHashedPatientId(organizationId: string, patientId: string): Promise<ProjectedUser | null> {
+    const user = await this.byKey(`ph:${organizationId}:${patientId}`);
+    return user && user.organization_id === organizationId && user.status !== 'deleted' && patientIdOf(user.uid) === patientId ? user : null;
   }
 
   /** The organization's live (not deleted) users, by uid: a Bulk Data export's Patients. */
