@@ -94,7 +94,9 @@ export function completionScript(shell: Shell, program: Command): string {
     walk(2, '${words[i]}', 'CURRENT'),
     '  if [[ $cur == -* ]]; then compadd -- ${=$(_wellstream_options "$cmdpath")}; else compadd -- ${=$(_wellstream_subcommands "$cmdpath")}; fi',
     '}',
-    'compdef _wellstream wellstream',
+    // Autoloaded from $fpath this file is the body of _wellstream, so it completes on that first
+    // call; eval'd, it registers the function.
+    'if [[ ${funcstack[1]} == _wellstream ]]; then _wellstream "$@"; else compdef _wellstream wellstream; fi',
     '',
   ].join('\n');
 }
