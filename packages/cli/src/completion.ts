@@ -4,7 +4,8 @@
  * The three scripts share one plan: walk the words typed so far, following each one that names a
  * subcommand of the path so far (option values never do: the word after an option that takes one
  * is skipped), then offer the path's subcommands, or its options and the global ones when the word
- * being completed starts with `-`.
+ * being completed starts with `-`. Profile names (after --profile, `profiles use`, `profiles
+ * remove`) come from `wellstream profiles list --names` when asked, so they are the saved ones.
  */
 import type { Command } from 'commander';
 
@@ -75,9 +76,10 @@ export function completionScript(shell: Shell, program: Command): string {
       '# or save it as ~/.local/share/bash-completion/completions/wellstream',
       shFunctions(table, globals),
       '_wellstream() {',
-      '  local cur=${COMP_WORDS[COMP_CWORD]} words',
+      '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} words',
       walk(1, '${COMP_WORDS[i]}', 'COMP_CWORD'),
-      '  if [[ $cur == -* ]]; then words=$(_wellstream_options "$cmdpath"); else words=$(_wellstream_subcommands "$cmdpath"); fi',
+      '  if [[ $prev == --profile || ($cur != -* && ($cmdpath == "profiles use" || $cmdpath == "profiles remove")) ]]; then words=$(wellstream profiles list --names 2>/dev/null)',
+      '  elif [[ $cur == -* ]]; then words=$(_wellstream_options "$cmdpath"); else words=$(_wellstream_subcommands "$cmdpath"); fi',
       '  COMPREPLY=($(compgen -W "$words" -- "$cur"))',
       '}',
       'complete -o default -F _wellstream wellstream',
@@ -90,8 +92,9 @@ export function completionScript(shell: Shell, program: Command): string {
     '# or save it as _wellstream in a folder of your $fpath',
     shFunctions(table, globals),
     '_wellstream() {',
-    '  local cur=${words[CURRENT]}',
+    '  local cur=${words[CURRENT]} prev=${words[CURRENT-1]}',
     walk(2, '${words[i]}', 'CURRENT'),
+    '  if [[ $prev == --profile || ($cur != -* && ($cmdpath == "profiles use" || $cmdpath == "profiles remove")) ]]; then compadd -- ${(f)"$(wellstream profiles list --names 2>/dev/null)"}; return; fi',
     '  if [[ $cur == -* ]]; then compadd -- ${=$(_wellstream_options "$cmdpath")}; else compadd -- ${=$(_wellstream_subcommands "$cmdpath")}; fi',
     '}',
     // Autoloaded from $fpath this file is the body of _wellstream, so it completes on that first
@@ -137,7 +140,9 @@ function fishScript(table: ReturnType<typeof commandTable>, globals: string[]): 
     '            set cmdpath (string trim -- "$cmdpath $w")',
     '        end',
     '    end',
-    "    if string match -q -- '-*' $cur",
+    '    if test "$typed[-1]" = --profile; or begin; not string match -q -- \'-*\' $cur; and contains -- "$cmdpath" \'profiles use\' \'profiles remove\'; end',
+    '        wellstream profiles list --names 2>/dev/null',
+    "    else if string match -q -- '-*' $cur",
     '        string split -n " " -- (__wellstream_options "$cmdpath")',
     '    else',
     '        string split -n " " -- (__wellstream_subcommands "$cmdpath")',

@@ -45,7 +45,10 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .action(() => run(async () => logout(io, flags())));
 
   const profiles = inherit(program.command('profiles').description('saved logins, one per name (login --profile <name> saves one)'));
-  inherit(profiles.command('list')).description('every saved profile; * marks the one in use').action(() => run(async () => profilesList(io, flags())));
+  inherit(profiles.command('list'))
+    .description('every saved profile; * marks the one in use')
+    .option('--names', 'only the names, one a line (what shell completion offers)')
+    .action((o: { names?: boolean }) => run(async () => profilesList(io, flags(), o)));
   inherit(profiles.command('use').argument('<name>')).description('make a profile the default one').action((name: string) => run(async () => profilesUse(io, name, flags())));
   inherit(profiles.command('remove').argument('<name>')).description('forget a profile (its token with it)').action((name: string) => run(async () => profilesRemove(io, name, flags())));
   inherit(program.command('whoami')).description('the base URL, organization and token in use, checked against the server').action(withSession((s) => whoami(s)));

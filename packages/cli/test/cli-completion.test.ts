@@ -52,12 +52,13 @@ describe('the bash script', () => {
     expect(() => execFileSync('bash', ['-n', file])).not.toThrow();
   });
 
-  /** What bash offers after `wellstream <typed>` with the cursor on the last word. */
-  const complete = (...typed: string[]) => {
+  /** What bash offers after `wellstream <typed>` with the cursor on the last word (`prelude` runs first). */
+  const completeAfter = (prelude: string, typed: string[]) => {
     const words = ['wellstream', ...typed].map((w) => `'${w}'`).join(' ');
-    const out = execFileSync('bash', ['-c', `source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${typed.length}; _wellstream; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    const out = execFileSync('bash', ['-c', `${prelude} source '${file}'; COMP_WORDS=(${words}); COMP_CWORD=${typed.length}; _wellstream; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
     return out.split('\n').filter(Boolean);
   };
+  const complete = (...typed: string[]) => completeAfter('', typed);
 
   it('offers the subcommands of each level, and options after a dash', () => {
     const tree = commandTree(io);
@@ -74,5 +75,18 @@ describe('the bash script', () => {
     expect(complete('users', 'list', '--')).toEqual(expect.arrayContaining(['--limit', '--offset', '--help', '--profile', '--json', '--base-url']));
     expect(complete('rules', 'create', '--w')).toEqual(['--window', '--wide']);
     expect(complete('--')).toEqual(expect.arrayContaining(['--profile', '--version', '--help']));
+  });
+
+  it('offers the saved profile names after --profile and `profiles use|remove`, from the built executable', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-completion-profiles-'));
+    const login = { base_url: 'http://127.0.0.1:1/v2', token: 'tok' };
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ current_profile: 'prod', profiles: { prod: login, staging: login, 'ci-eu': login } }));
+    const main = path.resolve(__dirname, '../dist/main.js');
+    const prelude = `export WELLSTREAM_CONFIG_DIR='${dir}'; wellstream() { '${process.execPath}' '${main}' "$@"; };`;
+    expect(completeAfter(prelude, ['--profile', ''])).toEqual(['ci-eu', 'prod', 'staging']);
+    expect(completeAfter(prelude, ['users', 'list', '--profile', 's'])).toEqual(['staging']);
+    expect(completeAfter(prelude, ['profiles', 'use', ''])).toEqual(['ci-eu', 'prod', 'staging']);
+    expect(completeAfter(prelude, ['profiles', 'remove', 'p'])).toEqual(['prod']);
+    expect(completeAfter(prelude, ['profiles', 'use', '--'])).toEqual(expect.arrayContaining(['--help', '--json']));
   });
 });

@@ -4,9 +4,10 @@ import { ConfigStore, DEFAULT_PROFILE } from '../config-store';
 import { printJson, printTable } from '../output';
 import { GlobalFlags, profileOf } from '../session';
 
-export function profilesList(io: CliIo, flags: GlobalFlags): void {
+export function profilesList(io: CliIo, flags: GlobalFlags, options: { names?: boolean } = {}): void {
   const store = new ConfigStore(io.env);
   const config = store.read();
+  if (options.names) return io.stdout(Object.keys(config.profiles).sort().map((n) => `${n}\n`).join(''));
   const inUse = store.profile(flags.profile);
   const rows = Object.entries(config.profiles)
     .sort(([a], [b]) => a.localeCompare(b))
