@@ -100,6 +100,56 @@ function idempotentWritesSuite(mode: 'embedded' | 'distributed'): void {
     for (const r of records) expect(client.events.filter((e) => e.event !== 'poke' && e.data.includes(r.log_id))).toHaveLength(1);
   });
 
+  it('a stream created 10 times in a row with one key is stored once, and every answer is the first', async () => {
+    const name = unique('stream-once');
+    const key = unique('key');
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await tenant.api.request('POST', '/streams', { name, resource_filter: ['sleep'] }, withKey(key)));
+    for (const a of answers) {
+      expect(a.status).toBe(201);
+      expect(a.text).toBe(answers[0].text);
+    }
+    expect(answers[0].headers.get('idempotent-replayed')).toBeNull();
+    expect(answers.slice(1).every((a) => a.headers.get('idempotent-replayed') === 'true')).toBe(true);
+    const list = await tenant.api.get('/streams?limit=100');
+    expect((list.body.streams as { id: string; name: string }[]).filter((st) => st.name === name).map((st) => st.id)).toEqual([answers[0].body.id]);
+    // Without the key the same request is a new one: the name is taken.
+    expect((await tenant.api.post('/streams', { name, resource_filter: ['sleep'] })).status).toBe(422);
+    expect((await tenant.api.delete(`/streams/${answers[0].body.id}`)).status).toBe(200);
+  });
+
+  it("a user's export requested 10 times in a row with one key is one export, audited once", async () => {
+    const uid = unique('exp');
+    expect((await createUser(tenant, uid)).status).toBe(201);
+    const exportsPath = `/admin${usersPath(tenant)}/${uid}/exports`;
+    const key = unique('key');
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await admin.request('POST', exportsPath, undefined, withKey(key)));
+    for (const a of answers) {
+      expect(a.status).toBe(202);
+      expect(a.text).toBe(answers[0].text);
+    }
+    expect(answers.slice(1).every((a) => a.headers.get('idempotent-replayed') === 'true')).toBe(true);
+    const exportId = answers[0].body.id as string;
+    expect((await admin.get(`${exportsPath}/${exportId}`)).status).toBe(200);
+    const requested = async () => {
+      const audit = await admin.get(`/admin/audit_log?customer_id=${tenant.customerId}&action=export.requested&limit=100`);
+      expect(audit.status).toBe(200);
+      return (audit.body.data as { uid: string; details: { export_id: string } }[]).filter((e) => e.uid === uid).map((e) => e.details.export_id);
+    };
+    // Without the key a request is a new export, with an id and an audit entry of its own. The audit
+    // log is written from events (distributed: later than the answer), so once this last request's
+    // entry is there, the ten before it have had theirs written too: one, the first's.
+    const another = await admin.request('POST', exportsPath, undefined);
+    expect(another.status).toBe(202);
+    expect(another.body.id).not.toBe(exportId);
+    const audited = await eventually(async () => {
+      const ids = await requested();
+      return ids.includes(another.body.id) ? ids : undefined;
+    }, 20_000);
+    expect(audited.sort()).toEqual([exportId, another.body.id].sort());
+  });
+
   it('the same key with another body is a 422; a key empty or too long is a 400', async () => {
     const key = unique('k');
     expect((await createUser(tenant, unique('a'), key)).status).toBe(201);

@@ -3,7 +3,7 @@
  * outcome maps to an exit code scripts can trust (0 done, 1 failed, 2 wrong usage). Errors are
  * one line on stderr (with --json, a JSON object), never a stack trace.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { ApiError, ConnectionError, ParameterError, WellstreamError } from '@wellstream/sdk';
 import { CliFailure, CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli-io';
 import { listen, replay, tail } from './commands/event-commands';
@@ -11,7 +11,9 @@ import { login } from './commands/login-command';
 import { notificationsGet, notificationsList, notificationsRedeliver, pushTest, targetDelete, targetGet, targetSet } from './commands/push-commands';
 import { ingestFile } from './commands/ingest-command';
 import { records, streamsCreate, streamsDelete, streamsGet, streamsList, usersCreate, usersDelete, usersGet, usersList, usersUpdate, whoami } from './commands/rest-commands';
-import { ConfigStore } from './config-store';
+import { completionScript, Shell, SHELLS } from './completion';
+import { logout, profilesList, profilesRemove, profilesUse } from './commands/profile-commands';
+import { rulesCreate, rulesDelete, rulesGet, rulesList, rulesUpdate } from './commands/rule-commands';
 import { GlobalFlags, openSession, Session } from './session';
 import { CLI_VERSION } from './version';
 
@@ -22,6 +24,7 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .option('--base-url <url>', 'base_url, e.g. http://127.0.0.1:8080/v2 (default: the saved login)')
     .option('--token <token>', 'developer token (default: the saved login)')
     .option('--org <id>', 'organization id (default: the saved login)')
+    .option('--profile <name>', 'the saved login to use (default: WELLSTREAM_PROFILE, else the one `profiles use` chose, else "default")')
     .option('--json', 'machine-readable output')
     .option('--wide', 'tables show every cell whole')
     .option('--no-retry', 'do not retry 429/503 answers')
@@ -34,17 +37,20 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
   const inherit = (cmd: Command) => cmd.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).showHelpAfterError();
 
   inherit(program.command('login'))
-    .description('check and save the base URL, token and default organization (config directory, mode 0600)')
+    .description('check and save the base URL, token and default organization in a profile (config directory, mode 0600; --profile, else "default")')
     .action(() => run(() => login(io, flags())));
 
   inherit(program.command('logout'))
-    .description('forget the saved login (the token with it)')
-    .action(() =>
-      run(async () => {
-        const store = new ConfigStore(io.env);
-        io.stdout(store.forgetLogin() ? `Logged out; removed ${store.loginFile}\n` : 'Not logged in\n');
-      }),
-    );
+    .description("forget the profile's saved login (the token with it)")
+    .action(() => run(async () => logout(io, flags())));
+
+  const profiles = inherit(program.command('profiles').description('saved logins, one per name (login --profile <name> saves one)'));
+  inherit(profiles.command('list'))
+    .description('every saved profile; * marks the one in use')
+    .option('--names', 'only the names, one a line (what shell completion offers)')
+    .action((o: { names?: boolean }) => run(async () => profilesList(io, flags(), o)));
+  inherit(profiles.command('use').argument('<name>')).description('make a profile the default one').action((name: string) => run(async () => profilesUse(io, name, flags())));
+  inherit(profiles.command('remove').argument('<name>')).description('forget a profile (its token with it)').action((name: string) => run(async () => profilesRemove(io, name, flags())));
   inherit(program.command('whoami')).description('the base URL, organization and token in use, checked against the server').action(withSession((s) => whoami(s)));
 
   const users = inherit(program.command('users').description("the organization's users"));
@@ -127,7 +133,36 @@ function build(io: CliIo, run: (task: () => Promise<void>) => void): Command {
     .description('queue a batch for a new round of delivery tries')
     .action(withSession((s, id) => notificationsRedeliver(s, id)));
 
+  const rules = inherit(program.command('rules').description("a user's adherence rules (the operator enables the feature per organization)"));
+  const ruleFields = (cmd: Command) =>
+    cmd
+      .option('--type <type>', 'rule type (default user/missing_data, the only one)')
+      .option('--window <duration>', 'ISO 8601 sliding window, e.g. P3D, PT12H')
+      .option('--message <text>', 'text carried by the rule event')
+      .option('--metric <type>', 'metric type, e.g. body_weight, steps')
+      .option('--unit <unit>', 'one of the metric type\'s units (any: every unit)')
+      .option('--origin <origin>', 'device, manual or unknown (any: every origin)')
+      .option('--threshold <number>', 'threshold value')
+      .option('--comparator <comparator>', 'less_than, greather_than (so spelled) or equal_to');
+  inherit(rules.command('list')).requiredOption('--user <uid>').action(withSession((s, o) => rulesList(s, o)));
+  inherit(rules.command('get').argument('<rule>', 'rule id')).requiredOption('--user <uid>').action(withSession((s, id, o) => rulesGet(s, id, o)));
+  ruleFields(inherit(rules.command('create')).description('create a rule (every field but --unit, --origin and --type is required)').requiredOption('--user <uid>')).action(withSession((s, o) => rulesCreate(s, o)));
+  ruleFields(inherit(rules.command('update').argument('<rule>', 'rule id')).description('change the fields given; the others keep their values').requiredOption('--user <uid>')).action(
+    withSession((s, id, o) => rulesUpdate(s, id, o)),
+  );
+  inherit(rules.command('delete').argument('<rule>', 'rule id')).requiredOption('--user <uid>').action(withSession((s, id, o) => rulesDelete(s, id, o)));
+
+  inherit(program.command('completion'))
+    .description('print a shell completion script: eval "$(wellstream completion bash)", likewise zsh; fish: wellstream completion fish | source')
+    .addArgument(new Argument('<shell>').choices(SHELLS))
+    .action((shell: Shell) => run(async () => io.stdout(completionScript(shell, program))));
+
   return program;
+}
+
+/** The command tree as the CLI builds it (commands do nothing when called): what the completion scripts are written from. */
+export function commandTree(io: CliIo): Command {
+  return build(io, () => undefined);
 }
 
 /** Runs the CLI with `argv` (without node and the script); resolves with the exit code. */

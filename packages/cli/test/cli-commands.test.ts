@@ -41,7 +41,7 @@ it('logs in, keeping the token in an owner-only file', async () => {
   const file = path.join(configDir, 'config.json');
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   expect(fs.statSync(configDir).mode & 0o077).toBe(0);
-  expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ base_url: platform.baseUrl, token: t.token, organization_id: t.orgId });
+  expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ current_profile: 'default', profiles: { default: { base_url: platform.baseUrl, token: t.token, organization_id: t.orgId } } });
   const bad = await cli('login', '--base-url', platform.baseUrl, '--token', 'wrong-token');
   expect(bad.code).toBe(1);
   expect(bad.stderr).toMatch(/^wellstream: 401 /);

@@ -30,3 +30,4 @@ export type { Users, Records } from './resources/users';
 export type { Streams } from './resources/streams';
 export type { Notifications, Rules } from './resources/notifications';
 export type { Admin, Marketplace, Mobile } from './resources/operator';
+export type { Fhir, StartedExport } from './resources/fhir';

@@ -30,7 +30,8 @@ function forwardSecret(s: Session, flags: ForwardFlags): string {
   const given = flags.secret ?? s.io.env.WELLSTREAM_FORWARD_SECRET ?? s.login.forward_secret;
   if (given) return given;
   const secret = `wsf_${randomBytes(24).toString('hex')}`;
-  if (s.store.readLogin()) s.store.saveLogin({ ...s.store.readLogin()!, forward_secret: secret });
+  const saved = s.store.readLogin(s.profile);
+  if (saved) s.store.saveLogin(s.profile, { ...saved, forward_secret: secret });
   return secret;
 }
 

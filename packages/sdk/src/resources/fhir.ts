@@ -5,6 +5,7 @@
 import type { RequestOptions } from '../http-client';
 import type { CallParams } from '../operation-types';
 import type { Caller } from './operation-caller';
+import { everyBundlePage } from './paging';
 
 type ObservationQuery = NonNullable<CallParams<'fhirSearchObservations'>['query']>;
 type ExportQuery = Omit<NonNullable<CallParams<'fhirExportPatients'>['query']>, never>;
@@ -33,6 +34,10 @@ export class Fhir {
   /** A searchset Bundle of a Patient's Observations (patient, date, code, category, _count; follow `next` links with `_page`). */
   searchObservations(orgId: string, query: ObservationQuery, options?: RequestOptions) {
     return this.call('fhirSearchObservations', { path: { org_id: orgId }, query }, options);
+  }
+  /** Every Observation the search finds, following the searchset's `next` links (`_count` is the page size). */
+  searchAllObservations(orgId: string, query: Omit<ObservationQuery, '_page'>, options?: RequestOptions): AsyncGenerator<Record<string, unknown>> {
+    return everyBundlePage((page) => this.searchObservations(orgId, { ...query, ...(page === undefined ? {} : { _page: page }) }, options) as never);
   }
   /** Starts a Bulk Data export of every Patient's data (`Patient/$export`; `_since`, `_type`). */
   async exportPatients(orgId: string, query?: ExportQuery, options?: RequestOptions): Promise<StartedExport> {

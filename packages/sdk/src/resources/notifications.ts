@@ -1,7 +1,8 @@
 /** Push: an organization's notification target and the batches delivered to it. */
 import type { RequestOptions } from '../http-client';
-import type { QueryParams, RequestBody } from '../operation-types';
+import type { QueryParams, RequestBody, ResponseBody } from '../operation-types';
 import type { Caller } from './operation-caller';
+import { everyPage } from './paging';
 
 export class Notifications {
   constructor(private readonly call: Caller) {}
@@ -18,6 +19,10 @@ export class Notifications {
   }
   listBatches(orgId: string, query?: QueryParams<'listNotificationBatches'>, options?: RequestOptions) {
     return this.call('listNotificationBatches', { path: { org_id: orgId }, query }, options);
+  }
+  /** Every push batch of the organization (filters as `listBatches`), page after page (`limit` is the page size, default 100). */
+  listAllBatches(orgId: string, query: Omit<QueryParams<'listNotificationBatches'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<ResponseBody<'listNotificationBatches'>['data'][number]> {
+    return everyPage((offset, limit) => this.listBatches(orgId, { ...query, offset, limit }, options), (page) => page.data, query.limit);
   }
   getBatch(orgId: string, batchId: string, options?: RequestOptions) {
     return this.call('getNotificationBatch', { path: { org_id: orgId, id: batchId } }, options);

@@ -4,8 +4,11 @@
  * (its token is in the path; these are what a user's browser calls).
  */
 import type { RequestOptions } from '../http-client';
-import type { QueryParams, RequestBody } from '../operation-types';
+import type { QueryParams, RequestBody, ResponseBody } from '../operation-types';
 import type { Caller } from './operation-caller';
+import { everyPage } from './paging';
+
+type Item<K extends 'listCustomers' | 'listOrganizations' | 'listTokens' | 'listAuditLog'> = ResponseBody<K>['data'][number];
 
 export class Admin {
   constructor(private readonly call: Caller) {}
@@ -31,11 +34,19 @@ export class Admin {
   listCustomers(query?: QueryParams<'listCustomers'>, options?: RequestOptions) {
     return this.call('listCustomers', { query }, options);
   }
+  /** Every customer, page after page (`limit` is the page size, default 100). */
+  listAllCustomers(query: Omit<QueryParams<'listCustomers'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<Item<'listCustomers'>> {
+    return everyPage((offset, limit) => this.listCustomers({ ...query, offset, limit }, options), (page) => page.data, query.limit);
+  }
   getCustomer(customerId: string, options?: RequestOptions) {
     return this.call('getCustomer', { path: { customer_id: customerId } }, options);
   }
   listOrganizations(customerId: string, query?: QueryParams<'listOrganizations'>, options?: RequestOptions) {
     return this.call('listOrganizations', { path: { customer_id: customerId }, query }, options);
+  }
+  /** Every organization of a customer, page after page. */
+  listAllOrganizations(customerId: string, query: Omit<QueryParams<'listOrganizations'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<Item<'listOrganizations'>> {
+    return everyPage((offset, limit) => this.listOrganizations(customerId, { ...query, offset, limit }, options), (page) => page.data, query.limit);
   }
   getOrganization(orgId: string, options?: RequestOptions) {
     return this.call('getOrganization', { path: { org_id: orgId } }, options);
@@ -43,6 +54,10 @@ export class Admin {
   /** A customer's tokens by prefix (never in full), each with its requests this hour and the last. */
   listTokens(customerId: string, query?: QueryParams<'listTokens'>, options?: RequestOptions) {
     return this.call('listTokens', { path: { customer_id: customerId }, query }, options);
+  }
+  /** Every token of a customer (by prefix), page after page. */
+  listAllTokens(customerId: string, query: Omit<QueryParams<'listTokens'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<Item<'listTokens'>> {
+    return everyPage((offset, limit) => this.listTokens(customerId, { ...query, offset, limit }, options), (page) => page.data, query.limit);
   }
   /** `tokenId` is a token's `id` (its sha256) as listTokens shows it. */
   getToken(customerId: string, tokenId: string, options?: RequestOptions) {
@@ -81,6 +96,10 @@ export class Admin {
   }
   listAuditLog(query?: QueryParams<'listAuditLog'>, options?: RequestOptions) {
     return this.call('listAuditLog', { query }, options);
+  }
+  /** Every audit entry (filters as `listAuditLog`), page after page. */
+  listAllAuditLog(query: Omit<QueryParams<'listAuditLog'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<Item<'listAuditLog'>> {
+    return everyPage((offset, limit) => this.listAuditLog({ ...query, offset, limit }, options), (page) => page.data, query.limit);
   }
 }
 

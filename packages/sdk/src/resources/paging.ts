@@ -4,13 +4,32 @@
  * when the previous one has been read, so a `break` stops the requests too.
  */
 
-/** Every item of an offset/limit list, page after page, until `meta.total` is reached or a page is short. */
-export async function* everyPage<T>(fetchPage: (offset: number, limit: number) => Promise<{ data: T[]; meta: { total: number } }>, pageSize: number): AsyncGenerator<T> {
+/** Page size of the `listAll…` iterators when the query gives no `limit` (the API's largest). */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Every item of an offset/limit list, page after page, until `meta.total` is reached or a page is
+ * short. `items` picks the page's array (`data` in most lists, `streams` in the stream list).
+ */
+export async function* everyPage<P extends { meta: { total: number } }, T>(fetchPage: (offset: number, limit: number) => Promise<P>, items: (page: P) => T[], pageSize = DEFAULT_PAGE_SIZE): AsyncGenerator<T> {
   for (let offset = 0; ; ) {
     const page = await fetchPage(offset, pageSize);
-    yield* page.data;
-    offset += page.data.length;
-    if (page.data.length < pageSize || offset >= page.meta.total) return;
+    const got = items(page);
+    yield* got;
+    offset += got.length;
+    if (got.length === 0 || got.length < pageSize || offset >= page.meta.total) return;
+  }
+}
+
+/** Every resource of a FHIR searchset, following its `next` links (an opaque `_page` position) until there is none. */
+export async function* everyBundlePage<R>(fetchPage: (page: string | undefined) => Promise<{ entry?: { resource?: R }[]; link?: { relation?: string; url?: string }[] }>): AsyncGenerator<R> {
+  for (let position: string | undefined; ; ) {
+    const bundle = await fetchPage(position);
+    for (const e of bundle.entry ?? []) if (e.resource !== undefined) yield e.resource;
+    const next = bundle.link?.find((l) => l.relation === 'next')?.url;
+    const following = next ? (new URL(next, 'http://next.invalid').searchParams.get('_page') ?? undefined) : undefined;
+    if (!following || following === position) return;
+    position = following;
   }
 }
 

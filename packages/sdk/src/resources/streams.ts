@@ -1,8 +1,9 @@
 /** Streams (consumer groups over the customer's events), their connections and the replay. */
 import type { EventStream, EventStreamOptions } from '../events/event-stream';
 import type { RequestOptions } from '../http-client';
-import type { QueryParams, RequestBody } from '../operation-types';
+import type { QueryParams, RequestBody, ResponseBody } from '../operation-types';
 import type { Caller } from './operation-caller';
+import { everyPage } from './paging';
 
 export type ReplayParams = QueryParams<'replay'>;
 export type StreamOperation = 'connectStream' | 'tailStream' | 'replay';
@@ -15,6 +16,10 @@ export class Streams {
 
   list(query?: QueryParams<'listStreams'>, options?: RequestOptions) {
     return this.call('listStreams', { query }, options);
+  }
+  /** Every stream of the customer, page after page (`limit` is the page size, default 100). */
+  listAll(query: Omit<QueryParams<'listStreams'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<ResponseBody<'listStreams'>['streams'][number]> {
+    return everyPage((offset, limit) => this.list({ ...query, offset, limit }, options), (page) => page.streams, query.limit);
   }
   get(id: string, options?: RequestOptions) {
     return this.call('getStream', { path: { id } }, options);

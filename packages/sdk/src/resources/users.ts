@@ -13,9 +13,9 @@ export class Users {
   list(orgId: string, query?: QueryParams<'listUsers'>, options?: RequestOptions) {
     return this.call('listUsers', { path: { org_id: orgId }, query }, options);
   }
-  /** Every user of the organization, page after page (`for await (const user of ws.users.listAll(org))`). */
-  listAll(orgId: string, query: Omit<QueryParams<'listUsers'>, 'offset' | 'limit'> = {}, options?: RequestOptions): AsyncGenerator<ResponseBody<'listUsers'>['data'][number]> {
-    return everyPage((offset, limit) => this.list(orgId, { ...query, offset, limit }, options), 100);
+  /** Every user of the organization, page after page (`for await (const user of ws.users.listAll(org))`; `limit` is the page size, default 100). */
+  listAll(orgId: string, query: Omit<QueryParams<'listUsers'>, 'offset'> = {}, options?: RequestOptions): AsyncGenerator<ResponseBody<'listUsers'>['data'][number]> {
+    return everyPage((offset, limit) => this.list(orgId, { ...query, offset, limit }, options), (page) => page.data, query.limit);
   }
   get(orgId: string, uid: string, options?: RequestOptions) {
     return this.call('getUser', { path: { org_id: orgId, uid } }, options);
