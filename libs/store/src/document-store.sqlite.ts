@@ -349,7 +349,9 @@ export class SqliteDocumentStore implements TestableDocumentStore {
           : `SELECT doc FROM ${table} WHERE ${where}${orderBy(sort)}${limit}`;
     const rows = (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
     const scan = rows.some((d) => /^SCAN /.test(d) && !(query.limit !== undefined && /USING (COVERING )?INDEX/.test(d)));
-    return { scan, plan: rows.join('; ') };
+    // A page (a limit) sorted in a temporary b-tree has read and sorted every match first.
+    const sortsAll = query.limit !== undefined && query.limit > 1 && rows.some((d) => /TEMP B-TREE FOR ORDER BY/.test(d));
+    return { scan, sortsAll, plan: rows.join('; ') };
   }
 
   async dropForTests(): Promise<void> {

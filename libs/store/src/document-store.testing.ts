@@ -21,6 +21,8 @@ export interface ExplainableQuery {
 /** What the store's own planner does with a query: `scan` when it reads the whole collection. */
 export interface QueryPlan {
   scan: boolean;
+  /** A limited read that sorts every match before it returns the first ones. */
+  sortsAll: boolean;
   plan: string;
 }
 
