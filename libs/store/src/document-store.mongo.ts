@@ -356,6 +356,8 @@ export class MongoDocumentStore implements TestableDocumentStore {
   private serialiseWrites?: Promise<boolean>;
   private readonly queues = new Map<string, WriteQueue>();
   private readonly specs = new Map<string, CollectionSpec>();
+  /** Indexes created by this process, per collection (JSON of each IndexSpec). */
+  private readonly indexed = new Map<string, Set<string>>();
 
   constructor(private readonly options: MongoDocumentStoreOptions) {
     this.conn = mongoose.createConnection(options.url, {
@@ -378,17 +380,23 @@ export class MongoDocumentStore implements TestableDocumentStore {
     if (spec.partitionKey !== undefined) assertFieldPath(spec.partitionKey);
     await this.conn.asPromise();
     if (!this.conn.models[spec.name]) {
-      // mongoose only creates the collection and its indexes; queries use the driver.
+      // mongoose only creates the collection; queries use the driver.
       const schema = new Schema({ _id: String }, { strict: false, versionKey: false, _id: false, collection: spec.name, minimize: false });
-      for (const ix of spec.indexes ?? []) {
-        for (const f of Object.keys(ix.fields)) assertFieldPath(f);
-        schema.index(ix.fields, { unique: ix.unique ?? false });
-      }
       const model = this.conn.model<Raw>(spec.name, schema, spec.name);
       await model.createCollection().catch((e: { codeName?: string; code?: number }) => {
         if (e.code !== 48 && e.codeName !== 'NamespaceExists') throw e;
       });
-      await model.createIndexes();
+    }
+    // Every index any opener declares, each once per process (createIndex of an existing index is
+    // a no-op on the server, so a restart or a second replica creates nothing twice).
+    const made = this.indexed.get(spec.name) ?? new Set<string>();
+    this.indexed.set(spec.name, made);
+    for (const ix of spec.indexes ?? []) {
+      const key = JSON.stringify(ix);
+      if (made.has(key)) continue;
+      for (const f of Object.keys(ix.fields)) assertFieldPath(f);
+      await this.conn.db!.collection(spec.name).createIndex(ix.fields, { unique: ix.unique ?? false });
+      made.add(key);
     }
     const ferret = await this.isFerretDb();
     let queue = this.queues.get(spec.name);

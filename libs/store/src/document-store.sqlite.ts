@@ -21,7 +21,7 @@ import {
   Update,
   UpsertSet,
 } from './document-store.port';
-import type { TestableDocumentStore } from './document-store.testing';
+import type { ExplainableQuery, QueryPlan, TestableDocumentStore } from './document-store.testing';
 import { applyUpdate, getPath, seedFromFilter } from './apply-update';
 import { pageKeys } from './filter-match';
 
@@ -329,6 +329,29 @@ export class SqliteDocumentStore implements TestableDocumentStore {
     this.closed = true;
     this.db.pragma('incremental_vacuum');
     await closeSqlite(this.db);
+  }
+
+  /**
+   * SQLite's own plan (EXPLAIN QUERY PLAN) for a query as the collection runs it; a `SCAN` of the
+   * table, or of a whole index without a limit, reads the collection.
+   */
+  async explainForTests(query: ExplainableQuery): Promise<QueryPlan> {
+    if (!/^[A-Za-z0-9_]+$/.test(query.collection)) throw new Error(`invalid collection name ${query.collection}`);
+    const { where, params } = filterToSql(query.filter);
+    const table = `"c_${query.collection}"`;
+    const sort = query.op === 'findPages' && query.sort ? Object.fromEntries(pageKeys(query.sort)) : query.sort;
+    const limit = query.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(query.limit))}`;
+    const sql =
+      query.op === 'count'
+        ? `SELECT COUNT(*) FROM ${table} WHERE ${where}`
+        : query.op === 'deleteMany'
+          ? `DELETE FROM ${table} WHERE ${where}`
+          : `SELECT doc FROM ${table} WHERE ${where}${orderBy(sort)}${limit}`;
+    const rows = (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    const scan = rows.some((d) => /^SCAN /.test(d) && !(query.limit !== undefined && /USING (COVERING )?INDEX/.test(d)));
+    // A page (a limit) sorted in a temporary b-tree has read and sorted every match first.
+    const sortsAll = query.limit !== undefined && query.limit > 1 && rows.some((d) => /TEMP B-TREE FOR ORDER BY/.test(d));
+    return { scan, sortsAll, plan: rows.join('; ') };
   }
 
   async dropForTests(): Promise<void> {

@@ -2,16 +2,22 @@
  * A test-time guard for hot paths: a DocumentStore wrapper that records every query a path
  * issues, and a judge that says, per backend, whether each would be served without scanning a
  * collection that grows with the data:
- * - MongoDB: an index whose first field the filter constrains (or, for an empty filter with a
- *   limit, whose first field is the sort), `_id` included.
+ * - MongoDB (any server that plans with indexes): a declared index whose keys match the query's
+ *   shape: equality fields first, then the sort, then the ranges (index-match.ts), `_id` included.
  * - FerretDB v1 on SQLite: only a filter that pins `_id` (the adapter turns it into `{_id}`
  *   lookups, the one filter FerretDB hands to SQLite), or one that pins the collection's
  *   `partitionKey` (one small table per value there). Everything else decodes the whole table.
- * Inserts and whole-document upserts go by `_id` and are always served, and so is anything on a
- * collection declared `backlog` (its size is the work waiting, which the test checks drains).
+ *   A collection declared `backlog` is let through there (its size is the work waiting, which
+ *   the test checks drains); elsewhere its queries need an index like any other, but for those
+ *   that read the whole backlog (an empty filter: its size, its next entries).
+ * Inserts and whole-document upserts go by `_id` and are always served.
+ * `QueryRecorder.explain` also asks the wrapped store for its own plan of a query, where the
+ * store can tell (the SQLite adapter's EXPLAIN QUERY PLAN).
  */
-import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, Operators, PageOptions, SortSpec, Update, UpsertSet } from './document-store.port';
-import { pinnedIds, pinnedValue } from './filter-match';
+import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, PageOptions, SortSpec, Update, UpsertSet } from './document-store.port';
+import { pageKeys, pinnedIds, pinnedValue } from './filter-match';
+import { constraintOf, servingIndex } from './index-match';
+import type { ExplainingDocumentStore, QueryPlan } from './document-store.testing';
 
 export type QueryOp = 'insertOne' | 'findOne' | 'find' | 'findPages' | 'count' | 'findOneAndUpdate' | 'updateMany' | 'bulkUpsert' | 'deleteMany';
 
@@ -23,17 +29,6 @@ export interface IssuedQuery {
   limit?: number;
 }
 
-type Constraint = 'eq' | 'in' | 'range' | 'other';
-
-function constraintOf(cond: Filter[string]): Constraint {
-  if (cond === null || typeof cond !== 'object') return 'eq';
-  const ops = Object.keys(cond as Operators);
-  if (ops.includes('$eq')) return 'eq';
-  if (ops.includes('$in')) return 'in';
-  if (ops.some((o) => ['$gt', '$gte', '$lt', '$lte'].includes(o))) return 'range';
-  return 'other';
-}
-
 /** `records.find {user_id: eq, local_date: range} sort start_time` */
 export function describeQuery(q: IssuedQuery): string {
   const f = q.filter ? ` {${Object.entries(q.filter).map(([k, c]) => `${k}: ${constraintOf(c)}`).join(', ')}}` : '';
@@ -43,21 +38,31 @@ export function describeQuery(q: IssuedQuery): string {
 
 export type Backend = 'mongodb' | 'ferretdb';
 
-/** Why the backend would scan for this query, or null when it is served. */
+export interface JudgedQuery {
+  query: string;
+  /** The first query of this shape, as issued. */
+  issued: IssuedQuery;
+  mongodb: string | null;
+  ferretdb: string | null;
+}
+
+/**
+ * Why the backend would scan for this query, or null when it is served. `mongodb` is any server
+ * that plans with the declared indexes (index-match.ts: the shape must match one of them);
+ * `ferretdb` is FerretDB v1, which uses none (see the file's header).
+ */
 export function scanReason(q: IssuedQuery, spec: CollectionSpec, backend: Backend): string | null {
-  if (q.op === 'insertOne' || q.op === 'bulkUpsert' || !q.filter || spec.backlog) return null;
+  if (q.op === 'insertOne' || q.op === 'bulkUpsert' || !q.filter) return null;
   const filter = q.filter;
   if (backend === 'ferretdb') {
-    if (pinnedIds(filter)) return null;
+    if (spec.backlog || pinnedIds(filter)) return null;
     if (spec.partitionKey && pinnedValue(filter, spec.partitionKey) !== null) return null;
     return 'FerretDB v1 scans the table: the filter pins neither _id nor the partition key';
   }
-  const constrained = (field: string) => field in filter && constraintOf(filter[field]) !== 'other';
-  const firstFields = ['_id', ...(spec.indexes ?? []).map((ix) => Object.keys(ix.fields)[0])];
-  if (firstFields.some(constrained)) return null;
-  const sortFirst = q.sort ? Object.keys(q.sort)[0] : undefined;
-  if (Object.keys(filter).length === 0 && q.limit !== undefined && sortFirst && firstFields.includes(sortFirst)) return null;
-  return `no index starts with a field the filter constrains (indexes: ${firstFields.join(', ')})`;
+  // The whole backlog (its size, the next entries in order) is the point of such a read.
+  if (spec.backlog && Object.keys(filter).length === 0) return null;
+  const served = servingIndex({ filter, sort: q.sort, limit: q.limit }, spec);
+  return 'reason' in served ? served.reason : null;
 }
 
 class RecordingCollection<T extends Doc> implements Collection<T> {
@@ -82,7 +87,8 @@ class RecordingCollection<T extends Doc> implements Collection<T> {
     return this.inner.find(filter, options);
   }
   findPages(filter: Filter, options: PageOptions) {
-    this.note('findPages', filter, { sort: options.sort, limit: options.pageSize });
+    // The adapters page in this order (`_id` added last), so an index must give it.
+    this.note('findPages', filter, { sort: Object.fromEntries(pageKeys(options.sort)), limit: options.pageSize });
     return this.inner.findPages(filter, options);
   }
   count(filter: Filter) {
@@ -140,14 +146,24 @@ export class QueryRecorder implements DocumentStore {
     return out;
   }
   /** Each distinct query shape issued since the last `take()`, with what each backend thinks of it. */
-  judge(): { query: string; mongodb: string | null; ferretdb: string | null }[] {
-    const seen = new Map<string, { query: string; mongodb: string | null; ferretdb: string | null }>();
+  judge(): JudgedQuery[] {
+    const seen = new Map<string, JudgedQuery>();
     for (const q of this.take()) {
       const spec = this.specs.get(q.collection) ?? { name: q.collection };
       const query = describeQuery(q);
-      if (!seen.has(query)) seen.set(query, { query, mongodb: scanReason(q, spec, 'mongodb'), ferretdb: scanReason(q, spec, 'ferretdb') });
+      if (!seen.has(query)) seen.set(query, { query, issued: q, mongodb: scanReason(q, spec, 'mongodb'), ferretdb: scanReason(q, spec, 'ferretdb') });
     }
     return [...seen.values()];
+  }
+  /**
+   * The wrapped store's own plan of a recorded query, or null where the store cannot tell (no
+   * planner to ask, or a write by `_id` that needs none).
+   */
+  async explain(q: IssuedQuery): Promise<QueryPlan | null> {
+    const inner = this.inner as Partial<ExplainingDocumentStore>;
+    if (typeof inner.explainForTests !== 'function' || !q.filter || q.op === 'insertOne' || q.op === 'bulkUpsert') return null;
+    if (this.specs.get(q.collection)?.backlog && Object.keys(q.filter).length === 0) return null;
+    return inner.explainForTests({ collection: q.collection, op: q.op, filter: q.filter, sort: q.sort, limit: q.limit });
   }
   healthy() {
     return this.inner.healthy();

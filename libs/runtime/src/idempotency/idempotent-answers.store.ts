@@ -5,7 +5,7 @@
  * the answer. Expired answers are treated as absent and swept on later claims.
  */
 import { IDEMPOTENT_ANSWER_TTL_MS, IDEMPOTENT_CLAIM_LEASE_MS, IdempotentAnswers, IdempotentClaim, StoredAnswer } from '@wellstream/http';
-import { DocumentStore, DuplicateKeyError } from '@wellstream/store';
+import { CollectionSpec, DocumentStore, DuplicateKeyError } from '@wellstream/store';
 
 interface AnswerDoc {
   _id: string;
@@ -18,11 +18,13 @@ interface AnswerDoc {
 }
 
 export const IDEMPOTENT_ANSWERS = 'idempotent_answers';
+/** As every opener declares it: a user's answers go with the user; expired ones are swept. */
+export const IDEMPOTENT_ANSWERS_SPEC: CollectionSpec = { name: IDEMPOTENT_ANSWERS, indexes: [{ fields: { user_id: 1 } }, { fields: { expires_at: 1 } }] };
 /** Expired answers are removed at most this often (on a claim). */
 const SWEEP_EVERY_MS = 60_000;
 
 export async function idempotentAnswers(store: DocumentStore): Promise<IdempotentAnswers> {
-  const docs = await store.collection<AnswerDoc>({ name: IDEMPOTENT_ANSWERS, indexes: [{ fields: { user_id: 1 } }, { fields: { expires_at: 1 } }] });
+  const docs = await store.collection<AnswerDoc>(IDEMPOTENT_ANSWERS_SPEC);
   let lastSweep = 0;
   const sweep = async (nowMs: number) => {
     if (nowMs - lastSweep < SWEEP_EVERY_MS) return;

@@ -93,7 +93,7 @@ export class GoneUsers {
     // Partitioned by the scope the service reads by: a share's read touches that customer's (or
     // organization's) documents only, on every backend (FerretDB v1 keeps a table per value).
     const key = scope === 'customer' ? 'customer_id' : 'organization_id';
-    const docs = await options.store.collection<GoneUserDoc>({ name: GONE_USERS_COLLECTION, partitionKey: key, indexes: [{ fields: { [key]: 1 } }] });
+    const docs = await options.store.collection<GoneUserDoc>({ name: GONE_USERS_COLLECTION, partitionKey: key, indexes: [{ fields: { [key]: 1, _id: 1 } }] });
     const gone = new GoneUsers(docs, options, maxWaitMs, scope);
     await gone.loadLegacy();
     await options.eventLog.ensureTopic(userEventsTopic.spec);

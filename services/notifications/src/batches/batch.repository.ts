@@ -47,8 +47,12 @@ export class BatchRepository {
       await store.collection<StoredBatch>({
         name: 'notification_batches',
         indexes: [
-          { fields: { organization_id: 1, list_ms: -1 } },
-          { fields: { state: 1, next_attempt_ms: 1 } },
+          // The list (newest first, by first try), and all of an organization's in pages.
+          { fields: { organization_id: 1, list_ms: -1, seq: -1 } },
+          { fields: { organization_id: 1, list_ms: -1, _id: -1 } },
+          // The due-delivery poll, oldest due first; the retention purge of finished batches.
+          { fields: { state: 1, next_attempt_ms: 1, seq: 1 } },
+          { fields: { state: 1, list_ms: 1 } },
           { fields: { organization_id: 1, state: 1, attempt_count: 1, seq: 1 } },
         ],
       }),

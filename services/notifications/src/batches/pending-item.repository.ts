@@ -24,7 +24,7 @@ export class PendingItemRepository {
         name: 'notification_pending_items',
         // Items leave once batched: a scan costs the backlog, not the history.
         backlog: true,
-        indexes: [{ fields: { organization_id: 1, order: 1 } }, { fields: { order: 1 } }],
+        indexes: [{ fields: { organization_id: 1, order: 1, _id: 1 } }, { fields: { order: 1 } }],
       }),
     );
   }

@@ -22,7 +22,7 @@ export class WithheldItemRepository {
 
   static async open(store: DocumentStore): Promise<WithheldItemRepository> {
     return new WithheldItemRepository(
-      await store.collection<WithheldItem>({ name: 'notification_withheld_items', indexes: [{ fields: { organization_id: 1, user_id: 1 } }] }),
+      await store.collection<WithheldItem>({ name: 'notification_withheld_items', indexes: [{ fields: { organization_id: 1, user_id: 1, _id: 1 } }] }),
     );
   }
 

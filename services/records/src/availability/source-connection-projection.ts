@@ -5,7 +5,7 @@
  * disconnection, keyed by both, so every read is by primary key.
  */
 import type { SourceConnectionEvent } from '@wellstream/contracts';
-import type { Collection, DocumentStore } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
 
 export interface SourceConnectionDoc {
   _id: string;
@@ -23,11 +23,14 @@ export interface SourceConnectionDoc {
 
 export const connectionIdOf = (userId: string, sourceType: string) => `${userId}:${sourceType}`;
 
+/** As every opener declares it: read by id, erased by user. */
+export const SOURCE_CONNECTION_PROJECTION_SPEC: CollectionSpec = { name: 'source_connection_projection', indexes: [{ fields: { user_id: 1 } }] };
+
 export class SourceConnectionProjection {
   private constructor(private readonly docs: Collection<SourceConnectionDoc>) {}
 
   static async open(store: DocumentStore): Promise<SourceConnectionProjection> {
-    return new SourceConnectionProjection(await store.collection<SourceConnectionDoc>({ name: 'source_connection_projection' }));
+    return new SourceConnectionProjection(await store.collection<SourceConnectionDoc>(SOURCE_CONNECTION_PROJECTION_SPEC));
   }
 
   byIds(ids: string[]): Promise<SourceConnectionDoc[]> {

@@ -6,12 +6,13 @@
  * query pins the user (the collections' partition key), so the work follows this user's data.
  */
 import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
-import { deleteInSlices, IDEMPOTENT_ANSWERS, UserDataHolder } from '@wellstream/runtime';
+import { deleteInSlices, IDEMPOTENT_ANSWERS_SPEC, UserDataHolder } from '@wellstream/runtime';
 import type { DocumentStore } from '@wellstream/store';
 import type { RecordDoc } from '../records/record';
 import { RECORDS_SPEC } from '../records/record.repository';
 import { USER_KEYS_SPEC, USER_PROJECTION_SPEC } from '../users/user-projection.repository';
-import { RECORD_KEYS_COLLECTION, RecordKeyDoc } from '../records/record-keys.repository';
+import { RECORD_KEYS_SPEC, RecordKeyDoc } from '../records/record-keys.repository';
+import { SOURCE_CONNECTION_PROJECTION_SPEC } from '../availability/source-connection-projection';
 import { ExportJobRepository } from '../fhir/export/export-job.repository';
 
 /** Records per page (one bounded read each). */
@@ -20,16 +21,16 @@ const PAGE = 200;
 export async function recordsDataHolder(store: DocumentStore): Promise<UserDataHolder> {
   // The same collections the repositories open, declared as they declare them.
   const records = await store.collection<RecordDoc>(RECORDS_SPEC);
-  const keys = await store.collection<RecordKeyDoc>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' });
+  const keys = await store.collection<RecordKeyDoc>(RECORD_KEYS_SPEC);
   const projection = await store.collection<{ _id: string }>(USER_PROJECTION_SPEC);
   const userKeys = await store.collection<{ _id: string; user_id: string }>(USER_KEYS_SPEC);
-  const connections = await store.collection<{ _id: string; user_id: string }>({ name: 'source_connection_projection' });
+  const connections = await store.collection<{ _id: string; user_id: string }>(SOURCE_CONNECTION_PROJECTION_SPEC);
   const fhirExports = await ExportJobRepository.open(store);
-  const answers = await store.collection<{ _id: string; user_id?: string }>({ name: IDEMPOTENT_ANSWERS });
+  const answers = await store.collection<{ _id: string; user_id?: string }>(IDEMPOTENT_ANSWERS_SPEC);
   return {
     service: 'records',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {
-      for await (const page of records.findPages({ user_id: request.user_id }, { sort: { start_time: 1 }, pageSize: PAGE })) {
+      for await (const page of records.findPages({ user_id: request.user_id }, { sort: { type: 1, start_time: 1 }, pageSize: PAGE })) {
         yield page.map((r) => ({ kind: 'record', data: { ...r.payload, deleted_at: r.deleted_at } }));
       }
       // Earlier versions, each with when a change replaced it.

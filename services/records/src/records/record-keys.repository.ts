@@ -8,7 +8,7 @@
  * - earlier versions of records (`v:…`), written with the change that replaced them.
  */
 import { createHash } from 'node:crypto';
-import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore, UpsertSet } from '@wellstream/store';
 
 export interface ContentKeyDoc {
   _id: string;
@@ -57,11 +57,17 @@ export function statsIdOf(userId: string, sourceType: string, resource: string):
   return `s:${createHash('sha256').update(`${userId}\u0000${sourceType}\u0000${resource}`).digest('hex')}`;
 }
 
+/**
+ * As every opener declares it. A user's keys are read by id; a user's earlier versions are
+ * exported in `_id` order and a user's keys are erased by user.
+ */
+export const RECORD_KEYS_SPEC: CollectionSpec = { name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id', indexes: [{ fields: { user_id: 1, kind: 1, _id: 1 } }] };
+
 export class RecordKeysRepository {
   private constructor(private readonly keys: Collection<RecordKeyDoc>) {}
 
   static async open(store: DocumentStore): Promise<RecordKeysRepository> {
-    return new RecordKeysRepository(await store.collection<RecordKeyDoc>({ name: RECORD_KEYS_COLLECTION, partitionKey: 'user_id' }));
+    return new RecordKeysRepository(await store.collection<RecordKeyDoc>(RECORD_KEYS_SPEC));
   }
 
   /** Key documents of one user by id: one keyed read. */

@@ -13,7 +13,7 @@ export class RuleRepository {
     return new RuleRepository(
       await store.collection<RuleDoc>({
         name: RULES_COLLECTION,
-        indexes: [{ fields: { user_id: 1, created_at: 1 } }, { fields: { armed_at: 1 } }, { fields: { user_id: 1, 'metric.type': 1 } }],
+        indexes: [{ fields: { user_id: 1, created_at: 1, _id: 1 } }, { fields: { armed_at: 1 } }, { fields: { user_id: 1, 'metric.type': 1 } }],
       }),
     );
   }

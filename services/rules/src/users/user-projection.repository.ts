@@ -19,7 +19,7 @@ export class UserProjectionRepository {
 
   static async open(store: DocumentStore): Promise<UserProjectionRepository> {
     return new UserProjectionRepository(
-      await store.collection<KnownUser>({ name: 'users', indexes: [{ fields: { organization_id: 1, uid: 1 } }] }),
+      await store.collection<KnownUser>({ name: 'users', indexes: [{ fields: { organization_id: 1, uid: 1, updated_at: -1 } }] }),
     );
   }
 

@@ -2,10 +2,12 @@
  * Connections, and the key documents that find one from a provider's user id (a webhook names
  * only that): every lookup pins `_id`, so it is one keyed read on either store.
  */
-import type { Collection, DocumentStore, Update } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore, Update } from '@wellstream/store';
 import type { Connection } from './connection';
 
 export const CONNECTIONS_COLLECTION = 'connections';
+/** As every opener declares it: a user's connections; a provider's connections (and how many). */
+export const CONNECTIONS_SPEC: CollectionSpec = { name: CONNECTIONS_COLLECTION, indexes: [{ fields: { user_id: 1 } }, { fields: { source_type: 1, status: 1 } }] };
 
 interface ProviderUserKey {
   _id: string;
@@ -22,7 +24,7 @@ export class ConnectionRepository {
 
   static async open(store: DocumentStore): Promise<ConnectionRepository> {
     return new ConnectionRepository(
-      await store.collection<Connection>({ name: CONNECTIONS_COLLECTION, indexes: [{ fields: { user_id: 1 } }, { fields: { source_type: 1, status: 1 } }] }),
+      await store.collection<Connection>(CONNECTIONS_SPEC),
       await store.collection<ProviderUserKey>({ name: 'provider_user_keys' }),
     );
   }

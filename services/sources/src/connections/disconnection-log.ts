@@ -3,7 +3,7 @@
  * operator asks for, and the document the outbox's state check points at for a `disconnected`
  * event, since the connection itself is gone by then.
  */
-import type { Collection, DocumentStore } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
 
 export interface Disconnection {
   _id: string;
@@ -16,12 +16,18 @@ export interface Disconnection {
 }
 
 export const DISCONNECTIONS_COLLECTION = 'disconnections';
+/** As every opener declares it: a user's last disconnection of a source; a user's log in pages. */
+export const DISCONNECTIONS_SPEC: CollectionSpec = {
+  name: DISCONNECTIONS_COLLECTION,
+  partitionKey: 'user_id',
+  indexes: [{ fields: { user_id: 1, source_type: 1, at: -1 } }, { fields: { user_id: 1, _id: 1 } }],
+};
 
 export class DisconnectionLog {
   private constructor(private readonly docs: Collection<Disconnection>) {}
 
   static async open(store: DocumentStore): Promise<DisconnectionLog> {
-    return new DisconnectionLog(await store.collection<Disconnection>({ name: DISCONNECTIONS_COLLECTION, partitionKey: 'user_id', indexes: [{ fields: { user_id: 1 } }] }));
+    return new DisconnectionLog(await store.collection<Disconnection>(DISCONNECTIONS_SPEC));
   }
 
   add(d: Disconnection): Promise<void> {

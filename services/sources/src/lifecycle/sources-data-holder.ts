@@ -8,15 +8,18 @@ import type { ExportItem, UserDataRequest } from '@wellstream/contracts';
 import { deleteInSlices, UserDataHolder } from '@wellstream/runtime';
 import type { DocumentStore } from '@wellstream/store';
 import type { Connection } from '../connections/connection';
-import { CONNECTIONS_COLLECTION, ConnectionRepository } from '../connections/connection.repository';
-import { DISCONNECTIONS_COLLECTION } from '../connections/disconnection-log';
+import { CONNECTIONS_SPEC, ConnectionRepository } from '../connections/connection.repository';
+import { DISCONNECTIONS_SPEC } from '../connections/disconnection-log';
+import { SYNC_JOBS_SPEC } from '../sync/sync-job.repository';
+import { MARKETPLACE_KEYS_SPEC, SOURCES_USER_PROJECTION_SPEC } from '../users/user-projection.repository';
 
 export async function sourcesDataHolder(store: DocumentStore, repo: ConnectionRepository): Promise<UserDataHolder> {
-  const connections = await store.collection<Connection>({ name: CONNECTIONS_COLLECTION, indexes: [{ fields: { user_id: 1 } }, { fields: { source_type: 1, status: 1 } }] });
-  const disconnections = await store.collection<{ _id: string; user_id: string }>({ name: DISCONNECTIONS_COLLECTION, partitionKey: 'user_id', indexes: [{ fields: { user_id: 1 } }] });
-  const jobs = await store.collection<{ _id: string; connection_id: string }>({ name: 'sync_jobs', backlog: true, indexes: [{ fields: { due_at: 1 } }] });
-  const users = await store.collection<{ _id: string }>({ name: 'user_projection' });
-  const marketplaceKeys = await store.collection<{ _id: string; user_id: string }>({ name: 'marketplace_keys' });
+  // The same collections the repositories open, declared as they declare them.
+  const connections = await store.collection<Connection>(CONNECTIONS_SPEC);
+  const disconnections = await store.collection<{ _id: string; user_id: string }>(DISCONNECTIONS_SPEC);
+  const jobs = await store.collection<{ _id: string; connection_id: string }>(SYNC_JOBS_SPEC);
+  const users = await store.collection<{ _id: string }>(SOURCES_USER_PROJECTION_SPEC);
+  const marketplaceKeys = await store.collection<{ _id: string; user_id: string }>(MARKETPLACE_KEYS_SPEC);
   return {
     service: 'sources',
     async *exportPages(request: UserDataRequest): AsyncIterable<ExportItem[]> {

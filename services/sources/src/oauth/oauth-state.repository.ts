@@ -9,7 +9,7 @@ export class OAuthStateRepository {
   private constructor(private readonly states: Collection<OAuthStateDoc>) {}
 
   static async open(store: DocumentStore): Promise<OAuthStateRepository> {
-    return new OAuthStateRepository(await store.collection<OAuthStateDoc>({ name: 'oauth_states', backlog: true }));
+    return new OAuthStateRepository(await store.collection<OAuthStateDoc>({ name: 'oauth_states', backlog: true, indexes: [{ fields: { expires_at: 1 } }] }));
   }
 
   add(doc: OAuthStateDoc): Promise<void> {

@@ -2,14 +2,24 @@
  * The sync queue. A backlog collection (jobs leave when done; a connection holds at most three),
  * so the due-work query costs the queue's length, not the data synced so far.
  */
-import type { Collection, DocumentStore } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
 import { EPOCH, jobId, LiveWork, PendingRevoke, PRIORITY, SyncJob, SyncKind } from './sync-job';
+
+/**
+ * As every opener declares it: the due poll walks (priority, due_at) in order; a connection's jobs
+ * are erased with its user.
+ */
+export const SYNC_JOBS_SPEC: CollectionSpec = {
+  name: 'sync_jobs',
+  backlog: true,
+  indexes: [{ fields: { due_at: 1 } }, { fields: { priority: 1, due_at: 1 } }, { fields: { connection_id: 1 } }],
+};
 
 export class SyncJobRepository {
   private constructor(private readonly jobs: Collection<SyncJob>) {}
 
   static async open(store: DocumentStore): Promise<SyncJobRepository> {
-    return new SyncJobRepository(await store.collection<SyncJob>({ name: 'sync_jobs', backlog: true, indexes: [{ fields: { due_at: 1 } }] }));
+    return new SyncJobRepository(await store.collection<SyncJob>(SYNC_JOBS_SPEC));
   }
 
   /** Due, unleased jobs, most urgent first. */

@@ -4,13 +4,17 @@
  * one keyed read. A refreshed or rotated token moves its key.
  */
 import { createHash } from 'node:crypto';
-import type { Collection, DocumentStore } from '@wellstream/store';
+import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
 import type { ProjectedUser } from './user-projection';
 
 interface MarketplaceKey {
   _id: string;
   user_id: string;
 }
+
+/** As every opener declares them: both read by id; a user's marketplace keys are erased by user. */
+export const SOURCES_USER_PROJECTION_SPEC: CollectionSpec = { name: 'user_projection' };
+export const MARKETPLACE_KEYS_SPEC: CollectionSpec = { name: 'marketplace_keys', indexes: [{ fields: { user_id: 1 } }] };
 
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const mobileKey = (sha256: string) => `mob:${sha256}`;
@@ -22,7 +26,7 @@ export class UserProjectionRepository {
   ) {}
 
   static async open(store: DocumentStore): Promise<UserProjectionRepository> {
-    return new UserProjectionRepository(await store.collection<ProjectedUser>({ name: 'user_projection' }), await store.collection<MarketplaceKey>({ name: 'marketplace_keys' }));
+    return new UserProjectionRepository(await store.collection<ProjectedUser>(SOURCES_USER_PROJECTION_SPEC), await store.collection<MarketplaceKey>(MARKETPLACE_KEYS_SPEC));
   }
 
   byId(id: string): Promise<ProjectedUser | null> {

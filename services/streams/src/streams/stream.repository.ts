@@ -17,6 +17,8 @@ export class StreamRepository {
       indexes: [
         { fields: { customer_id: 1, name: 1 }, unique: true },
         { fields: { customer_id: 1, slot: 1 }, unique: true },
+        // A customer's streams, newest first.
+        { fields: { customer_id: 1, created_at: -1, _id: -1 } },
       ],
     });
     return new StreamRepository(streams);

@@ -45,9 +45,11 @@ export class UserRepository {
         { fields: { organization_id: 1, uid: 1 }, unique: true },
         { fields: { marketplace_token: 1 }, unique: true },
         { fields: { mobile_token: 1 }, unique: true },
-        { fields: { organization_id: 1, status: 1, created_at: 1 } },
+        // An organization's users in creation order, all of them, or (paged) those not deleted.
+        { fields: { organization_id: 1, status: 1, created_at: 1, _id: 1 } },
+        { fields: { organization_id: 1, created_at: 1, _id: 1 } },
         // The retention sweep: deleted users whose retention has passed.
-        { fields: { status: 1, deleted_at: 1 } },
+        { fields: { status: 1, deleted_at: 1, _id: 1 } },
       ],
     });
     return new UserRepository(users);
@@ -104,7 +106,7 @@ export class UserRepository {
   async listVisible(organizationId: string, page: { offset: number; limit: number; sort: SortSpec }): Promise<UserPage> {
     const filter: Filter = { organization_id: organizationId, status: { $ne: 'deleted' } };
     const [users, total] = await Promise.all([
-      this.users.find(filter, { sort: { ...page.sort, _id: 1 }, skip: page.offset, limit: page.limit }),
+      this.users.find(filter, { sort: { ...page.sort, _id: Object.values(page.sort)[0] ?? 1 }, skip: page.offset, limit: page.limit }),
       this.users.count(filter),
     ]);
     return { users, total };

@@ -44,7 +44,7 @@ export interface ExportPart {
 }
 
 export const EXPORT_JOBS_SPEC: CollectionSpec = { name: 'fhir_export_jobs', indexes: [{ fields: { organization_id: 1 } }, { fields: { status: 1, completed_at: 1 } }] };
-const PARTS_SPEC: CollectionSpec = { name: 'fhir_export_parts', indexes: [{ fields: { job_id: 1, attempt: 1, type: 1, seq: 1 } }], partitionKey: 'job_id' };
+const PARTS_SPEC: CollectionSpec = { name: 'fhir_export_parts', indexes: [{ fields: { job_id: 1, attempt: 1, type: 1, seq: 1, _id: 1 } }], partitionKey: 'job_id' };
 
 export class ExportJobRepository {
   private constructor(

@@ -22,7 +22,7 @@ export class AuditLogRepository {
     return new AuditLogRepository(
       await store.collection<StoredAuditEntry>({
         name: 'audit_log',
-        indexes: [{ fields: { at: -1 } }, { fields: { customer_id: 1, at: -1 } }, { fields: { action: 1, at: -1 } }, { fields: { user_id: 1 } }],
+        indexes: [{ fields: { at: -1, _id: -1 } }, { fields: { customer_id: 1, at: -1, _id: -1 } }, { fields: { action: 1, at: -1, _id: -1 } }, { fields: { user_id: 1 } }],
       }),
     );
   }

@@ -17,7 +17,7 @@ export class ExportRepository {
   static async open(store: DocumentStore): Promise<ExportRepository> {
     return new ExportRepository(
       await store.collection<ExportJob>({ name: EXPORTS_COLLECTION, indexes: [{ fields: { user_id: 1 } }] }),
-      await store.collection<ExportChunk>({ name: 'user_export_chunks', indexes: [{ fields: { export_id: 1, order: 1 } }] }),
+      await store.collection<ExportChunk>({ name: 'user_export_chunks', indexes: [{ fields: { export_id: 1, order: 1, _id: 1 } }] }),
     );
   }
 
