@@ -25,7 +25,10 @@ function toBucket(name: string, stored: Stored): Bucket {
   const [kind, source] = name.split('|') as [Part['kind'], Part['source']];
   const bucket: Bucket = {};
   for (const [id, [metric, unit, value, start, end, offset]] of Object.entries(stored.parts)) {
-    bucket[id] = { id, kind, source, metric, unit, value, start, end, ...(offset === null ? {} : { offset }), ...(stored.device ? { device: stored.device } : {}) };
+    const part: Part = { id, kind, source, metric, unit, value, start, end };
+    if (offset !== null) part.offset = offset;
+    if (stored.device) part.device = stored.device;
+    bucket[id] = part;
   }
   return bucket;
 }
