@@ -17,7 +17,7 @@ import { clearStatus, loadStatus, saveStatus, type PersistedStatus, type SyncSta
 export interface MobileConfig {
   /** The API's base URL, e.g. `https://api.example.com/v2`. */
   baseUrl: string;
-  /** How far back the first sync reads (Health Connect cannot read before the permission was granted). */
+  /** How far back the first sync reads (Health Connect reads 30 days before its first permission unless the history permission is granted; connect() asks for it when this reaches further). */
   historyDays?: number;
   /** Skip samples written by apps whose cloud source the user connected in Wellstream (default true). */
   skipConnectedCloudSources?: boolean;
