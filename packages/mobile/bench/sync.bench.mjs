@@ -46,7 +46,10 @@ async function startPlatformProcess() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-mobile-bench-'));
   const script = `require(${JSON.stringify(path.join(root, 'platform/dist/index.js'))}).startPlatform({ ...process.env, WELLSTREAM_PORT: '0', WELLSTREAM_ADMIN_TOKEN: '${admin}', WELLSTREAM_LOG_LEVEL: 'silent', WELLSTREAM_DATA_DIR: ${JSON.stringify(dir)} }).then((p) => console.log('READY ' + p.baseUrl))`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.on('exit', () => child.kill('SIGKILL'));
+  process.on('exit', () => {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   const baseUrl = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
