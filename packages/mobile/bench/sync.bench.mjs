@@ -6,6 +6,16 @@
  * ≤ 200 requests, peak heapUsed of this process ≤ 50 MB above its idle baseline (the store
  * loaded, the engine made, before the sync), and an incremental sync with nothing new ≤ 1 request.
  * Prints the figures as JSON; exits 1 when a target is missed. Run with --expose-gc (the script does).
+ *
+ * The in-memory HealthKit runs in a worker thread (a heap of its own), as HealthKit's samples live
+ * outside the app's JS heap on a phone: each query's page crosses over as new objects, as the
+ * bridge makes them. `--store-in-heap` keeps the store in this process's heap instead (the
+ * measurement of earlier sessions: 47,494 samples built just before the sync leave V8 promoting
+ * whole young pages, garbage included, until its first full collection).
+ *
+ * `--live` is the diagnosis, not the measurement: it forces a collection before every upload and
+ * reports the largest heap still live then (what the sync holds, without the garbage V8 has not
+ * collected yet). Node flags such as --trace-gc can be passed after the script name.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,14 +23,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
 const require = createRequire(import.meta.url);
 const { WellstreamMobile, healthKitSource, MemoryHealthKit, appleWatchUser, memoryStorage } = require('../dist/index.js');
 
+const OWN_FLAGS = ['--live', '--store-in-heap'];
+const live = process.argv.includes('--live');
+const storeInHeap = process.argv.includes('--store-in-heap');
 if (typeof globalThis.gc !== 'function') {
-  const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit' });
+  const nodeFlags = process.argv.slice(2).filter((a) => a.startsWith('--') && !OWN_FLAGS.includes(a));
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeFlags, fileURLToPath(import.meta.url), ...process.argv.slice(2).filter((a) => OWN_FLAGS.includes(a))], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 1));
 } else {
   await main();
@@ -31,7 +46,10 @@ async function startPlatformProcess() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellstream-mobile-bench-'));
   const script = `require(${JSON.stringify(path.join(root, 'platform/dist/index.js'))}).startPlatform({ ...process.env, WELLSTREAM_PORT: '0', WELLSTREAM_ADMIN_TOKEN: '${admin}', WELLSTREAM_LOG_LEVEL: 'silent', WELLSTREAM_DATA_DIR: ${JSON.stringify(dir)} }).then((p) => console.log('READY ' + p.baseUrl))`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.on('exit', () => child.kill('SIGKILL'));
+  process.on('exit', () => {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   const baseUrl = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -42,6 +60,31 @@ async function startPlatformProcess() {
     child.on('exit', (code) => reject(new Error(`platform exited ${code}`)));
   });
   return { baseUrl, admin, stop: () => child.kill('SIGTERM') };
+}
+
+/** MemoryHealthKit with 30 days of an Apple Watch user in a worker thread, behind the bridge's functions. */
+async function storeInWorker() {
+  const code = `
+    const { parentPort } = require('node:worker_threads');
+    const { MemoryHealthKit, appleWatchUser } = require(${JSON.stringify(path.resolve(here, '../dist/index.js'))});
+    const store = new MemoryHealthKit();
+    store.add(...appleWatchUser({ days: 30 }));
+    parentPort.postMessage({ ready: store.all().length });
+    parentPort.on('message', async ({ id, fn, args }) => parentPort.postMessage({ id, result: await store.bridge[fn](...args) }));`;
+  const worker = new Worker(code, { eval: true });
+  const samples = await new Promise((resolve) => worker.once('message', (m) => resolve(m.ready)));
+  const waiting = new Map();
+  let next = 0;
+  worker.on('message', ({ id, result }) => {
+    waiting.get(id)(result);
+    waiting.delete(id);
+  });
+  const remote = (fn) => (...args) => new Promise((resolve) => {
+    waiting.set(++next, resolve);
+    worker.postMessage({ id: next, fn, args });
+  });
+  const bridge = Object.fromEntries(['requestAuthorization', 'queryQuantitySamplesWithAnchor', 'queryCategorySamplesWithAnchor', 'queryWorkoutSamplesWithAnchor', 'queryQuantitySamples'].map((fn) => [fn, remote(fn)]));
+  return { bridge, samples, stop: () => worker.terminate() };
 }
 
 async function call(baseUrl, token, method, p, body, query = '') {
@@ -60,12 +103,20 @@ async function main() {
   await call(baseUrl, dev, 'POST', `/organizations/${org.id}/users`, { uid: 'watch', location: { timezone: 'Europe/Berlin', country_code: 'DE' } });
   const mobileToken = (await call(baseUrl, dev, 'GET', `/organizations/${org.id}/users/watch`)).mobile.token;
 
-  const store = new MemoryHealthKit();
-  const samples = appleWatchUser({ days: 30 });
-  store.add(...samples);
+  let store;
+  if (storeInHeap) {
+    const memory = new MemoryHealthKit();
+    memory.add(...appleWatchUser({ days: 30 }));
+    store = { bridge: memory.bridge, samples: memory.all().length, stop: () => undefined };
+  } else store = await storeInWorker();
   let requests = 0;
+  let liveMax = 0;
   const counted = (url, init) => {
     requests++;
+    if (live && url.includes('/mobile/records')) {
+      globalThis.gc();
+      liveMax = Math.max(liveMax, process.memoryUsage().heapUsed);
+    }
     return fetch(url, init);
   };
   const mobile = new WellstreamMobile({ storage: memoryStorage(), source: healthKitSource(store.bridge), fetch: counted });
@@ -96,13 +147,17 @@ async function main() {
   }
   const summary = (await call(baseUrl, dev, 'GET', `/organizations/${org.id}/users/watch/summaries`, undefined, `&start_date=${yesterday}&end_date=${yesterday}`)).data[0];
   platform.stop();
+  await store.stop();
 
   const figures = {
-    samples: samples.length,
+    samples: store.samples,
+    store: storeInHeap ? 'in this heap' : 'worker thread',
     records_uploaded: first.uploaded,
     seconds: Math.round(seconds * 10) / 10,
     requests: firstRequests,
     heap_above_idle_mb: Math.round(((peak - idle) / 2 ** 20) * 10) / 10,
+    idle_heap_mb: Math.round((idle / 2 ** 20) * 10) / 10,
+    ...(live ? { live_at_uploads_above_idle_mb: Math.round(((liveMax - idle) / 2 ** 20) * 10) / 10 } : {}),
     incremental_nothing_new_requests: incrementalRequests,
     incremental_uploaded: again.uploaded,
     records_on_rest_last_30_days: arrived,
@@ -113,7 +168,7 @@ async function main() {
   const missed = [
     figures.seconds > 20 && 'seconds > 20',
     figures.requests > 200 && 'requests > 200',
-    figures.heap_above_idle_mb > 50 && 'heap > 50 MB above idle',
+    !live && figures.heap_above_idle_mb > 50 && 'heap > 50 MB above idle',
     figures.incremental_nothing_new_requests > 1 && 'incremental > 1 request',
   ].filter(Boolean);
   if (missed.length) {

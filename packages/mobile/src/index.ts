@@ -4,7 +4,7 @@
  */
 export { WellstreamMobile, type MobileConfig, type MobileDeps, type SyncResult } from './sync/engine';
 export type { SyncStatus, ResourceStatus } from './sync/status';
-export type { StoragePort, HealthSource, ChangePage, FetchLike } from './sync/ports';
+export type { StoragePort, HealthSource, ChangePage, FetchLike, HeartRateSample, HistoryAccess, PermissionAnswer } from './sync/ports';
 export { WellstreamMobileError, UnauthorizedError, SourceDisconnectedError, UnavailableError } from './sync/errors';
 export { CLOUD_SOURCE_APPS } from './sync/not-twice';
 export { syncOnWake } from './sync/background';

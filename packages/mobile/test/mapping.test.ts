@@ -3,12 +3,13 @@
  * Connect type, each result valid for the platform's own ingestion schema, zones on both sides of
  * a DST change, a night across midnight, a deletion.
  */
+import { PROVIDER_SOURCE_TYPES } from '@wellstream/catalog';
 import { validateRecords } from '@wellstream/contracts';
 import { EVERY_RECORD, meta } from './fixtures/health-connect-records';
 import { EVERY_QUANTITY, hkQuantity, NIGHT, OURA_REVISION, RUN } from './fixtures/healthkit-samples';
 import type { Upload, WellstreamRecord } from '../src/records';
 import { BucketStore } from '../src/sync/bucket-store';
-import { cloudSourceOf } from '../src/sync/not-twice';
+import { CLOUD_SOURCE_APPS, cloudSourceOf } from '../src/sync/not-twice';
 import type { StoragePort } from '../src/sync/ports';
 import { bucketDeletion, buildBucket } from '../src/mapping/buckets';
 import type { Mapped } from '../src/mapping/entries';
@@ -119,6 +120,15 @@ describe('HealthKit mapping', () => {
   it('knows the app of a connected cloud source', () => {
     const [m] = mapHkQuantity(hkQuantity('HKQuantityTypeIdentifierRestingHeartRate', 52, 'count/min', { uuid: 'o', start: '2026-03-10T06:00:00Z', revision: OURA_REVISION }));
     expect(cloudSourceOf('part' in m ? m.part.device : undefined)).toBe('oura');
+  });
+
+  it("lists the writing apps of every cloud source of the platform, each app under one source", () => {
+    expect(Object.keys(CLOUD_SOURCE_APPS).sort()).toEqual([...PROVIDER_SOURCE_TYPES].sort());
+    for (const [source, apps] of Object.entries(CLOUD_SOURCE_APPS)) for (const app of apps) expect({ app, source: cloudSourceOf({ id: app }) }).toEqual({ app, source });
+    // A watch extension or a regional build extends the app's id.
+    expect(cloudSourceOf({ id: 'com.garmin.connect.mobile.watch' })).toBe('garmin');
+    expect(cloudSourceOf({ id: 'com.dexcom.g6.region1.mmol' })).toBe('dexcom');
+    expect(cloudSourceOf({ id: 'com.stravaride' })).toBeUndefined();
   });
 });
 

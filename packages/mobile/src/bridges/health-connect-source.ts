@@ -3,11 +3,13 @@
  * change token first (`getChanges` without a token creates one), then reads the last `historyDays`
  * with `readRecords` page by page; later syncs read `getChanges` from the token, upserts and
  * deletions. An expired token (`changesTokenExpired`) starts over with a read (duplicates are
- * harmless). Health Connect cannot read before the read permission was granted, so a first sync
- * may hold less than `historyDays`.
+ * harmless). Health Connect reads nothing older than 30 days before the app's first permission
+ * unless it holds the history permission, which is asked for when the first sync's window reaches
+ * further back. A workout's heart rate is read for its window, whether or not it was synced.
  */
 import type * as HealthConnect from 'react-native-health-connect';
 import type { HealthConnectRecordResult, RecordType } from 'react-native-health-connect';
+import { mapEach } from '../mapping/entries';
 import { HC_RECORD_TYPES, mapHcRecord } from '../mapping/health-connect';
 import type { ResourceType } from '../records';
 import type { ChangePage, HealthSource } from '../sync/ports';
@@ -17,7 +19,11 @@ export type HealthConnectBridge = Pick<typeof HealthConnect, 'initialize' | 'req
 
 type Cursor = { phase: 'read'; token: string; pageToken?: string } | { phase: 'changes'; token: string };
 
-export const HC_PAGE = 5000;
+export const HC_PAGE = 1000;
+const DAY = 86_400_000;
+/** Health Connect reads this far back before the app's first permission without the history permission. */
+const HC_DEFAULT_HISTORY_DAYS = 30;
+const HISTORY = { accessType: 'read', recordType: 'ReadHealthDataHistory' } as const;
 
 export function healthConnectSource(bridge: HealthConnectBridge, options: { pageSize?: number } = {}): HealthSource {
   const pageSize = options.pageSize ?? HC_PAGE;
@@ -30,9 +36,27 @@ export function healthConnectSource(bridge: HealthConnectBridge, options: { page
     store: 'health_connect',
     feeds,
     resourceOf: (feed) => HC_RECORD_TYPES[feed as RecordType]?.resource ?? 'measurement',
-    async requestPermissions(resources) {
+    async requestPermissions(resources, window) {
       await init();
-      await bridge.requestPermission(feeds(resources).map((recordType) => ({ accessType: 'read' as const, recordType: recordType as RecordType })));
+      // A workout's heart rate is read from the store, so workouts need heart rate even without intraday.
+      const types = [...new Set([...feeds(resources), ...(resources.includes('workout') ? ['HeartRate'] : [])])] as RecordType[];
+      const limitedFrom = window ? new Date(window.grantedAt.getTime() - HC_DEFAULT_HISTORY_DAYS * DAY) : undefined;
+      const needsHistory = !!window && !!limitedFrom && window.since < limitedFrom;
+      const granted = await bridge.requestPermission([...types.map((recordType) => ({ accessType: 'read' as const, recordType })), ...(needsHistory ? [HISTORY] : [])]);
+      if (!needsHistory || !window || !limitedFrom) return {};
+      const reported = granted.some((p) => p.accessType === HISTORY.accessType && p.recordType === HISTORY.recordType);
+      return { history: { from: window.since.toISOString(), limitedFrom: limitedFrom.toISOString(), permission: reported ? 'granted' : 'unconfirmed' } };
+    },
+    async heartRateBetween(start, end) {
+      await init();
+      const out: { bpm: number; app?: string }[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await bridge.readRecords('HeartRate', { timeRangeFilter: { operator: 'between', startTime: start.toISOString(), endTime: end.toISOString() }, pageSize, ...(pageToken ? { pageToken } : {}) });
+        for (const r of page.records) for (const s of r.samples) if (Date.parse(s.time) >= start.getTime() && Date.parse(s.time) <= end.getTime()) out.push({ bpm: s.beatsPerMinute, ...(r.metadata?.dataOrigin ? { app: r.metadata.dataOrigin } : {}) });
+        pageToken = page.pageToken || undefined;
+      } while (pageToken);
+      return out;
     },
     async readChanges(feed, raw, since): Promise<ChangePage> {
       await init();
@@ -49,14 +73,14 @@ export function healthConnectSource(bridge: HealthConnectBridge, options: { page
           pageSize,
           ...(cursor.pageToken ? { pageToken: cursor.pageToken } : {}),
         });
-        const mapped = page.records.flatMap((r) => mapHcRecord({ ...r, recordType } as HealthConnectRecordResult));
+        const mapped = mapEach(page.records, (r) => mapHcRecord({ ...r, recordType } as HealthConnectRecordResult));
         const next: Cursor = page.pageToken ? { phase: 'read', token: cursor.token, pageToken: page.pageToken } : { phase: 'changes', token: cursor.token };
         return { mapped, deletedIds: [], cursor: JSON.stringify(next), more: true };
       }
       const changes = await bridge.getChanges({ changesToken: cursor.token, recordTypes: [recordType] });
       if (changes.changesTokenExpired) return { mapped: [], deletedIds: [], cursor: '', more: false, restart: true };
       return {
-        mapped: changes.upsertionChanges.flatMap((c) => mapHcRecord(c.record)),
+        mapped: mapEach(changes.upsertionChanges, (c) => mapHcRecord(c.record)),
         deletedIds: changes.deletionChanges.map((d) => d.recordId),
         cursor: JSON.stringify({ phase: 'changes', token: changes.nextChangesToken } satisfies Cursor),
         more: changes.hasMore,

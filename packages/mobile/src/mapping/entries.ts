@@ -31,3 +31,8 @@ export interface MappedChanges {
   mapped: Mapped[];
   deletedIds: string[];
 }
+
+/** Maps a page's samples one at a time as they are consumed, so only the sample at hand has its mapped form in memory. */
+export function* mapEach<T>(samples: readonly T[], map: (sample: T) => Mapped[]): Generator<Mapped> {
+  for (const sample of samples) yield* map(sample);
+}

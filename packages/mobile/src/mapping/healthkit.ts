@@ -110,11 +110,13 @@ export function mapHkQuantity(sample: QuantitySample): Mapped[] {
       return [{ record: { type: 'nutrition', ...common(sample), ...(typeof food === 'string' ? { name: food.slice(0, 200) } : {}), category: 'food', metrics: [metric] } }];
     }
     case 'intraday':
-      return [{ part: { ...partBase(sample), kind: 'intraday', metric: target.metric, unit: target.unit, value } }];
+      return [{ part: Object.assign(partBase(sample), { kind: 'intraday' as const, metric: target.metric, unit: target.unit, value }) }];
     case 'summary': {
+      // The summary part takes the shared base itself; only the intraday twin is a copy (a month is ~30,000 step samples).
       const base = partBase(sample);
-      const parts: Mapped[] = [{ part: { ...base, kind: 'summary', metric: target.metric, unit: target.unit, value } }];
-      if (target.intraday) parts.push({ part: { ...base, kind: 'intraday', metric: target.metric, unit: target.unit, value, id: `${sample.uuid}#i` } });
+      const twin = target.intraday ? { ...base, kind: 'intraday' as const, metric: target.metric, unit: target.unit, value, id: `${sample.uuid}#i` } : undefined;
+      const parts: Mapped[] = [{ part: Object.assign(base, { kind: 'summary' as const, metric: target.metric, unit: target.unit, value }) }];
+      if (twin) parts.push({ part: twin });
       return parts;
     }
   }

@@ -15,13 +15,24 @@ const SLOT = 15 * 60_000;
  * few thousand times instead of once per sample.
  */
 export function zoneOffsetAt(zone: string, at: Date): number | undefined {
-  const key = `${zone}|${Math.floor(at.getTime() / SLOT)}`;
-  if (offsets.has(key)) return offsets.get(key);
-  const offset = computeOffset(zone, new Date(Math.floor(at.getTime() / SLOT) * SLOT));
-  if (offsets.size > 50_000) offsets.clear();
-  offsets.set(key, offset);
+  const slot = Math.floor(at.getTime() / SLOT);
+  // Consecutive samples mostly share a zone and a quarter hour: answered without building a key.
+  if (zone === last.zone && slot === last.slot) return last.offset;
+  const key = `${zone}|${slot}`;
+  let offset: number | undefined;
+  if (offsets.has(key)) offset = offsets.get(key);
+  else {
+    offset = computeOffset(zone, new Date(slot * SLOT));
+    if (offsets.size > 50_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  last.zone = zone;
+  last.slot = slot;
+  last.offset = offset;
   return offset;
 }
+
+const last: { zone?: string; slot: number; offset?: number } = { slot: NaN };
 
 function formatFor(zone: string): Intl.DateTimeFormat | null {
   let f = formats.get(zone);

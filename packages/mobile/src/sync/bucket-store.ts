@@ -25,13 +25,18 @@ function toBucket(name: string, stored: Stored): Bucket {
   const [kind, source] = name.split('|') as [Part['kind'], Part['source']];
   const bucket: Bucket = {};
   for (const [id, [metric, unit, value, start, end, offset]] of Object.entries(stored.parts)) {
-    bucket[id] = { id, kind, source, metric, unit, value, start, end, ...(offset === null ? {} : { offset }), ...(stored.device ? { device: stored.device } : {}) };
+    const part: Part = { id, kind, source, metric, unit, value, start, end };
+    if (offset !== null) part.offset = offset;
+    if (stored.device) part.device = stored.device;
+    bucket[id] = part;
   }
   return bucket;
 }
 
 export class BucketStore {
   private readonly index = new Map<string, string>();
+  /** One string per bucket name, shared by every index entry of that bucket (a month is ~80,000 entries, ~2,000 names). */
+  private readonly names = new Map<string, string>();
   private readonly open = new Map<string, Stored>();
   private loaded = false;
   /** Parts put since the last flush (what the open buckets hold, roughly). */
@@ -43,7 +48,7 @@ export class BucketStore {
   async load(): Promise<void> {
     if (this.loaded) return;
     for (const key of (await this.storage.getAllKeys()).filter((k) => k.startsWith(PREFIX))) {
-      const name = key.slice(PREFIX.length);
+      const name = this.intern(key.slice(PREFIX.length));
       for (const id of Object.keys((JSON.parse((await this.storage.getItem(key)) ?? '{"parts":{}}') as Stored).parts)) this.index.set(id, name);
     }
     this.loaded = true;
@@ -59,12 +64,29 @@ export class BucketStore {
     return stored;
   }
 
-  /** Adds or replaces a part; a part that moved (an edited time) leaves its old bucket. */
-  async put(part: Part): Promise<void> {
-    const name = bucketKey(part);
+  private intern(name: string): string {
+    const known = this.names.get(name);
+    if (known !== undefined) return known;
+    this.names.set(name, name);
+    return name;
+  }
+
+  /** Adds or replaces a part; a part that moved (an edited time) leaves its old bucket. Synchronous when its bucket is open. */
+  put(part: Part): Promise<void> | undefined {
+    const name = this.intern(bucketKey(part));
     const old = this.index.get(part.id);
-    if (old !== undefined && old !== name) delete (await this.get(old)).parts[part.id];
-    const stored = await this.get(name);
+    const open = this.open.get(name);
+    if (open && (old === undefined || old === name)) {
+      this.add(open, name, part);
+      return undefined;
+    }
+    return (async () => {
+      if (old !== undefined && old !== name) delete (await this.get(old)).parts[part.id];
+      this.add(await this.get(name), name, part);
+    })();
+  }
+
+  private add(stored: Stored, name: string, part: Part): void {
     stored.parts[part.id] = toEntry(part);
     this.openParts++;
     if (part.device) stored.device = part.device;
@@ -103,9 +125,9 @@ export class BucketStore {
     return this.open.size;
   }
 
-  /** The buckets touched since the last flush, as parts. */
-  changed(): [string, Bucket][] {
-    return [...this.open].map(([name, stored]) => [name, toBucket(name, stored)]);
+  /** The buckets touched since the last flush, as parts, one at a time (only one bucket's parts are made at once). */
+  *changed(): Generator<[string, Bucket]> {
+    for (const [name, stored] of this.open) yield [name, toBucket(name, stored)];
   }
 
   /** Writes the touched buckets back (an empty one is removed) and lets them go. */
@@ -121,6 +143,7 @@ export class BucketStore {
   async clear(): Promise<void> {
     for (const key of (await this.storage.getAllKeys()).filter((k) => k.startsWith(PREFIX))) await this.storage.removeItem(key);
     this.index.clear();
+    this.names.clear();
     this.open.clear();
     this.loaded = false;
   }

@@ -4,7 +4,6 @@
  * (seconds or an HTTP date), a network failure after an exponential backoff; 401 and a
  * disconnected source stop at once.
  */
-import type { Upload } from '../records';
 import { SourceDisconnectedError, UnauthorizedError, UnavailableError, WellstreamMobileError } from './errors';
 import type { FetchLike } from './ports';
 
@@ -36,17 +35,19 @@ export class MobileClient {
     return `${this.o.baseUrl.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}`;
   }
 
-  /** Posts one batch; answers the indexes of records the platform rejected (400) so the caller can drop them. */
-  async postRecords(token: string, uploads: Upload[]): Promise<PostResult> {
-    const body = JSON.stringify({ records: uploads });
-    const res = await this.send('/mobile/records', token, body);
+  /**
+   * Posts one batch, its records given as JSON text (`[...]`, as the queue holds them: never parsed
+   * to be sent); answers the indexes of records the platform rejected (400) so the caller can drop them.
+   */
+  async postRecords(token: string, recordsJson: string, count: number, source: string): Promise<PostResult> {
+    const res = await this.send('/mobile/records', token, `{"records":${recordsJson}}`);
     if (res.status === 200) return { ok: true, requests: res.requests };
     const text = res.body;
-    if (res.status === 422 && text.includes('disconnected')) throw new SourceDisconnectedError(uploads[0]?.source.type ?? 'this source');
+    if (res.status === 422 && text.includes('disconnected')) throw new SourceDisconnectedError(source);
     if (res.status === 400) {
       const errors = (safeJson(text) as { errors?: Record<string, unknown> } | undefined)?.errors ?? {};
       const rejected = [...new Set(Object.keys(errors).flatMap((k) => (/^records\[(\d+)\]/.exec(k) ? [Number(/^records\[(\d+)\]/.exec(k)![1])] : [])))];
-      return { ok: false, rejected: rejected.length ? rejected : uploads.map((_, i) => i), requests: res.requests };
+      return { ok: false, rejected: rejected.length ? rejected : Array.from({ length: count }, (_, i) => i), requests: res.requests };
     }
     throw new WellstreamMobileError('rejected', `POST /mobile/records answered ${res.status}: ${text.slice(0, 200)}`);
   }

@@ -8,7 +8,7 @@ import { RESOURCES, type ResourceType, type SourceType, type Upload, type Wellst
 import { BucketStore } from './bucket-store';
 import { MobileClient } from './client';
 import { SourceDisconnectedError, UnauthorizedError, WellstreamMobileError } from './errors';
-import { cloudSourceOf } from './not-twice';
+import { CLOUD_SOURCE_APPS, cloudSourceOf } from './not-twice';
 import type { FetchLike, HealthSource, StoragePort } from './ports';
 import { PendingUploads, CURSOR } from './pending';
 import { MAX_BATCH, UploadQueue } from './queue';
@@ -17,12 +17,14 @@ import { clearStatus, loadStatus, saveStatus, type PersistedStatus, type SyncSta
 export interface MobileConfig {
   /** The API's base URL, e.g. `https://api.example.com/v2`. */
   baseUrl: string;
-  /** How far back the first sync reads (Health Connect cannot read before the permission was granted). */
+  /** How far back the first sync reads (Health Connect reads 30 days before its first permission unless the history permission is granted; connect() asks for it when this reaches further). */
   historyDays?: number;
   /** Skip samples written by apps whose cloud source the user connected in Wellstream (default true). */
   skipConnectedCloudSources?: boolean;
   /** The cloud sources the user connected (the customer's backend knows them from `GET user`). */
   connectedCloudSources?: string[];
+  /** The writing apps of each cloud source (default `CLOUD_SOURCE_APPS`), for an app id seen on a device that the list lacks. */
+  cloudSourceApps?: Record<string, readonly string[]>;
   maxAttempts?: number;
   backoffMs?: number;
   maxRetryAfterMs?: number;
@@ -56,7 +58,7 @@ const globalFetch = () => (globalThis as { fetch?: FetchLike }).fetch;
 const CONNECTION = 'wellstream:connection';
 const DAY = 86_400_000;
 /** Samples held in open buckets before a commit writes them out. */
-const OPEN_PARTS_BUDGET = 20_000;
+const OPEN_PARTS_BUDGET = 5_000;
 
 export class WellstreamMobile {
   private config?: Required<Omit<MobileConfig, 'connectedCloudSources'>> & { connectedCloudSources: string[] };
@@ -78,6 +80,7 @@ export class WellstreamMobile {
       maxAttempts: 5,
       backoffMs: 1000,
       maxRetryAfterMs: 120_000,
+      cloudSourceApps: CLOUD_SOURCE_APPS,
       ...config,
       connectedCloudSources: config.connectedCloudSources ?? [],
     };
@@ -100,20 +103,24 @@ export class WellstreamMobile {
    * permission on these resources and tells the platform the phone source is connected.
    */
   async connect(mobileToken: string, options: { resources?: ResourceType[] } = {}): Promise<SyncStatus> {
-    this.requireConfig();
+    const config = this.requireConfig();
     const resources = options.resources ?? [...RESOURCES];
-    await this.deps.source.requestPermissions(resources);
     const previous = await this.connection();
+    const connectedAt = previous?.connectedAt ?? this.now().toISOString();
+    const grantedAt = new Date(connectedAt);
+    const answer = await this.deps.source.requestPermissions(resources, { since: new Date(grantedAt.getTime() - config.historyDays * DAY), grantedAt });
     if (previous && previous.token !== mobileToken) await this.resetCursors();
     const status = await loadStatus(this.deps.storage);
     delete status.stopped;
     delete status.lastError;
-    const answer = await this.client.connectSource(mobileToken, this.deps.source.store);
-    status.connectEndpoint = answer.available ? 'available' : 'pending';
-    const cloud = (answer.body as { cloud_sources?: unknown } | undefined)?.cloud_sources;
+    if (answer?.history) status.history = answer.history;
+    else delete status.history;
+    const platform = await this.client.connectSource(mobileToken, this.deps.source.store);
+    status.connectEndpoint = platform.available ? 'available' : 'pending';
+    const cloud = (platform.body as { cloud_sources?: unknown } | undefined)?.cloud_sources;
     if (Array.isArray(cloud)) status.connectedCloudSources = cloud.filter((c): c is string => typeof c === 'string');
     await saveStatus(this.deps.storage, status);
-    await this.deps.storage.setItem(CONNECTION, JSON.stringify({ token: mobileToken, resources, connectedAt: previous?.connectedAt ?? this.now().toISOString() } satisfies Connection));
+    await this.deps.storage.setItem(CONNECTION, JSON.stringify({ token: mobileToken, resources, connectedAt } satisfies Connection));
     return this.status();
   }
 
@@ -134,7 +141,7 @@ export class WellstreamMobile {
     const result: SyncResult = { queued: 0, uploaded: 0, requests: 0, skippedNotTwice: 0 };
     try {
       // What an earlier sync queued goes first, so the order of versions is kept.
-      await this.flush(conn.token, status, result);
+      await this.flush(conn.token, status, result, false);
       await this.buckets.load();
       // Fixed at connect(): the window a first sync reads, and what later syncs keep watching.
       const since = new Date(Date.parse(conn.connectedAt) - config.historyDays * DAY);
@@ -150,21 +157,26 @@ export class WellstreamMobile {
             continue;
           }
           for (const m of page.mapped) {
-            const cloud = cloudSourceOf('record' in m ? m.record.source.device : m.part.device);
+            const cloud = cloudSourceOf('record' in m ? m.record.source.device : m.part.device, config.cloudSourceApps);
             if (cloud && skip.has(cloud)) result.skippedNotTwice++;
-            else if ('record' in m) pending.add(m.record.type === 'workout' ? await this.withHeartRate(m.record) : m.record);
-            else await this.buckets.put(m.part);
+            else if ('record' in m) pending.add(m.record.type === 'workout' ? await this.withHeartRate(m.record, skip, config.cloudSourceApps) : m.record);
+            else {
+              // No await when the part's bucket is open (most parts): a month is ~80,000 of them.
+              const reading = this.buckets.put(m.part);
+              if (reading) await reading;
+            }
           }
           for (const id of page.deletedIds) if (!(await this.buckets.remove(id))) for (const stub of this.deletionsFor(feed, id)) pending.add(stub);
           pending.cursor(feed, page.cursor);
-          await this.commit(pending, false);
+          // A full batch is sent as soon as it is queued: a first sync never holds a month of uploads.
+          if (await this.commit(pending, false)) await this.flush(conn.token, status, result, true);
           cursor = page.cursor;
           if (!page.more) break;
         }
       }
       await this.commit(pending, true);
       result.queued = pending.queued;
-      await this.flush(conn.token, status, result);
+      await this.flush(conn.token, status, result, false);
       status.skippedNotTwice += result.skippedNotTwice;
       status.lastSyncAt = this.now().toISOString();
       delete status.lastError;
@@ -185,23 +197,33 @@ export class WellstreamMobile {
    * (a kill in between re-reads and rebuilds, never loses). Waits until a request's worth or a
    * memory budget of open buckets is reached, so a bucket touched by many pages is built once.
    */
-  private async commit(pending: PendingUploads, force: boolean): Promise<void> {
-    if (!force && pending.size + this.buckets.openBuckets < MAX_BATCH && this.buckets.openParts < OPEN_PARTS_BUDGET) return;
+  private async commit(pending: PendingUploads, force: boolean): Promise<boolean> {
+    if (!force && pending.size + this.buckets.openBuckets < MAX_BATCH && this.buckets.openParts < OPEN_PARTS_BUDGET) return false;
+    // One bucket at a time: its record is made, queued and its parts let go before the next.
     for (const [key, bucket] of this.buckets.changed()) pending.add(buildBucket(key, bucket) ?? bucketDeletion(key));
     await this.buckets.flush();
     await pending.commit();
+    return true;
   }
 
   /**
-   * A workout's average and maximum heart rate, from the heart-rate samples already synced for its
-   * window (heart rate is read before workouts; samples that arrive later are not added).
+   * A workout's average and maximum heart rate, from the heart-rate samples the store holds for its
+   * window (read for it, whether or not they were synced; without such a read, from those synced).
+   * Samples written by the app of a connected cloud source are left out, as everywhere.
    */
-  private async withHeartRate(record: Extract<WellstreamRecord, { type: 'workout' }>): Promise<WellstreamRecord> {
+  private async withHeartRate(record: Extract<WellstreamRecord, { type: 'workout' }>, skip: Set<string>, apps: Record<string, readonly string[]>): Promise<WellstreamRecord> {
     if (record.metrics.some((m) => m.type === 'avg_heart_rate')) return record;
-    const values = await this.buckets.seriesBetween(record.source.type, 'heart_rate', record.start_time, record.end_time);
+    const read = this.deps.source.heartRateBetween;
+    const values = read
+      ? // end_time is cut to the second: the workout ends within the second after it.
+        (await read.call(this.deps.source, new Date(record.start_time), new Date(Date.parse(record.end_time) + 999))).flatMap((s) => {
+          const cloud = cloudSourceOf(s.app === undefined ? undefined : { id: s.app }, apps);
+          return cloud && skip.has(cloud) ? [] : [s.bpm];
+        })
+      : await this.buckets.seriesBetween(record.source.type, 'heart_rate', record.start_time, record.end_time);
     if (!values.length) return record;
     const avg = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
-    const max = Math.max(...values);
+    const max = values.reduce((a, b) => (b > a ? b : a), values[0]);
     return { ...record, metrics: [...record.metrics, { type: 'avg_heart_rate', unit: 'bpm', value: avg, origin: 'device' }, { type: 'max_heart_rate', unit: 'bpm', value: max, origin: 'device' }] };
   }
 
@@ -212,25 +234,31 @@ export class WellstreamMobile {
     return sources.map((s) => ({ type, source: { type: s }, log_id: id, deleted: true as const }));
   }
 
-  private async flush(token: string, status: PersistedStatus, result: SyncResult): Promise<void> {
-    for (let head = await this.queue.head(); head; head = await this.queue.head()) {
-      const answer = await this.client.postRecords(token, head.uploads);
+  /** Sends the queue oldest first; `fullOnly` stops once less than a whole request is queued (more may join it). */
+  private async flush(token: string, status: PersistedStatus, result: SyncResult, fullOnly: boolean): Promise<void> {
+    while (!fullOnly || (await this.queue.length()) >= MAX_BATCH) {
+      const batch = await this.queue.next();
+      if (!batch) return;
+      const answer = await this.client.postRecords(token, batch.json, batch.count, this.deps.source.store);
       result.requests += answer.requests;
       if (!answer.ok) {
+        // Rare: only then are the records parsed, to drop the ones the platform named.
         const rejected = new Set(answer.rejected);
         status.dropped += rejected.size;
-        await this.queue.replace(head.key, head.uploads.filter((_, i) => !rejected.has(i)));
+        await this.queue.replace(batch, (JSON.parse(batch.json) as Upload[]).filter((_, i) => !rejected.has(i)));
         continue;
       }
-      await this.queue.ack(head.key);
-      result.uploaded += head.uploads.length;
+      await this.queue.ack(batch);
+      result.uploaded += batch.count;
       const at = this.now().toISOString();
       status.lastUploadAt = at;
-      for (const u of head.uploads) {
-        const r = (status.resources[u.type] ??= { uploaded: 0 });
-        r.uploaded++;
-        r.lastUploadAt = at;
-        if ('end_time' in u && (!r.lastRecordTime || u.end_time > r.lastRecordTime)) r.lastRecordTime = u.end_time;
+      for (const header of batch.headers) {
+        for (const [type, sent] of Object.entries(header.resources) as [ResourceType, { count: number; lastEnd?: string }][]) {
+          const r = (status.resources[type] ??= { uploaded: 0 });
+          r.uploaded += sent.count;
+          r.lastUploadAt = at;
+          if (sent.lastEnd && (!r.lastRecordTime || sent.lastEnd > r.lastRecordTime)) r.lastRecordTime = sent.lastEnd;
+        }
       }
     }
   }

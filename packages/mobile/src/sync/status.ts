@@ -1,6 +1,6 @@
 /** What status() reports, persisted so it survives restarts. */
 import type { ResourceType } from '../records';
-import type { StoragePort } from './ports';
+import type { HistoryAccess, StoragePort } from './ports';
 
 export interface ResourceStatus {
   /** When records of this resource were last acknowledged by the platform. */
@@ -26,6 +26,12 @@ export interface SyncStatus {
   connectEndpoint?: 'available' | 'pending';
   /** Cloud sources the platform said the user connected (from the connect endpoint, when it answers them). */
   connectedCloudSources?: string[];
+  /**
+   * Health Connect, when the first sync's window reaches further back than it reads without the
+   * history permission: the SDK asked for it; `unconfirmed` (refused, or not reported by the
+   * bridge) means nothing older than `limitedFrom` may arrive.
+   */
+  history?: HistoryAccess;
   resources: Partial<Record<ResourceType, ResourceStatus>>;
 }
 

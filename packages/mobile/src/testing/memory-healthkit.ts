@@ -104,6 +104,16 @@ export class MemoryHealthKit {
       const { picked, newAnchor } = this.changes(identifier, options.anchor, options.limit, options.filter?.date?.startDate);
       return { samples: picked.flatMap((c) => (c.sample ? [c.sample] : [])), deletedSamples: picked.flatMap((c) => (c.deleted ? [{ uuid: c.deleted }] : [])), newAnchor };
     }) as unknown as HealthKitBridge['queryCategorySamplesWithAnchor'],
+    queryQuantitySamples: (async (identifier: string, options: { limit: number; unit?: string; filter?: { date?: { startDate?: Date; endDate?: Date } } }) => {
+      this.queries++;
+      const from = options.filter?.date?.startDate?.getTime() ?? -Infinity;
+      const to = options.filter?.date?.endDate?.getTime() ?? Infinity;
+      const found = [...this.samples.values()]
+        .filter((s) => s.feed === identifier && s.sample.startDate.getTime() >= from && s.sample.startDate.getTime() <= to)
+        .map((s) => s.sample)
+        .sort((a, b) => a.startDate.getTime() - b.startDate.getTime());
+      return options.limit > 0 ? found.slice(0, options.limit) : found;
+    }) as unknown as HealthKitBridge['queryQuantitySamples'],
     queryWorkoutSamplesWithAnchor: (async (options: { anchor?: string; limit: number; filter?: { date?: { startDate?: Date } } }) => {
       const { picked, newAnchor } = this.changes(HK_WORKOUT, options.anchor, options.limit, options.filter?.date?.startDate);
       return { workouts: picked.flatMap((c) => (c.sample ? [c.sample] : [])), deletedSamples: picked.flatMap((c) => (c.deleted ? [{ uuid: c.deleted }] : [])), newAnchor };
