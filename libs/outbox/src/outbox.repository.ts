@@ -32,7 +32,7 @@ export class OutboxRepository {
     if (!this.store.upsertAtomically) return undefined;
     const batchId = randomUUID();
     // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
-    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: messages.map((m) => toEntry(m, batchId, 'ready', now)) }]);
+    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: [toEntry(messages, batchId, 'ready', now)] }]);
     return batchId;
   }
 
@@ -42,14 +42,19 @@ export class OutboxRepository {
   }
 
   async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {
-    if (messages.length) await this.entries.bulkUpsert(messages.map((m) => toEntry(m, batchId, state, now)));
+    if (messages.length) await this.entries.bulkUpsert([toEntry(messages, batchId, state, now)]);
+  }
+
+  /** Replaces entries whole (a crashed writer's batch cut down to what it stored). */
+  async replace(entries: OutboxEntry[]): Promise<void> {
+    if (entries.length) await this.entries.bulkUpsert(entries);
   }
 
   async removeBatch(batchId: string): Promise<void> {
     await this.entries.deleteMany({ batch_id: batchId });
   }
 
-  /** Resolves to how many entries of the batch became ready. */
+  /** Resolves to how many entries of the batch became ready (one: a batch is one entry). */
   markReady(batchId: string): Promise<number> {
     return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
   }

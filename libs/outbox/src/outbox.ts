@@ -101,7 +101,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = batchId;
-    if ((await this.entries.markReady(batchId)) !== messages.length) {
+    if ((await this.entries.markReady(batchId)) === 0) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
       readyBatch = randomUUID();
@@ -180,7 +180,7 @@ export class Outbox {
 /** Gauges for a metrics registry: what waits to be published, and for how long. */
 export function outboxGauges(outbox: Outbox): { name: string; help: string; read: () => Promise<{ value: number }[]> }[] {
   return [
-    { name: 'outbox_backlog', help: 'Outbox entries not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
+    { name: 'outbox_backlog', help: 'Outbox entries (one per write) not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
     { name: 'outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox entry', read: async () => [{ value: (await outbox.backlog()).oldestAgeMs / 1000 }] },
   ];
 }
