@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OutgoingMessage } from '@wellstream/bus';
-import type { Filter } from '@wellstream/store';
+import type { Filter, UpsertSet } from '@wellstream/store';
 
 /**
  * The state change a message announces, as a condition on one stored document: the message may be
@@ -50,6 +50,8 @@ export interface OutboxEntry {
   topic?: string;
   message?: string;
   confirmed_by?: string;
+  /** While prepared: the documents the change implies (UpsertSet[] as JSON text), for the relay to write should the writer die before. */
+  derived?: string;
   created_at: string;
 }
 
@@ -69,9 +71,16 @@ export function outboxId(now = Date.now()): string {
   return `${String(now).padStart(15, '0')}-${String(counter).padStart(9, '0')}-${processPart}`;
 }
 
-export function toEntry(messages: PendingMessage[], batchId: string, state: OutboxState, now: Date): OutboxEntry {
+export function toEntry(messages: PendingMessage[], batchId: string, state: OutboxState, now: Date, derived: UpsertSet[] = []): OutboxEntry {
   const stored: StoredMessage[] = messages.map((m) => ({ topic: m.topic, message: m.message, confirmed_by: m.confirmedBy }));
-  return { _id: outboxId(now.getTime()), batch_id: batchId, state, messages: JSON.stringify(stored), created_at: now.toISOString() };
+  const entry: OutboxEntry = { _id: outboxId(now.getTime()), batch_id: batchId, state, messages: JSON.stringify(stored), created_at: now.toISOString() };
+  if (derived.length > 0) entry.derived = JSON.stringify(derived);
+  return entry;
+}
+
+/** The documents a prepared entry's change implies (none once ready). */
+export function derivedOf(entry: OutboxEntry): UpsertSet[] {
+  return entry.derived === undefined ? [] : (JSON.parse(entry.derived) as UpsertSet[]);
 }
 
 /** Entries written before this library (records' outbox) carried the message spread over fields. */

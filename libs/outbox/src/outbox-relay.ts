@@ -7,7 +7,7 @@
  */
 import type { EventLog } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
-import { EntryMessage, messagesOf, OutboxEntry, withMessages } from './outbox-entry';
+import { derivedOf, EntryMessage, messagesOf, OutboxEntry, withMessages } from './outbox-entry';
 import type { OutboxRepository } from './outbox.repository';
 import type { Clock } from '@wellstream/clock';
 
@@ -131,6 +131,8 @@ export class OutboxRelay {
       const stored = await Promise.all(messages.map((m) => this.o.entries.confirmed(m.check)));
       const kept = messages.filter((_, i) => stored[i]);
       dropped += messages.length - kept.length;
+      // The writer died after its change and before what follows from it: write that first.
+      if (kept.length > 0) await this.o.entries.writeDerived(derivedOf(e));
       if (kept.length === messages.length) ready.push(e._id);
       else if (kept.length === 0) orphans.push(e._id);
       else partial.push(withMessages(e, kept, 'ready'));

@@ -41,8 +41,15 @@ export class OutboxRepository {
     return (await this.entries.count({ batch_id: batchId })) > 0;
   }
 
-  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {
-    if (messages.length) await this.entries.bulkUpsert([toEntry(messages, batchId, state, now)]);
+  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<void> {
+    if (messages.length) await this.entries.bulkUpsert([toEntry(messages, batchId, state, now, derived)]);
+  }
+
+  /** Replaces the documents of each set by _id, in the collection as its owner opened it. */
+  async writeDerived(sets: UpsertSet[]): Promise<void> {
+    await Promise.all(
+      sets.filter((set) => set.docs.length > 0).map(async (set) => (await this.opened(set.collection)).bulkUpsert(set.docs)),
+    );
   }
 
   /** Replaces entries whole (a crashed writer's batch cut down to what it stored). */
@@ -54,9 +61,9 @@ export class OutboxRepository {
     await this.entries.deleteMany({ batch_id: batchId });
   }
 
-  /** Resolves to how many entries of the batch became ready (one: a batch is one entry). */
+  /** Resolves to how many entries of the batch became ready (one: a batch is one entry); their derived documents are written by then. */
   markReady(batchId: string): Promise<number> {
-    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
+    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   /** The oldest entries, whatever their state (the relay publishes only a leading run of ready ones). */
@@ -65,7 +72,7 @@ export class OutboxRepository {
   }
 
   async setReady(ids: string[]): Promise<void> {
-    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' } });
+    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   async remove(ids: string[]): Promise<void> {
@@ -78,12 +85,16 @@ export class OutboxRepository {
 
   /** Whether the state change a message announces is stored. */
   async confirmed(check: StateCheck): Promise<boolean> {
-    let opening = this.checked.get(check.collection);
-    if (!opening) this.checked.set(check.collection, (opening = this.store.collection<{ _id: string }>({ name: check.collection })));
-    const collection = await opening.catch((err) => {
-      this.checked.delete(check.collection);
+    return (await (await this.opened(check.collection)).count(check.filter)) > 0;
+  }
+
+  /** A collection of this store by name, as its owner opened it (the store keeps the layout it was first opened with). */
+  private async opened(name: string): Promise<Collection<{ _id: string }>> {
+    let opening = this.checked.get(name);
+    if (!opening) this.checked.set(name, (opening = this.store.collection<{ _id: string }>({ name })));
+    return opening.catch((err) => {
+      this.checked.delete(name);
       throw err;
     });
-    return (await collection.count(check.filter)) > 0;
   }
 }

@@ -38,6 +38,14 @@ export interface DocumentChange {
   sets: UpsertSet[];
   /** The same change through the caller's own repositories (a store without transactions). */
   apply(): Promise<void>;
+  /**
+   * Documents that follow from the change (keys, counters, history), replaced by _id in this
+   * outbox's store. With transactions they join the one transaction. Without, they are kept in
+   * the prepared entry and written after `apply`, before the entry becomes ready; should the
+   * writer die in between, the relay writes them when it finds the change stored, before
+   * publishing. So a stored change never stays without them.
+   */
+  derived?: UpsertSet[];
 }
 
 /**
@@ -118,12 +126,34 @@ export class Outbox {
    * same three steps as `write`.
    */
   async writeDocuments(messages: PendingMessage[], change: DocumentChange, options: WriteOptions = {}): Promise<void> {
-    const batchId = messages.length > 0 ? await this.entries.addWithDocuments(messages, change.sets, this.clock.now()) : undefined;
+    const derived = (change.derived ?? []).filter((set) => set.docs.length > 0);
+    const batchId = messages.length > 0 ? await this.entries.addWithDocuments(messages, [...change.sets, ...derived], this.clock.now()) : undefined;
     if (batchId) {
       await this.published(batchId, options);
       return;
     }
-    await this.write(messages, () => change.apply(), options);
+    if (messages.length === 0 || derived.length === 0) {
+      await this.write(messages, async () => {
+        await change.apply();
+        await this.entries.writeDerived(derived);
+      }, options);
+      return;
+    }
+    const id = randomUUID();
+    await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
+    try {
+      await change.apply();
+      await this.entries.writeDerived(derived);
+    } catch (err) {
+      await this.settleFailedDocuments(id, messages, derived).catch(() => undefined);
+      throw err;
+    }
+    let readyBatch = id;
+    if ((await this.entries.markReady(id)) === 0) {
+      readyBatch = randomUUID();
+      await this.entries.add(readyBatch, messages, 'ready', this.clock.now());
+    }
+    await this.published(readyBatch, options);
   }
 
   /**
@@ -157,6 +187,19 @@ export class Outbox {
     if (stored.every((s) => !s)) await this.entries.removeBatch(batchId);
     else if (stored.every(Boolean)) await this.entries.markReady(batchId);
     // Mixed: leave them to the relay's per-entry resolution once stale.
+  }
+
+  /**
+   * `settleFailed` for a change with derived documents: nothing stored, the entry goes; something
+   * stored, its derived documents are written and the entry made ready. Should that fail too, the
+   * entry stays prepared for the relay, which does the same once it is stale.
+   */
+  private async settleFailedDocuments(batchId: string, messages: PendingMessage[], derived: UpsertSet[]): Promise<void> {
+    const stored = await Promise.all(messages.map((m) => this.entries.confirmed(m.confirmedBy)));
+    if (stored.every((s) => !s)) return this.entries.removeBatch(batchId);
+    if (!stored.every(Boolean)) return;
+    await this.entries.writeDerived(derived);
+    await this.entries.markReady(batchId);
   }
 
   async start(): Promise<void> {
