@@ -109,7 +109,7 @@ describe('ingestion on the MongoDB store: a crash between two writes', () => {
     return {
       records: records.map((r) => `${of(r)} ${r.deleted_at}`).sort(),
       content: keys.filter((k) => k.kind === 'content').map((k) => logId.get(k.record_id ?? '') ?? String(k.record_id)).sort(),
-      stats: keys.filter((k) => k.kind === 'stats').map(({ _id, user_id, ...rest }) => rest),
+      stats: keys.filter((k) => k.kind === 'stats').map(({ _id: _key, user_id: _user, ...rest }) => rest),
       versions: keys.filter((k) => k.kind === 'version').map((k) => `${logId.get(k.record_id!)} ${of(k)}`).sort(),
     };
   }
