@@ -71,11 +71,36 @@ export function outboxId(now = Date.now()): string {
   return `${String(now).padStart(15, '0')}-${String(counter).padStart(9, '0')}-${processPart}`;
 }
 
-export function toEntry(messages: PendingMessage[], batchId: string, state: OutboxState, now: Date, derived: UpsertSet[] = []): OutboxEntry {
-  const stored: StoredMessage[] = messages.map((m) => ({ topic: m.topic, message: m.message, confirmed_by: m.confirmedBy }));
-  const entry: OutboxEntry = { _id: outboxId(now.getTime()), batch_id: batchId, state, messages: JSON.stringify(stored), created_at: now.toISOString() };
-  if (derived.length > 0) entry.derived = JSON.stringify(derived);
-  return entry;
+/**
+ * Characters of JSON an entry holds at most: well under the 16 MB a MongoDB document may take
+ * (a batch of large records, several requests of one user, can be more; it becomes several entries).
+ */
+export const MAX_ENTRY_CHARS = 4_000_000;
+
+/**
+ * A write's messages as entries: one, unless its JSON would pass MAX_ENTRY_CHARS. `derived` goes
+ * into the entry only when everything fits in one; resolves whether it did.
+ */
+export function toEntries(messages: PendingMessage[], batchId: string, state: OutboxState, now: Date, derived: UpsertSet[] = []): { entries: OutboxEntry[]; derivedKept: boolean } {
+  const parts = messages.map((m) => JSON.stringify({ topic: m.topic, message: m.message, confirmed_by: m.confirmedBy } satisfies StoredMessage));
+  const chunks: string[][] = [[]];
+  let size = 0;
+  for (const part of parts) {
+    if (size > 0 && size + part.length > MAX_ENTRY_CHARS) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks[chunks.length - 1].push(part);
+    size += part.length + 1;
+  }
+  const derivedText = derived.length > 0 ? JSON.stringify(derived) : undefined;
+  const derivedKept = derivedText === undefined || (chunks.length === 1 && size + derivedText.length <= MAX_ENTRY_CHARS);
+  const entries = chunks.map((chunk, i): OutboxEntry => {
+    const entry: OutboxEntry = { _id: outboxId(now.getTime()), batch_id: batchId, state, messages: `[${chunk.join(',')}]`, created_at: now.toISOString() };
+    if (i === 0 && derivedText !== undefined && derivedKept) entry.derived = derivedText;
+    return entry;
+  });
+  return { entries, derivedKept };
 }
 
 /** The documents a prepared entry's change implies (none once ready). */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
-import { OutboxEntry, PendingMessage, StateCheck, toEntry } from './outbox-entry';
+import { OutboxEntry, PendingMessage, StateCheck, toEntries } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
 
@@ -32,7 +32,7 @@ export class OutboxRepository {
     if (!this.store.upsertAtomically) return undefined;
     const batchId = randomUUID();
     // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
-    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: [toEntry(messages, batchId, 'ready', now)] }]);
+    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: toEntries(messages, batchId, 'ready', now).entries }]);
     return batchId;
   }
 
@@ -41,8 +41,12 @@ export class OutboxRepository {
     return (await this.entries.count({ batch_id: batchId })) > 0;
   }
 
-  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<void> {
-    if (messages.length) await this.entries.bulkUpsert([toEntry(messages, batchId, state, now, derived)]);
+  /** Resolves to how many entries hold the messages (one unless they are large), and whether `derived` went with them. */
+  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<{ entries: number; derivedKept: boolean }> {
+    if (!messages.length) return { entries: 0, derivedKept: derived.length === 0 };
+    const { entries, derivedKept } = toEntries(messages, batchId, state, now, derived);
+    await this.entries.bulkUpsert(entries);
+    return { entries: entries.length, derivedKept };
   }
 
   /** Replaces the documents of each set by _id, in the collection as its owner opened it. */
@@ -61,7 +65,7 @@ export class OutboxRepository {
     await this.entries.deleteMany({ batch_id: batchId });
   }
 
-  /** Resolves to how many entries of the batch became ready (one: a batch is one entry); their derived documents are written by then. */
+  /** Resolves to how many entries of the batch became ready; their derived documents are written by then. */
   markReady(batchId: string): Promise<number> {
     return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }

@@ -100,7 +100,12 @@ export class Outbox {
   async write<R>(messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions = {}): Promise<R> {
     if (messages.length === 0) return change();
     const batchId = randomUUID();
-    await this.entries.add(batchId, messages, 'prepared', this.clock.now());
+    const { entries } = await this.entries.add(batchId, messages, 'prepared', this.clock.now());
+    return this.finishWrite(batchId, entries, messages, change, options);
+  }
+
+  /** `write` once its `entries` entries are written prepared: the change, then ready. */
+  private async finishWrite<R>(batchId: string, entries: number, messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions): Promise<R> {
     let result: R;
     try {
       result = await change();
@@ -109,7 +114,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = batchId;
-    if ((await this.entries.markReady(batchId)) === 0) {
+    if ((await this.entries.markReady(batchId)) !== entries) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
       readyBatch = randomUUID();
@@ -132,15 +137,22 @@ export class Outbox {
       await this.published(batchId, options);
       return;
     }
+    const applyAll = async () => {
+      await change.apply();
+      await this.entries.writeDerived(derived);
+    };
     if (messages.length === 0 || derived.length === 0) {
-      await this.write(messages, async () => {
-        await change.apply();
-        await this.entries.writeDerived(derived);
-      }, options);
+      await this.write(messages, applyAll, options);
       return;
     }
     const id = randomUUID();
-    await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
+    const { entries, derivedKept } = await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
+    if (!derivedKept) {
+      // Too large for one entry (a rare, very large batch): the entries are written, and the
+      // derived documents follow the change inside its step, as `write` orders them.
+      await this.finishWrite(id, entries, messages, applyAll, options);
+      return;
+    }
     try {
       await change.apply();
       await this.entries.writeDerived(derived);
@@ -149,7 +161,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = id;
-    if ((await this.entries.markReady(id)) === 0) {
+    if ((await this.entries.markReady(id)) !== entries) {
       readyBatch = randomUUID();
       await this.entries.add(readyBatch, messages, 'ready', this.clock.now());
     }

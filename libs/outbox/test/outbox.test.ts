@@ -274,6 +274,27 @@ describe('outbox', () => {
     expect(await rawEntries()).toEqual([]);
   });
 
+  it('splits a write too large for one document into entries, and publishes them all in order', async () => {
+    const plain: DocumentStore = { collection: (spec) => store.collection(spec), healthy: () => store.healthy(), close: async () => undefined };
+    const outbox = await Outbox.open(plain, { eventLog: flaky, logger, drainMs: 60_000 });
+    outboxes.push(outbox);
+    const before = (await published()).length;
+    const ids = Array.from({ length: 60 }, (_, i) => `big${i}`);
+    const during: number[] = [];
+    // 60 messages of 100 KB: 6 MB of JSON, more than one entry may hold.
+    await outbox.write(
+      ids.map((id, i) => msg(id, i, { headers: { pad: 'x'.repeat(100_000) } })),
+      async () => {
+        during.push((await rawEntries()).length);
+        await things.bulkUpsert(ids.map((id, i) => thing(id, i)));
+      },
+    );
+    expect(during[0]).toBeGreaterThan(1);
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(ids);
+    expect(await rawEntries()).toEqual([]);
+  });
+
   it('reports its backlog', async () => {
     const outbox = await open();
     gate.down = true;
