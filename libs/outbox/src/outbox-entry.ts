@@ -1,11 +1,12 @@
 /**
- * What the outbox stores: one document per message, holding the whole OutgoingMessage as one JSON
- * text (so fields the event log gains later pass through untouched) and the state check that
- * makes it publishable. Entries are deleted once published: the outbox only ever holds a backlog.
+ * What the outbox stores: one document per write (a batch of messages), holding each whole
+ * OutgoingMessage as JSON text (so fields the event log gains later pass through untouched) with
+ * the state check that makes it publishable. Entries are deleted once published: the outbox only
+ * ever holds a backlog.
  */
 import { randomBytes } from 'node:crypto';
 import type { OutgoingMessage } from '@wellstream/bus';
-import type { Filter } from '@wellstream/store';
+import type { Filter, UpsertSet } from '@wellstream/store';
 
 /**
  * The state change a message announces, as a condition on one stored document: the message may be
@@ -26,18 +27,39 @@ export interface PendingMessage {
 
 export type OutboxState = 'prepared' | 'ready';
 
+/** One message of a batch entry, as stored in its `messages` text. */
+interface StoredMessage {
+  topic: string;
+  message: OutgoingMessage;
+  confirmed_by: StateCheck;
+}
+
+/**
+ * One write's messages, as one document: written, made ready and removed as one (a batch of 100
+ * records is one insert, one update, one delete, whatever the store does per document).
+ */
 export interface OutboxEntry {
   /** Time-ordered, so the relay publishes in write order. */
   _id: string;
   batch_id: string;
   /** prepared: written before the state change, not publishable yet; ready: the change is stored. */
   state: OutboxState;
-  topic: string;
-  /** The OutgoingMessage as JSON text. */
-  message: string;
-  /** The StateCheck as JSON text (its filter may hold `$` operators, which are not stored as keys). */
-  confirmed_by: string;
+  /** The batch's messages in write order, as JSON text (StoredMessage[]; state-check filters hold `$` operators, which are not stored as keys). */
+  messages?: string;
+  /** Entries of one message each, written before batch entries: its topic, message and state check. */
+  topic?: string;
+  message?: string;
+  confirmed_by?: string;
+  /** While prepared: the documents the change implies (UpsertSet[] as JSON text), for the relay to write should the writer die before. */
+  derived?: string;
   created_at: string;
+}
+
+/** A message of an entry, with the state check that makes it publishable. */
+export interface EntryMessage {
+  topic: string;
+  message: OutgoingMessage;
+  check: StateCheck;
 }
 
 let counter = 0;
@@ -49,16 +71,41 @@ export function outboxId(now = Date.now()): string {
   return `${String(now).padStart(15, '0')}-${String(counter).padStart(9, '0')}-${processPart}`;
 }
 
-export function toEntry(m: PendingMessage, batchId: string, state: OutboxState, now: Date): OutboxEntry {
-  return {
-    _id: outboxId(now.getTime()),
-    batch_id: batchId,
-    state,
-    topic: m.topic,
-    message: JSON.stringify(m.message),
-    confirmed_by: JSON.stringify(m.confirmedBy),
-    created_at: now.toISOString(),
-  };
+/**
+ * Characters of JSON an entry holds at most: well under the 16 MB a MongoDB document may take
+ * (a batch of large records, several requests of one user, can be more; it becomes several entries).
+ */
+export const MAX_ENTRY_CHARS = 4_000_000;
+
+/**
+ * A write's messages as entries: one, unless its JSON would pass MAX_ENTRY_CHARS. `derived` goes
+ * into the entry only when everything fits in one; resolves whether it did.
+ */
+export function toEntries(messages: PendingMessage[], batchId: string, state: OutboxState, now: Date, derived: UpsertSet[] = []): { entries: OutboxEntry[]; derivedKept: boolean } {
+  const parts = messages.map((m) => JSON.stringify({ topic: m.topic, message: m.message, confirmed_by: m.confirmedBy } satisfies StoredMessage));
+  const chunks: string[][] = [[]];
+  let size = 0;
+  for (const part of parts) {
+    if (size > 0 && size + part.length > MAX_ENTRY_CHARS) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks[chunks.length - 1].push(part);
+    size += part.length + 1;
+  }
+  const derivedText = derived.length > 0 ? JSON.stringify(derived) : undefined;
+  const derivedKept = derivedText === undefined || (chunks.length === 1 && size + derivedText.length <= MAX_ENTRY_CHARS);
+  const entries = chunks.map((chunk, i): OutboxEntry => {
+    const entry: OutboxEntry = { _id: outboxId(now.getTime()), batch_id: batchId, state, messages: `[${chunk.join(',')}]`, created_at: now.toISOString() };
+    if (i === 0 && derivedText !== undefined && derivedKept) entry.derived = derivedText;
+    return entry;
+  });
+  return { entries, derivedKept };
+}
+
+/** The documents a prepared entry's change implies (none once ready). */
+export function derivedOf(entry: OutboxEntry): UpsertSet[] {
+  return entry.derived === undefined ? [] : (JSON.parse(entry.derived) as UpsertSet[]);
 }
 
 /** Entries written before this library (records' outbox) carried the message spread over fields. */
@@ -71,14 +118,26 @@ interface LegacyFields {
   checksum?: string;
 }
 
-export function messageOf(entry: OutboxEntry): OutgoingMessage {
+/** An entry's messages in write order, whichever form it was written in. */
+export function messagesOf(entry: OutboxEntry): EntryMessage[] {
+  if (entry.messages !== undefined) return (JSON.parse(entry.messages) as StoredMessage[]).map((m) => ({ topic: m.topic, message: m.message, check: m.confirmed_by }));
+  return [{ topic: entry.topic ?? '', message: messageOf(entry), check: stateCheckOf(entry) }];
+}
+
+function messageOf(entry: OutboxEntry): OutgoingMessage {
   if (entry.message !== undefined) return JSON.parse(entry.message) as OutgoingMessage;
   const legacy = entry as unknown as LegacyFields;
   return { key: legacy.key ?? '', value: legacy.value ?? '', partitionKey: legacy.partition_key, ...(legacy.tenant ? { tenant: legacy.tenant } : {}) };
 }
 
-export function stateCheckOf(entry: OutboxEntry): StateCheck {
+function stateCheckOf(entry: OutboxEntry): StateCheck {
   if (entry.confirmed_by !== undefined) return JSON.parse(entry.confirmed_by) as StateCheck;
   const legacy = entry as unknown as LegacyFields;
   return { collection: 'records', filter: { _id: legacy.record_id ?? '', checksum: legacy.checksum ?? '' } };
+}
+
+/** The entry keeping only these of its messages (a crashed writer's batch whose change was stored in part). */
+export function withMessages(entry: OutboxEntry, messages: EntryMessage[], state: OutboxState): OutboxEntry {
+  const stored: StoredMessage[] = messages.map((m) => ({ topic: m.topic, message: m.message, confirmed_by: m.check }));
+  return { _id: entry._id, batch_id: entry.batch_id, state, messages: JSON.stringify(stored), created_at: entry.created_at };
 }

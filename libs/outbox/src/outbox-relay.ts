@@ -7,11 +7,14 @@
  */
 import type { EventLog } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
-import { messageOf, OutboxEntry, stateCheckOf } from './outbox-entry';
+import { derivedOf, EntryMessage, messagesOf, OutboxEntry, withMessages } from './outbox-entry';
 import type { OutboxRepository } from './outbox.repository';
 import type { Clock } from '@wellstream/clock';
 
-const BATCH = 500;
+/** Entries read at a time (each one write's messages). */
+const BATCH = 100;
+/** Messages published in one round, at least one entry's. */
+const ROUND_MESSAGES = 1_000;
 
 export interface OutboxRelayOptions {
   entries: OutboxRepository;
@@ -106,12 +109,11 @@ export class OutboxRelay {
         continue;
       }
       // Order matters per key, and keys live within a topic: one publish per topic, in write order.
-      const byTopic = new Map<string, OutboxEntry[]>();
-      for (const e of run) (byTopic.get(e.topic) ?? byTopic.set(e.topic, []).get(e.topic)!).push(e);
-      for (const [topic, list] of byTopic) {
-        await this.o.eventLog.publish(topic, list.map(messageOf));
-        await this.o.entries.remove(list.map((e) => e._id));
-      }
+      const byTopic = new Map<string, EntryMessage['message'][]>();
+      for (const { messages } of run) for (const m of messages) (byTopic.get(m.topic) ?? byTopic.set(m.topic, []).get(m.topic)!).push(m.message);
+      for (const [topic, list] of byTopic) await this.o.eventLog.publish(topic, list);
+      // Removed once every topic took its messages: a crash before this publishes them again (at least once).
+      await this.o.entries.remove(run.map(({ entry }) => entry._id));
     }
   }
 
@@ -122,15 +124,37 @@ export class OutboxRelay {
     if (stale.length === 0 || stale[0]._id !== oldest[0]._id) return false;
     const ready: string[] = [];
     const orphans: string[] = [];
-    for (const e of stale) ((await this.o.entries.confirmed(stateCheckOf(e))) ? ready : orphans).push(e._id);
+    const partial: OutboxEntry[] = [];
+    let dropped = 0;
+    for (const e of stale) {
+      const messages = messagesOf(e);
+      const stored = await Promise.all(messages.map((m) => this.o.entries.confirmed(m.check)));
+      const kept = messages.filter((_, i) => stored[i]);
+      dropped += messages.length - kept.length;
+      // The writer died after its change and before what follows from it: write that first.
+      if (kept.length > 0) await this.o.entries.writeDerived(derivedOf(e));
+      if (kept.length === messages.length) ready.push(e._id);
+      else if (kept.length === 0) orphans.push(e._id);
+      else partial.push(withMessages(e, kept, 'ready'));
+    }
     await this.o.entries.setReady(ready);
+    await this.o.entries.replace(partial);
     await this.o.entries.remove(orphans);
-    if (orphans.length) this.o.logger.info('dropped outbox entries whose state change was never stored', { count: orphans.length });
+    if (dropped) this.o.logger.info('dropped outbox messages whose state change was never stored', { count: dropped });
     return true;
   }
 }
 
-function leadingReady(entries: OutboxEntry[]): OutboxEntry[] {
-  const firstPrepared = entries.findIndex((e) => e.state !== 'ready');
-  return firstPrepared < 0 ? entries : entries.slice(0, firstPrepared);
+/** The ready entries before the first prepared one, with their messages: up to ROUND_MESSAGES (at least one entry's). */
+function leadingReady(entries: OutboxEntry[]): { entry: OutboxEntry; messages: EntryMessage[] }[] {
+  const run: { entry: OutboxEntry; messages: EntryMessage[] }[] = [];
+  let count = 0;
+  for (const entry of entries) {
+    if (entry.state !== 'ready') break;
+    const messages = messagesOf(entry);
+    if (run.length > 0 && count + messages.length > ROUND_MESSAGES) break;
+    run.push({ entry, messages });
+    count += messages.length;
+  }
+  return run;
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
-import { OutboxEntry, PendingMessage, StateCheck, toEntry } from './outbox-entry';
+import { OutboxEntry, PendingMessage, StateCheck, toEntries } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
 
@@ -32,7 +32,7 @@ export class OutboxRepository {
     if (!this.store.upsertAtomically) return undefined;
     const batchId = randomUUID();
     // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
-    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: messages.map((m) => toEntry(m, batchId, 'ready', now)) }]);
+    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: toEntries(messages, batchId, 'ready', now).entries }]);
     return batchId;
   }
 
@@ -41,17 +41,33 @@ export class OutboxRepository {
     return (await this.entries.count({ batch_id: batchId })) > 0;
   }
 
-  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date): Promise<void> {
-    if (messages.length) await this.entries.bulkUpsert(messages.map((m) => toEntry(m, batchId, state, now)));
+  /** Resolves to how many entries hold the messages (one unless they are large), and whether `derived` went with them. */
+  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<{ entries: number; derivedKept: boolean }> {
+    if (!messages.length) return { entries: 0, derivedKept: derived.length === 0 };
+    const { entries, derivedKept } = toEntries(messages, batchId, state, now, derived);
+    await this.entries.bulkUpsert(entries);
+    return { entries: entries.length, derivedKept };
+  }
+
+  /** Replaces the documents of each set by _id, in the collection as its owner opened it. */
+  async writeDerived(sets: UpsertSet[]): Promise<void> {
+    await Promise.all(
+      sets.filter((set) => set.docs.length > 0).map(async (set) => (await this.opened(set.collection)).bulkUpsert(set.docs)),
+    );
+  }
+
+  /** Replaces entries whole (a crashed writer's batch cut down to what it stored). */
+  async replace(entries: OutboxEntry[]): Promise<void> {
+    if (entries.length) await this.entries.bulkUpsert(entries);
   }
 
   async removeBatch(batchId: string): Promise<void> {
     await this.entries.deleteMany({ batch_id: batchId });
   }
 
-  /** Resolves to how many entries of the batch became ready. */
+  /** Resolves to how many entries of the batch became ready; their derived documents are written by then. */
   markReady(batchId: string): Promise<number> {
-    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' } });
+    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   /** The oldest entries, whatever their state (the relay publishes only a leading run of ready ones). */
@@ -60,7 +76,7 @@ export class OutboxRepository {
   }
 
   async setReady(ids: string[]): Promise<void> {
-    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' } });
+    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   async remove(ids: string[]): Promise<void> {
@@ -73,12 +89,16 @@ export class OutboxRepository {
 
   /** Whether the state change a message announces is stored. */
   async confirmed(check: StateCheck): Promise<boolean> {
-    let opening = this.checked.get(check.collection);
-    if (!opening) this.checked.set(check.collection, (opening = this.store.collection<{ _id: string }>({ name: check.collection })));
-    const collection = await opening.catch((err) => {
-      this.checked.delete(check.collection);
+    return (await (await this.opened(check.collection)).count(check.filter)) > 0;
+  }
+
+  /** A collection of this store by name, as its owner opened it (the store keeps the layout it was first opened with). */
+  private async opened(name: string): Promise<Collection<{ _id: string }>> {
+    let opening = this.checked.get(name);
+    if (!opening) this.checked.set(name, (opening = this.store.collection<{ _id: string }>({ name })));
+    return opening.catch((err) => {
+      this.checked.delete(name);
       throw err;
     });
-    return (await collection.count(check.filter)) > 0;
   }
 }

@@ -38,6 +38,14 @@ export interface DocumentChange {
   sets: UpsertSet[];
   /** The same change through the caller's own repositories (a store without transactions). */
   apply(): Promise<void>;
+  /**
+   * Documents that follow from the change (keys, counters, history), replaced by _id in this
+   * outbox's store. With transactions they join the one transaction. Without, they are kept in
+   * the prepared entry and written after `apply`, before the entry becomes ready; should the
+   * writer die in between, the relay writes them when it finds the change stored, before
+   * publishing. So a stored change never stays without them.
+   */
+  derived?: UpsertSet[];
 }
 
 /**
@@ -92,7 +100,12 @@ export class Outbox {
   async write<R>(messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions = {}): Promise<R> {
     if (messages.length === 0) return change();
     const batchId = randomUUID();
-    await this.entries.add(batchId, messages, 'prepared', this.clock.now());
+    const { entries } = await this.entries.add(batchId, messages, 'prepared', this.clock.now());
+    return this.finishWrite(batchId, entries, messages, change, options);
+  }
+
+  /** `write` once its `entries` entries are written prepared: the change, then ready. */
+  private async finishWrite<R>(batchId: string, entries: number, messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions): Promise<R> {
     let result: R;
     try {
       result = await change();
@@ -101,7 +114,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = batchId;
-    if ((await this.entries.markReady(batchId)) !== messages.length) {
+    if ((await this.entries.markReady(batchId)) !== entries) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
       readyBatch = randomUUID();
@@ -118,12 +131,41 @@ export class Outbox {
    * same three steps as `write`.
    */
   async writeDocuments(messages: PendingMessage[], change: DocumentChange, options: WriteOptions = {}): Promise<void> {
-    const batchId = messages.length > 0 ? await this.entries.addWithDocuments(messages, change.sets, this.clock.now()) : undefined;
+    const derived = (change.derived ?? []).filter((set) => set.docs.length > 0);
+    const batchId = messages.length > 0 ? await this.entries.addWithDocuments(messages, [...change.sets, ...derived], this.clock.now()) : undefined;
     if (batchId) {
       await this.published(batchId, options);
       return;
     }
-    await this.write(messages, () => change.apply(), options);
+    const applyAll = async () => {
+      await change.apply();
+      await this.entries.writeDerived(derived);
+    };
+    if (messages.length === 0 || derived.length === 0) {
+      await this.write(messages, applyAll, options);
+      return;
+    }
+    const id = randomUUID();
+    const { entries, derivedKept } = await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
+    if (!derivedKept) {
+      // Too large for one entry (a rare, very large batch): the entries are written, and the
+      // derived documents follow the change inside its step, as `write` orders them.
+      await this.finishWrite(id, entries, messages, applyAll, options);
+      return;
+    }
+    try {
+      await change.apply();
+      await this.entries.writeDerived(derived);
+    } catch (err) {
+      await this.settleFailedDocuments(id, messages, derived).catch(() => undefined);
+      throw err;
+    }
+    let readyBatch = id;
+    if ((await this.entries.markReady(id)) !== entries) {
+      readyBatch = randomUUID();
+      await this.entries.add(readyBatch, messages, 'ready', this.clock.now());
+    }
+    await this.published(readyBatch, options);
   }
 
   /**
@@ -159,6 +201,19 @@ export class Outbox {
     // Mixed: leave them to the relay's per-entry resolution once stale.
   }
 
+  /**
+   * `settleFailed` for a change with derived documents: nothing stored, the entry goes; something
+   * stored, its derived documents are written and the entry made ready. Should that fail too, the
+   * entry stays prepared for the relay, which does the same once it is stale.
+   */
+  private async settleFailedDocuments(batchId: string, messages: PendingMessage[], derived: UpsertSet[]): Promise<void> {
+    const stored = await Promise.all(messages.map((m) => this.entries.confirmed(m.confirmedBy)));
+    if (stored.every((s) => !s)) return this.entries.removeBatch(batchId);
+    if (!stored.every(Boolean)) return;
+    await this.entries.writeDerived(derived);
+    await this.entries.markReady(batchId);
+  }
+
   async start(): Promise<void> {
     await this.relay.start(this.options.drainMs ?? DEFAULT_OUTBOX_DRAIN_MS);
   }
@@ -180,7 +235,7 @@ export class Outbox {
 /** Gauges for a metrics registry: what waits to be published, and for how long. */
 export function outboxGauges(outbox: Outbox): { name: string; help: string; read: () => Promise<{ value: number }[]> }[] {
   return [
-    { name: 'outbox_backlog', help: 'Outbox entries not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
+    { name: 'outbox_backlog', help: 'Outbox entries (one per write) not yet published', read: async () => [{ value: (await outbox.backlog()).count }] },
     { name: 'outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox entry', read: async () => [{ value: (await outbox.backlog()).oldestAgeMs / 1000 }] },
   ];
 }

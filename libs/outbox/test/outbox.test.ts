@@ -205,14 +205,14 @@ describe('outbox', () => {
     const before = (await published()).length;
     gate.down = true;
     await outbox.writeDocuments([msg('f1', 1), msg('f2', 2)], { sets: [{ collection: 'things', docs: [thing('f1', 1), thing('f2', 2)] }], apply: () => Promise.reject(new Error('not taken')) });
-    // Written ready: nothing for the relay to resolve.
-    expect((await rawEntries()).map((e) => e.state)).toEqual(['ready', 'ready']);
+    // Written ready, as one entry: nothing for the relay to resolve.
+    expect((await rawEntries()).map((e) => e.state)).toEqual(['ready']);
     expect(await things.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'f1', n: 1 }, { _id: 'f2', n: 2 }]);
     // A change that fails stores neither its documents nor its entries (a collection never opened).
     // (Not toThrow: better-sqlite3's error class comes from another realm under jest's workers.)
     await expect(outbox.writeDocuments([msg('f3', 3)], { sets: [{ collection: 'things', docs: [thing('f3', 3)] }, { collection: 'never_opened', docs: [{ _id: 'x' }] }], apply: async () => undefined })).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
     expect(await things.findOne({ _id: 'f3' })).toBeNull();
-    expect(await rawEntries()).toHaveLength(2);
+    expect(await rawEntries()).toHaveLength(1);
     gate.down = false;
     await outbox.drain();
     expect((await published()).slice(before).map((m) => m.key)).toEqual(['f1', 'f2']);
@@ -238,13 +238,71 @@ describe('outbox', () => {
     expect(await rawEntries()).toEqual([]);
   });
 
+  it("keeps a write's messages as one entry: written, made ready and removed as one document, published in order", async () => {
+    const plain: DocumentStore = { collection: (spec) => store.collection(spec), healthy: () => store.healthy(), close: async () => undefined };
+    const outbox = await Outbox.open(plain, { eventLog: flaky, logger, drainMs: 60_000 });
+    outboxes.push(outbox);
+    const before = (await published()).length;
+    const during: number[] = [];
+    const ids = Array.from({ length: 50 }, (_, i) => `h${i}`);
+    await outbox.write(
+      ids.map((id, i) => msg(id, i)),
+      async () => {
+        during.push((await rawEntries()).length);
+        await things.bulkUpsert(ids.map((id, i) => thing(id, i)));
+      },
+    );
+    expect(during).toEqual([1]);
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(ids);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it("publishes the part of a crashed writer's batch whose change was stored, and drops the rest", async () => {
+    const before = (await published()).length;
+    const crashed = await open(60_000);
+    // The change stores two of its three documents and fails: the entry stays prepared, as a crash leaves it.
+    const change = async () => {
+      await things.bulkUpsert([thing('p1', 1), thing('p3', 1)]);
+      throw new Error('died before p2');
+    };
+    await expect(crashed.write([msg('p1', 1), msg('p2', 1), msg('p3', 1)], change)).rejects.toThrow('died before p2');
+    expect((await rawEntries()).map((e) => e.state)).toEqual(['prepared']);
+    const relay = await open(0);
+    await relay.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(['p1', 'p3']);
+    expect(await rawEntries()).toEqual([]);
+  });
+
+  it('splits a write too large for one document into entries, and publishes them all in order', async () => {
+    const plain: DocumentStore = { collection: (spec) => store.collection(spec), healthy: () => store.healthy(), close: async () => undefined };
+    const outbox = await Outbox.open(plain, { eventLog: flaky, logger, drainMs: 60_000 });
+    outboxes.push(outbox);
+    const before = (await published()).length;
+    const ids = Array.from({ length: 60 }, (_, i) => `big${i}`);
+    const during: number[] = [];
+    // 60 messages of 100 KB: 6 MB of JSON, more than one entry may hold.
+    await outbox.write(
+      ids.map((id, i) => msg(id, i, { headers: { pad: 'x'.repeat(100_000) } })),
+      async () => {
+        during.push((await rawEntries()).length);
+        await things.bulkUpsert(ids.map((id, i) => thing(id, i)));
+      },
+    );
+    expect(during[0]).toBeGreaterThan(1);
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(ids);
+    expect(await rawEntries()).toEqual([]);
+  });
+
   it('reports its backlog', async () => {
     const outbox = await open();
     gate.down = true;
     await outbox.write([msg('e1', 1), msg('e2', 1)], () => things.insertOne({ _id: 'e1', n: 1 }).then(() => things.insertOne({ _id: 'e2', n: 1 })));
     await new Promise((r) => setTimeout(r, 20));
     const backlog = await outbox.backlog();
-    expect(backlog.count).toBe(2);
+    // One entry per write.
+    expect(backlog.count).toBe(1);
     expect(backlog.oldestAgeMs).toBeGreaterThanOrEqual(15);
   });
 });

@@ -294,12 +294,17 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async bulkUpsert(docs: T[]): Promise<void> {
     if (docs.length === 0) return;
-    const groups = new Map<DriverCollection, T[]>();
+    // By collection name: the driver hands out a new handle per call, so handles never group.
+    const groups = new Map<string, { coll: DriverCollection; docs: T[] }>();
     for (const d of docs) {
       const coll = await this.place.forDoc(d as unknown as Raw);
-      groups.set(coll, [...(groups.get(coll) ?? []), d]);
+      const group = groups.get(coll.collectionName) ?? groups.set(coll.collectionName, { coll, docs: [] }).get(coll.collectionName)!;
+      group.docs.push(d);
     }
-    for (const [coll, group] of groups) await this.translate(() => (this.writes.enabled ? this.insertThenReplace(coll, group) : this.replaceAll(coll, group)));
+    // One write per partition, all at once: each is whole documents by _id, in any order.
+    await Promise.all(
+      [...groups.values()].map(({ coll, docs: group }) => this.translate(() => (this.writes.enabled ? this.insertThenReplace(coll, group) : this.replaceAll(coll, group)))),
+    );
   }
 
   private async replaceAll(coll: DriverCollection, docs: T[]): Promise<void> {

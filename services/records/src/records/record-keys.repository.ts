@@ -76,10 +76,6 @@ export class RecordKeysRepository {
     return new Map((await this.keys.find({ user_id: userId, _id: { $in: [...new Set(ids)] } })).map((d) => [d._id, d]));
   }
 
-  save(docs: RecordKeyDoc[]): Promise<void> {
-    return docs.length ? this.keys.bulkUpsert(docs) : Promise.resolve();
-  }
-
   upsertSet(docs: RecordKeyDoc[]): UpsertSet {
     return { collection: RECORD_KEYS_COLLECTION, docs };
   }

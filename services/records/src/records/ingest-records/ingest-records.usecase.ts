@@ -211,13 +211,9 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   const docs = [...new Map(changes.map((d) => [d._id, d])).values()];
   const keyDocs: RecordKeyDoc[] = [...keyWrites.values(), ...changedStats(stats, changes), ...versions];
   const records = deps.records.saving(docs);
-  await deps.outbox.writeDocuments(messages, {
-    sets: [...records.sets, deps.keys.upsertSet(keyDocs)],
-    apply: async () => {
-      await records.apply();
-      await deps.keys.save(keyDocs);
-    },
-  });
+  // The keys, stats and earlier versions follow from the records: written after them (a crash in
+  // between leaves them with the outbox entry, which the relay writes before publishing).
+  await deps.outbox.writeDocuments(messages, { sets: records.sets, apply: records.apply, derived: [deps.keys.upsertSet(keyDocs)] });
   deps.counts.add(user.organization_id, nowIso.slice(0, 10), tallyOf(changes, stored));
   return done;
 }

@@ -1,0 +1,97 @@
+/**
+ * What one ingestion request costs the MongoDB-API store, counted by the driver's command
+ * monitoring: a 100-record request sends about as many commands as a 1-record one (its reads are
+ * one per collection, its writes one per collection and partition, its outbox entry one document),
+ * not a command per record. The records use case, repositories and outbox on the real server.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { mongo } from 'mongoose';
+import { EmbeddedEventLog } from '@wellstream/bus/adapters';
+import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
+import { createLogger } from '@wellstream/logging';
+import { Outbox } from '@wellstream/outbox';
+import { MongoDocumentStore } from '@wellstream/store/adapters';
+import { realServers, uniqueTestName } from '@wellstream/testing';
+import { BatchByKey } from '../src/records/batch-by-key';
+import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from '../src/records/ingest-records/ingest-records.usecase';
+import { RecordKeysRepository } from '../src/records/record-keys.repository';
+import { RecordRepository } from '../src/records/record.repository';
+import type { ProjectedUser } from '../src/users/user-projection';
+import { USER_PROJECTION_SPEC, UserProjectionRepository } from '../src/users/user-projection.repository';
+
+jest.setTimeout(120_000);
+const logger = createLogger('round-trips-test');
+
+describe('ingestion on the MongoDB store: round trips per request', () => {
+  let dir: string;
+  let store: MongoDocumentStore;
+  let log: EmbeddedEventLog;
+  let outbox: Outbox;
+  let deps: IngestDeps;
+  const commands: string[] = [];
+  let counting = false;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'round-trips-'));
+    const { mongoUrl } = realServers();
+    store = new MongoDocumentStore({ url: `${mongoUrl}${mongoUrl.includes('?') ? '&' : '?'}monitorCommands=true`, dbName: uniqueTestName('trips'), logger });
+    log = new EmbeddedEventLog({ file: path.join(dir, 'events.db'), logger });
+    for (const t of [customerEventsTopic, sourceDetectionsTopic]) await log.ensureTopic(t.spec);
+    outbox = await Outbox.open(store, { eventLog: log, logger, drainMs: 60_000 });
+    deps = {
+      records: await RecordRepository.open(store),
+      keys: await RecordKeysRepository.open(store),
+      users: await UserProjectionRepository.open(store),
+      outbox,
+      batches: new BatchByKey(MAX_BATCH_RECORDS),
+      clock: { now: () => new Date() },
+      counts: { add: () => undefined },
+    };
+    const client = (store as unknown as { conn: { getClient(): mongo.MongoClient } }).conn.getClient();
+    client.on('commandStarted', (e) => void (counting && commands.push(`${e.commandName} ${String(e.command[e.commandName]).replace(/__p\w+$/, '')}`)));
+  });
+  afterAll(async () => {
+    await outbox.stop();
+    await store.dropForTests();
+    await store.close();
+    await log.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  let serial = 0;
+  const measurement = () => {
+    const n = serial++;
+    const at = new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString().replace('.000Z', 'Z');
+    return { type: 'measurement', source: { type: 'withings' }, log_id: `t-${n}`, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 40 + n / 100, origin: 'device' }] };
+  };
+  async function user(uid: string): Promise<ProjectedUser> {
+    const u: ProjectedUser = { _id: `user-${uid}`, uid, organization_id: 'org-1', customer_id: 'cus-1', status: 'active', timezone: 'Europe/Berlin', timezone_origin: 'profile', mobile_token: `mt-${uid}-0123456789abcdef`, updated_at: new Date().toISOString() };
+    await (await store.collection<ProjectedUser>(USER_PROJECTION_SPEC)).insertOne(u);
+    return u;
+  }
+  /** The commands of one request, its events' publishing included. */
+  async function request(u: ProjectedUser, size: number): Promise<string[]> {
+    commands.length = 0;
+    counting = true;
+    const answer = await ingestRecords(deps, u, { records: Array.from({ length: size }, measurement) });
+    await outbox.drain();
+    counting = false;
+    expect(answer).toHaveLength(size);
+    return [...commands];
+  }
+
+  it('a 100-record request sends no more commands than a 1-record request, and writes each collection once', async () => {
+    const u = await user('trips');
+    await request(u, 1); // the user's first: creates its partitions
+    const one = await request(u, 1);
+    const hundred = await request(u, 100);
+    expect(hundred.length).toBeLessThanOrEqual(one.length);
+    // One insert each: the outbox entry, the records, the keys (the stats that exist are replaced in one update).
+    expect(hundred.filter((c) => c.startsWith('insert')).sort()).toEqual(['insert outbox', 'insert record_keys', 'insert records']);
+    // Every record stored, and one event each on the log.
+    const end = async () => (await log.groupPositions('nobody', customerEventsTopic.spec.name)).reduce((n, p) => n + p.end, 0);
+    expect(await end()).toBe(102);
+  });
+});
