@@ -111,9 +111,12 @@ export abstract class SimulatorBase<A, K = string> implements Pick<ProviderSimul
   }
 }
 
-/** A provider's POST to our webhook (its own headers and bytes); resolves to our HTTP status. */
-export async function postToWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
+/**
+ * A provider's POST to our webhook (its own headers and bytes); resolves to our HTTP status. With
+ * `timeoutMs` the provider gives up waiting for our answer (an error), as the simulators that had one do.
+ */
+export async function postToWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs?: number): Promise<number> {
+  const res = await fetch(url, { method: 'POST', headers, body, ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }) });
   await res.arrayBuffer();
   return res.status;
 }

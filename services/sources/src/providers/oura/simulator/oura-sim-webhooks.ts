@@ -119,6 +119,6 @@ export class OuraWebhooks {
   async deliver(url: string, body: Record<string, unknown>, secret = this.client.secret): Promise<number> {
     const raw = JSON.stringify(body);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return postToWebhook(url, raw, { 'content-type': 'application/json', 'x-oura-signature': signNotification(secret, timestamp, raw), 'x-oura-timestamp': timestamp });
+    return postToWebhook(url, raw, { 'content-type': 'application/json', 'x-oura-signature': signNotification(secret, timestamp, raw), 'x-oura-timestamp': timestamp }, 10_000);
   }
 }

@@ -92,7 +92,7 @@ export class PolarWebhooks {
   }
 
   post(url: string, event: string, body: string, signature: string): Promise<number> {
-    return postToWebhook(url, body, { 'content-type': 'application/json', 'polar-webhook-event': event, 'polar-webhook-signature': signature });
+    return postToWebhook(url, body, { 'content-type': 'application/json', 'polar-webhook-event': event, 'polar-webhook-signature': signature }, 10_000);
   }
 
   /** A delivery of `payload` as the held webhook would send it (or signed with `forgedSecret`). */

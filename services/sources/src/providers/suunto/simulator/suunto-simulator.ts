@@ -93,7 +93,7 @@ export class SuuntoSimulator extends SimulatorBase<SuuntoAccount> implements Pro
   async redeliver(): Promise<number> {
     if (!this.lastDelivery) throw new Error('Suunto simulator: nothing delivered yet');
     const d = this.lastDelivery;
-    return postToWebhook(d.url, d.raw, d.headers);
+    return postToWebhook(d.url, d.raw, d.headers, 10_000);
   }
 
   objectFetches(user: SimulatedUser, id: string): number {
@@ -119,7 +119,7 @@ export class SuuntoSimulator extends SimulatorBase<SuuntoAccount> implements Pro
     const raw = JSON.stringify(body);
     const headers = { 'content-type': 'application/json', 'x-hmac-sha256-signature': createHmac('sha256', secret).update(raw).digest('hex') };
     this.lastDelivery = { url, raw, headers };
-    return postToWebhook(url, raw, headers);
+    return postToWebhook(url, raw, headers, 10_000);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {

@@ -39,7 +39,7 @@ export function signedDelivery(url: string, body: WhoopEvent, secret: string, se
 
 /** POSTs a delivery; resolves to the receiver's status. */
 export function post(d: Delivery): Promise<number> {
-  return postToWebhook(d.url, d.raw, d.headers);
+  return postToWebhook(d.url, d.raw, d.headers, 10_000);
 }
 
 /** Signs and POSTs one event. Resolves to the receiver's status. */
