@@ -15,7 +15,8 @@ import http from 'node:http';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { api, createTenant, createUser, measurement, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
+import { api, createTenant, pct, startEmbedded, until } from '../../../bench/harness.mjs';
+import { noisyNeighbourPhase } from './neighbour.phase.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 
 const DAY = 86_400_000;
@@ -92,58 +93,24 @@ export async function googleHealthPhase(root, { days, webhooks, users, seconds }
     console.log(`bare node:http  p50 ${f1(pct(refLat, 50))} ms  p99 ${f1(pct(refLat, 99))} ms`);
     console.log(`wellstream      p50 ${f1(pct(ourLat, 50))} ms  p99 ${f1(pct(ourLat, 99))} ms  (p99 ${f1(pct(ourLat, 99) / pct(refLat, 99))}× bare) · target p99 ≤ 50 ms: ${pct(ourLat, 99) <= 50 ? 'met' : 'MISSED'}`);
 
-    // 3. Noisy neighbour
-    console.log(`\n== Google Health noisy neighbour: ${users} connected users of customer A (1 day of history each), each notified once a minute`);
+    // 3. Noisy neighbour (a platform of its own whose backfill is one day)
     await platform.stop();
     platform = await startEmbedded(env(1));
     base = platform.base;
-    const ta = await createTenant(base, 'A');
-    const tb = await createTenant(base, 'B');
-    const connected = [];
-    const setup = performance.now();
-    for (let i = 0; i < users; i++) {
-      const w = sim.createUser({ days: 1, now: new Date() });
-      const u = await api(base, 'POST', `/organizations/${ta.organizationId}/users`, ta.token, { uid: `gh-nn-${i}`, location: { timezone: 'Europe/Berlin' } });
-      await connect(u.marketplace.url, w);
-      sim.addData(w, 'weight', new Date());
-      connected.push(w);
-    }
-    console.log(`connected ${users} users in ${f1((performance.now() - setup) / 1000)} s; waiting for their backfills to settle`);
-    await settle(platform.pid, 15, 900_000);
-    const bUser = await createUser(base, tb, 'b-user');
-    const probe = async (during) => {
-      const lat = [];
-      const end = performance.now() + seconds * 1000;
-      let notified = 0;
-      const notifier = during
-        ? (async () => {
-            const s = performance.now();
-            while (performance.now() < end) {
-              const due = Math.min(users * Math.ceil(seconds / 60), Math.floor(((performance.now() - s) / 1000) * (users / 60)));
-              const batch = [];
-              while (notified < due) batch.push(sim.notify(`${base}/sources/google_health/webhook`, connected[notified++ % users], 'weight'));
-              await Promise.all(batch);
-              await sleep(50);
-            }
-          })()
-        : Promise.resolve();
-      while (performance.now() < end) {
-        const s = performance.now();
-        const res = await fetch(`${base}/mobile/records?token=${bUser.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [measurement('b')] }) });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`B's ingestion answered ${res.status}`);
-        lat.push(performance.now() - s);
-        await sleep(20);
-      }
-      await notifier;
-      return { lat, notified };
-    };
-    const idle = await probe(false);
-    const busy = await probe(true);
-    const ratio = pct(busy.lat, 99) / pct(idle.lat, 99);
-    console.log(`B idle   p50 ${f1(pct(idle.lat, 50))} ms  p99 ${f1(pct(idle.lat, 99))} ms  (${idle.lat.length} posts)`);
-    console.log(`B busy   p50 ${f1(pct(busy.lat, 50))} ms  p99 ${f1(pct(busy.lat, 99))} ms  (${busy.lat.length} posts, ${busy.notified} notifications to A's users)`);
-    console.log(`busy p99 / idle p99 ${f1(ratio)}× · target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'}`);
+    await noisyNeighbourPhase({
+      name: 'Google Health',
+      platform,
+      users,
+      seconds,
+      settleMs: 900_000,
+      connectUser: async (_base, marketplaceUrl) => {
+        const w = sim.createUser({ days: 1, now: new Date() });
+        await connect(marketplaceUrl, w);
+        sim.addData(w, 'weight', new Date());
+        return w;
+      },
+      notify: (b, w) => sim.notify(`${b}/sources/google_health/webhook`, w, 'weight'),
+    });
   } finally {
     await platform.stop();
     await sim.stop();

@@ -4,7 +4,7 @@
  * platform as a child process (embedded runtime), loopback only, every loop bounded:
  *
  *   node services/sources/bench/sources.mjs [--users 1000] [--seconds 60] [--webhooks 2000] [--days 30]
- *     [--polar-latency-ms 1000] [--only polar|google_health|garmin|garmin-pings|suunto]
+ *     [--polar-latency-ms 1000] [--only polar|google_health|garmin|garmin-pings|garmin-neighbour|suunto]
  *
  * 1. Backfill: `--days` of history for one Oura user (heart rate every 5 minutes, sleep, activity,
  *    workouts) and one Dexcom user (a reading every 5 minutes), from the callback until the user's
@@ -12,15 +12,18 @@
  *    same windows in a bare loop in this process (no platform: the provider's floor).
  * 2. Webhook: `--webhooks` signed Oura notifications, 8 in flight; our answer's latency p50/p99.
  *    Reference, same run: a bare node:http server answering 200 to the same requests.
- * 3. Noisy neighbour: customer B posts one record every 20 ms for `--seconds` (p50/p99 of its
- *    answers) while nothing else happens, then again while `--users` connected Oura users of
- *    customer A are each notified once a minute (a live fetch and ingestion each).
+ * 3. Noisy neighbour (neighbour.phase.mjs, shared by every provider's phase): customer B posts one
+ *    record every 20 ms for `--seconds` (p50/p99 of its answers) while nothing else happens, then
+ *    again while `--users` connected Oura users of customer A are each notified once a minute (a
+ *    live fetch and ingestion each).
  * 4. Polar (polar-history.phase.mjs): one user's 28-day history with continuous heart rate at
  *    Polar's documented budget, `--polar-latency-ms` a data answer, and a live exercise notified
  *    while it runs; `--only polar` runs this phase alone.
  * 5. Garmin (garmin-history.phase.mjs), only with `--only garmin`: one user's 30-day history by
  *    backfill requests answered by pings, at the evaluation and production budgets, a live ping
- *    during it, and `--webhooks` pings answered (`--only garmin-pings`: the pings alone).
+ *    during it, `--webhooks` pings answered (`--only garmin-pings`: the pings alone), and its noisy
+ *    neighbour: `--users` Garmin users pinged once a minute (garmin-neighbour.phase.mjs;
+ *    `--only garmin-neighbour`: the neighbour alone).
  * 6. Suunto (suunto.phase.mjs): phases 1–3 for Suunto; `--only suunto` runs them alone (not part
  *    of the full run, which keeps its time).
  * 7. Google Health (google-health.phase.mjs): one user's history through dailyRollUp and the data
@@ -33,12 +36,14 @@ import http from 'node:http';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { api, args, createTenant, createUser, measurement, openSse, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
+import { api, args, createTenant, openSse, pct, startEmbedded, until } from '../../../bench/harness.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 import { polarHistoryPhase } from './polar-history.phase.mjs';
 import { suuntoPhase } from './suunto.phase.mjs';
 import { garminHistoryPhase } from './garmin-history.phase.mjs';
+import { garminNeighbourPhase } from './garmin-neighbour.phase.mjs';
 import { googleHealthPhase } from './google-health.phase.mjs';
+import { noisyNeighbourPhase } from './neighbour.phase.mjs';
 
 const root = path.resolve(new URL('../../..', import.meta.url).pathname);
 const require = createRequire(import.meta.url);
@@ -61,6 +66,11 @@ if (args.only === 'google_health') {
 }
 if (args.only === 'garmin' || args.only === 'garmin-pings') {
   await garminHistoryPhase(root, Number(args.webhooks ?? 2000), { pingsOnly: args.only === 'garmin-pings' });
+  if (args.only === 'garmin') await garminNeighbourPhase(root, { users: USERS, seconds: SECONDS });
+  process.exit(0);
+}
+if (args.only === 'garmin-neighbour') {
+  await garminNeighbourPhase(root, { users: USERS, seconds: SECONDS });
   process.exit(0);
 }
 if (args.only === 'polar') {
@@ -208,60 +218,23 @@ try {
   console.log(`bare node:http  p50 ${f1(pct(refLat, 50))} ms  p99 ${f1(pct(refLat, 99))} ms`);
   console.log(`wellstream      p50 ${f1(pct(ourLat, 50))} ms  p99 ${f1(pct(ourLat, 99))} ms  (p99 ${f1(pct(ourLat, 99) / pct(refLat, 99))}× bare) · target p99 ≤ 50 ms: ${pct(ourLat, 99) <= 50 ? 'met' : 'MISSED'}`);
 
-  // 3. Noisy neighbour
-  console.log(`\n== noisy neighbour: ${USERS} connected Oura users of customer A (1 day of history each), each notified once a minute`);
-  // A platform of its own whose backfill is one day: the phase measures notifications, not history.
+  // 3. Noisy neighbour (a platform of its own whose backfill is one day)
   await platform.stop();
   platform = await startEmbedded(platformEnv(1));
   base = platform.base;
-  a = await createTenant(base, 'A');
-  const b = await createTenant(base, 'B');
-  const connected = [];
-  const setupStart = performance.now();
-  for (let i = 0; i < USERS; i++) {
-    const who = oura.createUser({ days: 1, now: new Date() });
-    const u = await api(base, 'POST', `/organizations/${a.organizationId}/users`, a.token, { uid: `nn-${i}`, location: { timezone: 'Europe/Berlin' } });
-    await connect(oura, u.marketplace.url, who, 'oura');
-    oura.addData(who, 'daily_activity', new Date());
-    connected.push(who);
-  }
-  console.log(`connected ${USERS} users in ${f1((performance.now() - setupStart) / 1000)} s; waiting for their backfills to settle`);
-  await settle(platform.pid, 15, 600_000);
-  const bUser = await createUser(base, b, 'b-user');
-  const probe = async (during) => {
-    const lat = [];
-    const end = performance.now() + SECONDS * 1000;
-    let notified = 0;
-    const perSecond = USERS / 60;
-    const notifier = during
-      ? (async () => {
-          const t0 = performance.now();
-          while (performance.now() < end) {
-            const due = Math.min(USERS * Math.ceil(SECONDS / 60), Math.floor(((performance.now() - t0) / 1000) * perSecond));
-            const batch = [];
-            while (notified < due) batch.push(oura.notify(`${base}/sources/oura/webhook`, connected[notified++ % USERS], 'daily_activity'));
-            await Promise.all(batch);
-            await sleep(50);
-          }
-        })()
-      : Promise.resolve();
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      const res = await fetch(`${base}/mobile/records?token=${bUser.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [measurement('b')] }) });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`B's ingestion answered ${res.status}`);
-      lat.push(performance.now() - t0);
-      await sleep(20);
-    }
-    await notifier;
-    return { lat, notified };
-  };
-  const idle = await probe(false);
-  const busy = await probe(true);
-  const ratio = pct(busy.lat, 99) / pct(idle.lat, 99);
-  console.log(`B idle   p50 ${f1(pct(idle.lat, 50))} ms  p99 ${f1(pct(idle.lat, 99))} ms  (${idle.lat.length} posts)`);
-  console.log(`B busy   p50 ${f1(pct(busy.lat, 50))} ms  p99 ${f1(pct(busy.lat, 99))} ms  (${busy.lat.length} posts, ${busy.notified} notifications to A's users)`);
-  console.log(`busy p99 / idle p99 ${f1(ratio)}× · target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'}`);
+  await noisyNeighbourPhase({
+    name: 'Oura',
+    platform,
+    users: USERS,
+    seconds: SECONDS,
+    connectUser: async (_base, marketplaceUrl) => {
+      const who = oura.createUser({ days: 1, now: new Date() });
+      await connect(oura, marketplaceUrl, who, 'oura');
+      oura.addData(who, 'daily_activity', new Date());
+      return who;
+    },
+    notify: (b, who) => oura.notify(`${b}/sources/oura/webhook`, who, 'daily_activity'),
+  });
 } finally {
   await platform.stop();
   await oura.stop();

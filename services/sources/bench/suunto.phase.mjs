@@ -14,7 +14,8 @@
 import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { api, createTenant, createUser, measurement, pct, settle, sleep, startEmbedded, until } from '../../../bench/harness.mjs';
+import { api, createTenant, pct, startEmbedded, until } from '../../../bench/harness.mjs';
+import { noisyNeighbourPhase } from './neighbour.phase.mjs';
 import { requireTs } from '../../../scripts/ts-require.mjs';
 
 const DAY = 86_400_000;
@@ -118,58 +119,23 @@ export async function suuntoPhase(root, { days, webhooks, users, seconds }) {
     console.log(`bare node:http  p50 ${f1(pct(refLat, 50))} ms  p99 ${f1(pct(refLat, 99))} ms`);
     console.log(`wellstream      p50 ${f1(pct(ourLat, 50))} ms  p99 ${f1(pct(ourLat, 99))} ms  (p99 ${f1(pct(ourLat, 99) / pct(refLat, 99))}× bare) · target p99 ≤ 50 ms: ${pct(ourLat, 99) <= 50 ? 'met' : 'MISSED'}`);
 
-    // 3. Noisy neighbour
-    console.log(`\n== Suunto noisy neighbour: ${users} connected Suunto users of customer A (1 day of history each), each notified once a minute`);
+    // 3. Noisy neighbour (a platform of its own whose backfill is one day)
     await platform.stop();
     platform = await startEmbedded(env(1));
     base = platform.base;
-    const ta = await createTenant(base, 'A');
-    const tb = await createTenant(base, 'B');
-    const connected = [];
-    const setupStart = performance.now();
-    for (let i = 0; i < users; i++) {
-      const w = sim.createUser({ days: 1, now: new Date() });
-      const u = await api(base, 'POST', `/organizations/${ta.organizationId}/users`, ta.token, { uid: `nn-${i}`, location: { timezone: 'Europe/Berlin' } });
-      await connect(u.marketplace.url, w);
-      sim.addData(w, 'workouts', new Date());
-      connected.push(w);
-    }
-    console.log(`connected ${users} users in ${f1((performance.now() - setupStart) / 1000)} s; waiting for their backfills to settle`);
-    await settle(platform.pid, 15, 600_000);
-    const bUser = await createUser(base, tb, 'b-user');
-    const probe = async (during) => {
-      const lat = [];
-      const end = performance.now() + seconds * 1000;
-      let notified = 0;
-      const notifier = during
-        ? (async () => {
-            const n0 = performance.now();
-            while (performance.now() < end) {
-              const due = Math.min(users * Math.ceil(seconds / 60), Math.floor(((performance.now() - n0) / 1000) * (users / 60)));
-              const batch = [];
-              while (notified < due) batch.push(sim.notify(`${base}/sources/suunto/webhook`, connected[notified++ % users], 'workouts'));
-              await Promise.all(batch);
-              await sleep(50);
-            }
-          })()
-        : Promise.resolve();
-      while (performance.now() < end) {
-        const p0 = performance.now();
-        const res = await fetch(`${base}/mobile/records?token=${bUser.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ records: [measurement('b')] }) });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`B's ingestion answered ${res.status}`);
-        lat.push(performance.now() - p0);
-        await sleep(20);
-      }
-      await notifier;
-      return { lat, notified };
-    };
-    const idle = await probe(false);
-    const busy = await probe(true);
-    const ratio = pct(busy.lat, 99) / pct(idle.lat, 99);
-    console.log(`B idle   p50 ${f1(pct(idle.lat, 50))} ms  p99 ${f1(pct(idle.lat, 99))} ms  (${idle.lat.length} posts)`);
-    console.log(`B busy   p50 ${f1(pct(busy.lat, 50))} ms  p99 ${f1(pct(busy.lat, 99))} ms  (${busy.lat.length} posts, ${busy.notified} notifications to A's users)`);
-    console.log(`busy p99 / idle p99 ${f1(ratio)}× · target ≤ 2×: ${ratio <= 2 ? 'met' : 'MISSED'}`);
+    await noisyNeighbourPhase({
+      name: 'Suunto',
+      platform,
+      users,
+      seconds,
+      connectUser: async (_base, marketplaceUrl) => {
+        const w = sim.createUser({ days: 1, now: new Date() });
+        await connect(marketplaceUrl, w);
+        sim.addData(w, 'workouts', new Date());
+        return w;
+      },
+      notify: (b, w) => sim.notify(`${b}/sources/suunto/webhook`, w, 'workouts'),
+    });
   } finally {
     await platform.stop();
     await sim.stop();

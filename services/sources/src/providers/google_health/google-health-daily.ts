@@ -7,8 +7,9 @@
  * merges the five data types' values for that day, so the record is whole once all five are read.
  */
 import type { FetchResult, FetchWindow, IngestRecordOf, ProviderHttp, ProviderSettings, ValueMetric } from '../provider.port';
+import { listDailyPoints, readCivilDate } from './google-health-daily-points';
 import { apiUrl, bearer, send } from './google-health-http';
-import { badResponse, DAY_MS, Json, optionalNumber, optionalObject, optionalString, parseJson, requireArray, requireObject, startOfUtcDay, utcDay, utcTime } from './google-health-json';
+import { badResponse, DAY_MS, Json, optionalNumber, optionalObject, optionalString, parseJson, requireArray, requireObject, startOfUtcDay, utcTime } from './google-health-json';
 
 /** Each rolled-up data type, the DailyRollupDataPoint field that carries it, and how its value becomes a metric. */
 const ROLLUPS: { dataType: string; field: string; key: string; metric: string; unit: string; scale: number }[] = [
@@ -19,8 +20,14 @@ const ROLLUPS: { dataType: string; field: string; key: string; metric: string; u
   { dataType: 'total-calories', field: 'totalCalories', key: 'kcalSum', metric: 'energy_burned', unit: 'kcal', scale: 1 },
 ];
 
+/**
+ * The day's resting heart rate: a Daily record (no dailyRollUp value carries it; its rollup is a
+ * personal range), listed by date over the same whole days (google-health-daily-points.ts).
+ */
+const RESTING_HEART_RATE = { urlType: 'daily-resting-heart-rate', filterName: 'daily_resting_heart_rate', field: 'dailyRestingHeartRate' };
+
 /** The data types this resource reads (a notification for any of them refetches the summary). */
-export const DAILY_SUMMARY_TYPES = ROLLUPS.map((r) => r.dataType);
+export const DAILY_SUMMARY_TYPES = [...ROLLUPS.map((r) => r.dataType), RESTING_HEART_RATE.urlType];
 
 /** total-calories allows 14 days a request (the other types 90): a window is at most 13 days, rounded out to 14 whole days. */
 export const DAILY_SUMMARY_MAX_DAYS = 13;
@@ -31,15 +38,10 @@ const civil = (dayMs: number) => {
   return { date: { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() } };
 };
 
-/** A CivilDateTime's date as `YYYY-MM-DD`; the time of day must be midnight (windows are whole days). */
+/** A CivilDateTime's date as `YYYY-MM-DD` (windows are whole days). */
 function civilDay(o: Json, key: string, what: string): string {
   const dt = requireObject(o[key], `${what}.${key}`);
-  const date = requireObject(dt.date, `${what}.${key}.date`);
-  const [y, m, d] = ['year', 'month', 'day'].map((k) => optionalNumber(date, k, `${what}.${key}.date`));
-  if (!y || !m || !d) throw badResponse(`${what}.${key} is not a calendar date`);
-  const ms = Date.UTC(y, m - 1, d);
-  if (new Date(ms).getUTCDate() !== d) throw badResponse(`${what}.${key} is not a calendar date`);
-  return utcDay(ms);
+  return readCivilDate(dt.date, `${what}.${key}.date`);
 }
 
 export async function fetchDailySummary(http: ProviderHttp, settings: ProviderSettings, accessToken: string, window: FetchWindow): Promise<FetchResult> {
@@ -69,6 +71,11 @@ export async function fetchDailySummary(http: ProviderHttp, settings: ProviderSe
       pageToken = optionalString(root, 'nextPageToken', r.dataType);
       if (!pageToken) break;
     }
+  }
+  for (const [day, value] of await listDailyPoints(http, settings, accessToken, RESTING_HEART_RATE, from, to)) {
+    const bpm = optionalNumber(value, 'beatsPerMinute', `${RESTING_HEART_RATE.urlType} ${day}`);
+    if (bpm === undefined) throw badResponse(`${RESTING_HEART_RATE.urlType} ${day} has no beatsPerMinute`);
+    days.set(day, [...(days.get(day) ?? []), { type: 'resting_heart_rate', unit: 'bpm', value: bpm, origin: 'device' }]);
   }
   return { records: [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, metrics]) => summaryRecord(day, metrics)) };
 }

@@ -10,6 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { HandshakeAnswer, InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
 import { DAILY_SUMMARY_TYPES } from './google-health-daily';
 import { isObject, type Json } from './google-health-json';
+import { DAILY_OXYGEN_SATURATION } from './google-health-vitals';
 
 /** Data types we sync that Google notifies (webhooks page, "Supported data types"), by URL id → our resource (its filter name). */
 const NOTIFIED: Record<string, string> = {
@@ -19,6 +20,7 @@ const NOTIFIED: Record<string, string> = {
   weight: 'weight',
   'body-fat': 'body_fat',
   ...Object.fromEntries(DAILY_SUMMARY_TYPES.map((t) => [t, 'daily_summary'])),
+  [DAILY_OXYGEN_SATURATION.urlType]: 'daily_oxygen_saturation',
 };
 
 /**

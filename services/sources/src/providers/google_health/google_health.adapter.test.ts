@@ -99,7 +99,9 @@ describe('Google Health adapter against its simulator', () => {
     const expected = sim.expectedCounts(user, from, now);
     expect(byType.workout).toBe(expected.workout);
     expect(byType.sleep).toBe(expected.sleep);
-    expect(byType.measurement).toBe(expected.measurement);
+    // Weights and body fats exactly; the day's SpO2 is read by whole days, rounded out at both ends.
+    expect(byType.measurement).toBeGreaterThanOrEqual(expected.measurement!);
+    expect(byType.measurement).toBeLessThanOrEqual(expected.measurement! + 2);
     // Heart-rate days are whole UTC days: the first window's day is read whole.
     expect(byType.intraday).toBeGreaterThanOrEqual(expected.intraday!);
     // Local days, rounded out to whole days at both ends of the span.
@@ -109,7 +111,7 @@ describe('Google Health adapter against its simulator', () => {
     expect(requests).toBeLessThan(80);
   });
 
-  it('reads daily summaries from dailyRollUp: the five data types merged into one record per local day', async () => {
+  it('reads daily summaries from dailyRollUp and the resting heart rate: merged into one record per local day', async () => {
     const now = new Date();
     const { tokens } = await connect(20, now);
     const { records } = await syncAll(tokens, 'daily_summary', new Date(now.getTime() - 13 * DAY), now);
@@ -119,9 +121,22 @@ describe('Google Health adapter against its simulator', () => {
     const n = Number(day!.log_id.slice(-2));
     expect(Object.fromEntries((day as { metrics: { type: string; value: number; unit: string }[] }).metrics.map((m) => [m.type, [m.value, m.unit]]))).toEqual({
       steps: [6000 + n * 137, 'count'], distance: [4500 + n * 91, 'm'], floors_climbed: [5 + (n % 9), 'count'], active_energy_burned: [380.5 + n, 'kcal'], energy_burned: [2150.25 + n * 3, 'kcal'],
+      resting_heart_rate: [52 + (n % 9), 'bpm'],
     });
     // A window longer than the 14 days Google allows total-calories is never asked for.
     expect(adapter.resources.find((r) => r.name === 'daily_summary')!.maxWindowDays).toBeLessThanOrEqual(13);
+  });
+
+  it("reads the day's SpO2 by its date: one measurement per local day, the simulator's average", async () => {
+    const now = new Date();
+    const { tokens } = await connect(10, now);
+    const { records } = await syncAll(tokens, 'daily_oxygen_saturation', new Date(now.getTime() - 7 * DAY), now);
+    assertIngestible(records);
+    const day = new Date(now.getTime() - 3 * DAY).toISOString().slice(0, 10);
+    const n = Number(day.slice(8, 10));
+    expect(records.find((r) => r.log_id === `daily_oxygen_saturation:${day}`)).toMatchObject({
+      type: 'measurement', start_time: `${day}T00:00:00Z`, metrics: [{ type: 'oxygen_saturation', unit: 'percent', value: 95 + (n % 4) / 2, origin: 'device' }],
+    });
   });
 
   it('turns garbage, 429, 503 and a refused filter into typed errors', async () => {

@@ -11,6 +11,7 @@ import { ProviderAdapter } from '../provider.port';
 import { DAILY_SUMMARY_MAX_DAYS, fetchDailySummary } from './google-health-daily';
 import { COLLECTIONS, fetchCollection } from './google-health-fetch';
 import { fetchHeartRate } from './google-health-heartrate';
+import { fetchDailyOxygenSaturation } from './google-health-vitals';
 import { authorizeUrl, exchangeCode, fetchProviderUserId, GOOGLE_HEALTH_SCOPES, refresh, revoke } from './google-health-oauth';
 import { handshake, parseNotification } from './google-health-webhooks';
 
@@ -31,6 +32,8 @@ export const googleHealthAdapter: ProviderAdapter = {
     { name: 'body_fat', recordTypes: ['measurement'], maxWindowDays: 30 },
     // Google's per-local-day rollup; total-calories takes at most 14 days a request (google-health-daily.ts).
     { name: 'daily_summary', recordTypes: ['summary'], maxWindowDays: DAILY_SUMMARY_MAX_DAYS },
+    // The day's SpO2, a Daily record listed by its date (google-health-vitals.ts).
+    { name: 'daily_oxygen_saturation', recordTypes: ['measurement'], maxWindowDays: 30 },
   ],
   pkce: definition.capabilities.pkce,
   authorizeUrl,
@@ -44,6 +47,7 @@ export const googleHealthAdapter: ProviderAdapter = {
   async fetchWindow(http, settings, accessToken, resource, window) {
     if (resource === 'heart_rate') return fetchHeartRate(http, settings, accessToken, window);
     if (resource === 'daily_summary') return fetchDailySummary(http, settings, accessToken, window);
+    if (resource === 'daily_oxygen_saturation') return fetchDailyOxygenSaturation(http, settings, accessToken, window);
     if (Object.hasOwn(COLLECTIONS, resource)) return fetchCollection(http, settings, accessToken, resource, window);
     throw unknownResource('Google Health', resource);
   },

@@ -8,6 +8,7 @@
  * 400 `{"error":"invalid_grant"}` (RFC 6749 §5.2; the body Dexcom sends is not on the pages read).
  */
 import { randomBytes } from 'node:crypto';
+import type { TokenCounts } from '../../../../test/simulators/kit/sim-faults';
 import type { SimUser } from './dexcom-sim-data';
 
 export const ACCESS_TOKEN_S = 7200;
@@ -18,12 +19,7 @@ export interface OAuthAnswer {
   body: Record<string, unknown>;
 }
 
-export interface UserStats {
-  tokenExchanges: number;
-  refreshes: number;
-  revokes: number;
-  dataRequests: number;
-}
+export type UserStats = TokenCounts;
 
 /** Codes, access and refresh tokens, each pointing at its user. */
 export class SimOAuth {
@@ -39,7 +35,7 @@ export class SimOAuth {
 
   statsOf(user: SimUser): UserStats {
     let s = this.stats.get(user);
-    if (!s) this.stats.set(user, (s = { tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 }));
+    if (!s) this.stats.set(user, (s = { tokenExchanges: 0, refreshes: 0, revokes: 0 }));
     return s;
   }
 

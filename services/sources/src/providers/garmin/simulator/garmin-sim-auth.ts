@@ -94,19 +94,19 @@ export class GarminAuthServer {
     return held && held.expiresAt > Date.now() ? held.userId : undefined;
   }
 
-  expire(userId: string): void {
+  expireAccessTokens(userId: string): void {
     for (const held of this.access.values()) if (held.userId === userId) held.expiresAt = 0;
   }
 
   /** The refresh token no longer works (its 90 days ran out, or Garmin revoked it). */
-  revokeGrant(userId: string): void {
+  revokeGrants(userId: string): void {
     this.revokedUsers.add(userId);
   }
 
   /** "Delete User Access Token": every token of the user stops working. */
   deregister(userId: string): void {
-    this.expire(userId);
-    this.revokeGrant(userId);
+    this.expireAccessTokens(userId);
+    this.revokeGrants(userId);
     this.counts.of(userId).revokes++;
   }
 }

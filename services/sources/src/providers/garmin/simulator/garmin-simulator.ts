@@ -10,9 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { readBody, SimReply, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { postToWebhook, SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { readBody, SimReply } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { GarminAuthServer } from './garmin-sim-auth';
 import { activity, bodyComp, countRecords, GarminAccount, rng, seedAccount, SimSummary, SUMMARY_TYPES, SummaryType } from './garmin-sim-data';
@@ -22,45 +21,31 @@ const OFFSETS = [3600, -7 * 3600, 9 * 3600, 10.5 * 3600];
 const json = (status: number, body: unknown): SimReply => ({ status, headers: { 'content-type': 'application/json;charset=UTF-8' }, body: JSON.stringify(body) });
 const err = (status: number, message: string) => json(status, { errorMessage: message });
 
-export class GarminSimulator implements ProviderSimulator {
+export class GarminSimulator extends SimulatorBase<GarminAccount> implements ProviderSimulator {
   readonly type = 'garmin';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'garmin-sim-consumer-key', secret: 'garmin-sim-consumer-secret' };
+  protected readonly label = 'Garmin';
+  protected readonly client = { id: 'garmin-sim-consumer-key', secret: 'garmin-sim-consumer-secret' };
   readonly auth = new GarminAuthServer(this.client);
-  private readonly accounts = new Map<string, GarminAccount>();
   private readonly pullTokens = new Map<string, { userId: string; type: SummaryType; items: SimSummary[] }>();
   private readonly backfills = new Set<string>();
   /** Every backfill request accepted: [user, type, start s, end s]. */
   readonly backfillRequests: [string, string, number, number][] = [];
-  private readonly dataCalls = new CallCounter<string>();
-  private readonly faults = new ScriptedFaults();
-  private browserUser?: SimulatedUser;
   private stopped = false;
   /** Ping deliveries in flight (backfills answer at once and ping a moment later). */
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  get url(): string {
-    return this.server.url;
-  }
-
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => err(500, message));
-  }
-
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     this.stopped = true;
     await Promise.allSettled([...this.inFlight]);
-    await this.server.stop();
+    await super.stop();
   }
 
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_GARMIN_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_GARMIN_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_GARMIN_AUTH_URL: `${this.url}/oauth2Confirm`,
-      WELLSTREAM_SOURCE_GARMIN_TOKEN_URL: `${this.url}/di-oauth2-service/oauth/token`,
-      WELLSTREAM_SOURCE_GARMIN_API_URL: this.url,
-    };
+  protected crashed(message: string): SimReply {
+    return err(500, message);
+  }
+
+  protected endpoints() {
+    return { auth: `${this.url}/oauth2Confirm`, token: `${this.url}/di-oauth2-service/oauth/token` };
   }
 
   createUser(options: { days: number; now: Date }): SimulatedUser {
@@ -68,15 +53,6 @@ export class GarminSimulator implements ProviderSimulator {
     const userId = `${randomBytes(12).toString('hex')}${n}`;
     this.accounts.set(userId, seedAccount(userId, OFFSETS[n % OFFSETS.length], options.days, options.now, n * 7919));
     return { providerUserId: userId };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -112,25 +88,7 @@ export class GarminSimulator implements ProviderSimulator {
 
   /** Any body posted to our webhook as Garmin would (JSON, no signature). */
   async post(webhookUrl: string, body: unknown): Promise<number> {
-    const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await res.arrayBuffer();
-    return res.status;
-  }
-
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expire(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrant(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    return sumStats(user ? [user.providerUserId] : this.accounts.keys(), (id) => this.auth.counts.get(id), this.dataCalls);
+    return postToWebhook(webhookUrl, JSON.stringify(body), { 'content-type': 'application/json' });
   }
 
   subscriptions(): { key: string; callbackUrl: string }[] {
@@ -140,12 +98,6 @@ export class GarminSimulator implements ProviderSimulator {
   /** Resolves when every ping sent so far was answered. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
-  }
-
-  private account(user: SimulatedUser): GarminAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`no Garmin user ${user.providerUserId}`);
-    return a;
   }
 
   /** A ping body for `items`: their callbackURL carries a pull token naming exactly them. */
@@ -182,11 +134,11 @@ export class GarminSimulator implements ProviderSimulator {
     void p.finally(() => this.inFlight.delete(p));
   }
 
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     if (url.pathname === '/oauth2Confirm') {
-      if (req.method === 'POST') return consentDecision(new URLSearchParams(await readBody(req)), this.browserUser, (u, who, d) => this.authorize(u, who, d), () => err(400, 'not signed in'));
-      return consentPage(url, this.browserUser, { action: '/oauth2Confirm', title: 'Garmin Connect', heading: 'Share your Garmin data', describe: (who) => `Signed in as ${who}. Allow Wellstream to read your activities and health data?` });
+      const body = req.method === 'POST' ? await readBody(req) : '';
+      return this.consentRoute(req.method ?? 'GET', url, body, { action: '/oauth2Confirm', title: 'Garmin Connect', heading: 'Share your Garmin data', describe: (who) => `Signed in as ${who}. Allow Wellstream to read your activities and health data?` }, () => err(400, 'not signed in'));
     }
     if (url.pathname === '/di-oauth2-service/oauth/token' && req.method === 'POST') return this.auth.token(new URLSearchParams(await readBody(req)));
     if (!url.pathname.startsWith(`${REST}/`)) return err(404, 'not found');

@@ -3,7 +3,9 @@
  * reference (users.dataTypes.dataPoints.list; DataPoint with `name`, and its union field: exercise,
  * sleep, weight, bodyFat, heartRate), the proto3 JSON mapping (int64 as strings, Durations as "3600s"), AIP-160
  * filters on the data type's time field with `>=` and `<`, and the page sizes the reference gives
- * (at most 25 for exercise and sleep, 10,000 otherwise; 1,440 by default).
+ * (at most 25 for exercise and sleep, 10,000 otherwise; 1,440 by default). Daily records
+ * (daily-resting-heart-rate, daily-oxygen-saturation) carry a `date` ({year, month, day}, the
+ * user's local day) and no name, and are filtered on `{filter name}.date` (the Filter data guide).
  */
 import { apiError, json } from './google-health-sim-auth';
 import { countDays, seedDays, type SimDay } from './google-health-sim-rollup';
@@ -22,10 +24,13 @@ export interface SimPoint {
 export interface GoogleAccount {
   healthUserId: string;
   offsetS: number;
-  points: Record<'exercise' | 'sleep' | 'weight' | 'body-fat' | 'heart-rate', SimPoint[]>;
+  points: Record<'exercise' | 'sleep' | 'weight' | 'body-fat' | 'heart-rate' | DailyType, SimPoint[]>;
   /** Local days' activity totals, rolled up by dailyRollUp (google-health-sim-rollup.ts). */
   days: Map<string, SimDay>;
 }
+
+type DailyType = 'daily-resting-heart-rate' | 'daily-oxygen-saturation';
+const DAILY_TYPES: DailyType[] = ['daily-resting-heart-rate', 'daily-oxygen-saturation'];
 
 export const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const interval = (start: number, end: number, offsetS: number) => ({ startTime: rfc3339(start), startUtcOffset: `${offsetS}s`, endTime: rfc3339(end), endUtcOffset: `${offsetS}s` });
@@ -85,9 +90,26 @@ export const bodyFatPoint = (at: number, offsetS: number, percent: number): SimP
   body: { bodyFat: { sampleTime: { physicalTime: rfc3339(at), utcOffset: `${offsetS}s` }, percentage: percent } },
 });
 
+const civilDate = (day: string) => ({ year: Number(day.slice(0, 4)), month: Number(day.slice(5, 7)), day: Number(day.slice(8, 10)) });
+
+/** A local day's resting heart rate (DailyRestingHeartRate: `date`, `beatsPerMinute` int64) and SpO2 (DailyOxygenSaturation: `date`, percentages). */
+export function dailyPoints(day: string): Record<DailyType, SimPoint> {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  const n = Number(day.slice(8, 10));
+  return {
+    'daily-resting-heart-rate': { id: nextId(), at, body: { dailyRestingHeartRate: { date: civilDate(day), beatsPerMinute: String(52 + (n % 9)) } } },
+    'daily-oxygen-saturation': { id: nextId(), at, body: { dailyOxygenSaturation: { date: civilDate(day), averagePercentage: 95 + (n % 4) / 2, lowerBoundPercentage: 92, upperBoundPercentage: 99 } } },
+  };
+}
+
 /** `days` of data ending at `now`: a sleep each night, an exercise every other day, a weight every third, heart rate every `hrEveryS`. */
 export function seedAccount(healthUserId: string, offsetS: number, days: number, now: Date, hrEveryS: number): GoogleAccount {
-  const a: GoogleAccount = { healthUserId, offsetS, points: { exercise: [], sleep: [], weight: [], 'body-fat': [], 'heart-rate': [] }, days: seedDays(offsetS, days, now) };
+  const a: GoogleAccount = { healthUserId, offsetS, points: { exercise: [], sleep: [], weight: [], 'body-fat': [], 'heart-rate': [], 'daily-resting-heart-rate': [], 'daily-oxygen-saturation': [] }, days: seedDays(offsetS, days, now) };
+  // A resting heart rate and an SpO2 for each local day with activity totals.
+  for (const day of a.days.keys()) {
+    const points = dailyPoints(day);
+    for (const t of DAILY_TYPES) a.points[t].push(points[t]);
+  }
   const end = now.getTime();
   const first = Math.floor((end - days * DAY) / DAY) * DAY;
   for (let d = first, n = 0; d < end; d += DAY, n++) {
@@ -108,7 +130,7 @@ export function countRecords(a: GoogleAccount, from: Date, to: Date): Partial<Re
   return {
     workout: a.points.exercise.filter((p) => inRange(p.at)).length,
     sleep: a.points.sleep.filter((p) => inRange(p.at)).length,
-    measurement: a.points.weight.filter((p) => inRange(p.at)).length + a.points['body-fat'].filter((p) => inRange(p.at)).length,
+    measurement: a.points.weight.filter((p) => inRange(p.at)).length + a.points['body-fat'].filter((p) => inRange(p.at)).length + a.points['daily-oxygen-saturation'].filter((p) => inRange(p.at)).length,
     intraday: days.size,
     summary: countDays(a.days, from, to),
   };
@@ -120,7 +142,10 @@ const FILTER_FIELDS: Record<string, string> = {
   weight: 'weight.sample_time.physical_time',
   'body-fat': 'body_fat.sample_time.physical_time',
   'heart-rate': 'heart_rate.sample_time.physical_time',
+  'daily-resting-heart-rate': 'daily_resting_heart_rate.date',
+  'daily-oxygen-saturation': 'daily_oxygen_saturation.date',
 };
+const CIVIL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SESSION_TYPES = ['exercise', 'sleep'];
 
 /** GET /v4/users/{user}/dataTypes/{dataType}/dataPoints */
@@ -132,6 +157,8 @@ export function listRoute(a: GoogleAccount, dataType: string, q: URLSearchParams
   if (filter) {
     const m = /^(\S+) >= "([^"]+)" AND (\S+) < "([^"]+)"$/.exec(filter);
     if (!m || m[1] !== field || m[3] !== field || Number.isNaN(Date.parse(m[2])) || Number.isNaN(Date.parse(m[4]))) return apiError(400, 'INVALID_ARGUMENT', `Invalid filter: ${filter}`);
+    // A Daily record's `date` is a calendar date, compared as one (its points stand at that date's 00:00 UTC here).
+    if (field.endsWith('.date') && !(CIVIL_DATE.test(m[2]) && CIVIL_DATE.test(m[4]))) return apiError(400, 'INVALID_ARGUMENT', `Invalid filter: ${filter}`);
     const [from, to] = [Date.parse(m[2]), Date.parse(m[4])];
     points = points.filter((p) => p.at >= from && p.at < to);
   }
@@ -145,7 +172,7 @@ export function listRoute(a: GoogleAccount, dataType: string, q: URLSearchParams
   const page = points.slice(offset, offset + size);
   const next = offset + size < points.length ? Buffer.from(String(offset + size)).toString('base64url') : undefined;
   return json(200, {
-    dataPoints: page.map((p) => ({ name: `users/${a.healthUserId}/dataTypes/${dataType}/dataPoints/${p.id}`, ...p.body })),
+    dataPoints: page.map((p) => (DAILY_TYPES.includes(dataType as DailyType) ? p.body : { name: `users/${a.healthUserId}/dataTypes/${dataType}/dataPoints/${p.id}`, ...p.body })),
     ...(next ? { nextPageToken: next } : {}),
   });
 }

@@ -6,9 +6,8 @@
  * token, 429 RESOURCE_EXHAUSTED, also past 300 requests a minute per user, 503 UNAVAILABLE). See google-health-sim-*.ts for each part.
  */
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { escapeHtml, readBody, SimReply, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { postToWebhook, SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { escapeHtml, readBody, SimReply } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { apiError, GoogleAuthServer, json } from './google-health-sim-auth';
 import { dailyRollUpRoute } from './google-health-sim-rollup';
@@ -24,41 +23,25 @@ export interface GoogleHealthSimulatorOptions {
   heartRateEveryS?: number;
 }
 
-export class GoogleHealthSimulator implements ProviderSimulator {
+export class GoogleHealthSimulator extends SimulatorBase<GoogleAccount> implements ProviderSimulator {
   readonly type = 'google_health';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'google-sim-client.apps.googleusercontent.com', secret: 'GOCSPX-google-sim-secret' };
-  private readonly auth = new GoogleAuthServer(this.client);
-  private readonly accounts = new Map<string, GoogleAccount>();
-  private readonly dataCalls = new CallCounter<string>();
-  private readonly faults = new ScriptedFaults();
+  protected readonly label = 'Google Health';
+  protected readonly client = { id: 'google-sim-client.apps.googleusercontent.com', secret: 'GOCSPX-google-sim-secret' };
+  protected readonly auth = new GoogleAuthServer(this.client);
   private readonly last = new Map<string, { at: number }>();
   /** Requests per user in the current minute: the rate-limits page's 300 a minute per user, then 429. */
   private readonly perUserMinute = new Map<string, { minute: number; count: number }>();
-  private browserUser?: SimulatedUser;
 
-  constructor(private readonly options: GoogleHealthSimulatorOptions) {}
-
-  get url(): string {
-    return this.server.url;
+  constructor(private readonly options: GoogleHealthSimulatorOptions) {
+    super();
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => apiError(500, 'INTERNAL', message));
+  protected crashed(message: string): SimReply {
+    return apiError(500, 'INTERNAL', message);
   }
 
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_GOOGLE_HEALTH_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_GOOGLE_HEALTH_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_GOOGLE_HEALTH_AUTH_URL: `${this.url}/o/oauth2/v2/auth`,
-      WELLSTREAM_SOURCE_GOOGLE_HEALTH_TOKEN_URL: `${this.url}/token`,
-      WELLSTREAM_SOURCE_GOOGLE_HEALTH_API_URL: this.url,
-    };
+  protected endpoints() {
+    return { auth: `${this.url}/o/oauth2/v2/auth`, token: `${this.url}/token` };
   }
 
   createUser(options: { days: number; now: Date }): SimulatedUser {
@@ -67,15 +50,6 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     // Users east and west of UTC, so local and UTC days differ.
     this.accounts.set(id, seedAccount(id, n % 2 ? 3600 : -18_000, options.days, options.now, this.options.heartRateEveryS ?? 300));
     return { providerUserId: id };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -129,27 +103,8 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     });
   }
 
-  private async deliver(webhookUrl: string, body: string, authorization?: string): Promise<number> {
-    const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body });
-    await res.arrayBuffer();
-    return res.status;
-  }
-
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expireAccessTokens(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrants(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
+  private deliver(webhookUrl: string, body: string, authorization?: string): Promise<number> {
+    return postToWebhook(webhookUrl, body, { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) });
   }
 
   /** The subscriber is registered by the operator in Google Cloud, not by the service: none held here. */
@@ -157,13 +112,7 @@ export class GoogleHealthSimulator implements ProviderSimulator {
     return [];
   }
 
-  private account(user: SimulatedUser): GoogleAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`unknown Google Health user ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     const body = await readBody(req);
     const method = req.method ?? 'GET';
@@ -199,10 +148,9 @@ export class GoogleHealthSimulator implements ProviderSimulator {
   }
 
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => apiError(400, 'INVALID_ARGUMENT', 'No browser user set'));
-    return consentPage(url, this.browserUser, {
+    return this.consentRoute(method, url, body, {
       action: '/o/oauth2/v2/auth', title: 'Sign in – Google Accounts', heading: 'Wellstream wants access to your Google Account',
       describe: (who) => `Signed in as ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? '')}`,
-    });
+    }, () => apiError(400, 'INVALID_ARGUMENT', 'No browser user set'));
   }
 }

@@ -7,6 +7,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { json, problem, SimReply } from './oura-sim-api';
+import { postToWebhook } from '../../../../test/simulators/kit/sim-base';
 
 /** ExtApiV2DataType and WebhookOperation of Oura's OpenAPI document. */
 export const DATA_TYPES = [
@@ -118,13 +119,6 @@ export class OuraWebhooks {
   async deliver(url: string, body: Record<string, unknown>, secret = this.client.secret): Promise<number> {
     const raw = JSON.stringify(body);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-oura-signature': signNotification(secret, timestamp, raw), 'x-oura-timestamp': timestamp },
-      body: raw,
-      signal: AbortSignal.timeout(10_000),
-    });
-    await res.arrayBuffer();
-    return res.status;
+    return postToWebhook(url, raw, { 'content-type': 'application/json', 'x-oura-signature': signNotification(secret, timestamp, raw), 'x-oura-timestamp': timestamp }, 10_000);
   }
 }

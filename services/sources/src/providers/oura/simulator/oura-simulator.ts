@@ -5,9 +5,8 @@
  * documents (401 for an expired token, 429 with Retry-After, 5xx). See oura-sim-*.ts for each part.
  */
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { escapeHtml, readBody, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { escapeHtml, readBody } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { dataRoute, problem, SimReply } from './oura-sim-api';
 import { OuraAuthServer } from './oura-sim-auth';
@@ -21,43 +20,26 @@ export interface OuraSimulatorOptions {
   subscriptionLifetimeMs?: number;
 }
 
-export class OuraSimulator implements ProviderSimulator {
+export class OuraSimulator extends SimulatorBase<OuraAccount> implements ProviderSimulator {
   readonly type = 'oura';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'oura-sim-client', secret: 'oura-sim-secret' };
-  private readonly auth = new OuraAuthServer(this.client);
+  protected readonly label = 'Oura';
+  protected readonly client = { id: 'oura-sim-client', secret: 'oura-sim-secret' };
+  protected readonly auth = new OuraAuthServer(this.client);
   private readonly webhooks: OuraWebhooks;
-  private readonly accounts = new Map<string, OuraAccount>();
-  private readonly dataCalls = new CallCounter<string>();
-  private readonly faults = new ScriptedFaults();
-  private browserUser?: SimulatedUser;
   private readonly sizes: { documents: number; heartrate: number };
 
   constructor(options: OuraSimulatorOptions = {}) {
+    super();
     this.sizes = { documents: options.documentPageSize ?? 5, heartrate: options.heartratePageSize ?? 100 };
     this.webhooks = new OuraWebhooks(this.client, options.subscriptionLifetimeMs ?? 30 * 86_400_000);
   }
 
-  get url(): string {
-    return this.server.url;
+  protected crashed(message: string): SimReply {
+    return problem(500, 'Internal Server Error', message);
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => problem(500, 'Internal Server Error', message));
-  }
-
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_OURA_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_OURA_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_OURA_AUTH_URL: `${this.url}/oauth/authorize`,
-      WELLSTREAM_SOURCE_OURA_TOKEN_URL: `${this.url}/oauth/token`,
-      WELLSTREAM_SOURCE_OURA_API_URL: this.url,
-    };
+  protected endpoints() {
+    return { auth: `${this.url}/oauth/authorize`, token: `${this.url}/oauth/token` };
   }
 
   createUser(options: { days: number; now: Date }): SimulatedUser {
@@ -66,15 +48,6 @@ export class OuraSimulator implements ProviderSimulator {
     // Users east and west of UTC, so local days and UTC days differ.
     this.accounts.set(id, seedAccount(id, n % 2 ? 120 : -300, options.days, options.now, n * 7919));
     return { providerUserId: id };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -125,34 +98,11 @@ export class OuraSimulator implements ProviderSimulator {
     return { event_type: last.eventType, data_type: resource, object_id: last.objectId, event_time: localIso(last.at, 0), user_id: a.providerUserId };
   }
 
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expireAccessTokens(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrants(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
-  }
-
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
     return [...this.webhooks.held.values()].map((s) => ({ key: `${s.data_type}:${s.event_type}`, callbackUrl: s.callback_url, expiresAt: s.expiration_time }));
   }
 
-  private account(user: SimulatedUser): OuraAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`unknown Oura user ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     const headers = req.headers as Record<string, string | undefined>;
     const body = await readBody(req);
@@ -186,10 +136,9 @@ export class OuraSimulator implements ProviderSimulator {
 
   /** The consent page for a browser (GET) and its Allow/Deny form (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => problem(400, 'No browser user set'));
-    return consentPage(url, this.browserUser, {
+    return this.consentRoute(method, url, body, {
       action: '/oauth/authorize', title: 'Oura – authorize', heading: 'Allow access to your Oura data?',
       describe: (who) => `Signed in as ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? 'all scopes')}`,
-    });
+    }, () => problem(400, 'No browser user set'));
   }
 }

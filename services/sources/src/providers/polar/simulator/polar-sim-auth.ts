@@ -127,6 +127,15 @@ export class PolarAuthServer {
     for (const held of this.access.values()) if (held.userId === userId) held.valid = false;
   }
 
+  /** An expired token and a revoked grant look alike at Polar (no expiry, no refresh): both refused. */
+  expireAccessTokens(userId: number): void {
+    this.refuseTokens(userId);
+  }
+
+  revokeGrants(userId: number): void {
+    this.refuseTokens(userId);
+  }
+
   revokeToken(token: string): void {
     const held = this.access.get(token);
     if (held) held.valid = false;

@@ -8,6 +8,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { error, json, Reply } from './polar-sim-auth';
+import { postToWebhook } from '../../../../test/simulators/kit/sim-base';
 
 export const EVENT_TYPES = ['EXERCISE', 'SLEEP', 'CONTINUOUS_HEART_RATE', 'SLEEP_WISE_CIRCADIAN_BEDTIME', 'SLEEP_WISE_ALERTNESS', 'ACTIVITY_SUMMARY'];
 
@@ -90,15 +91,8 @@ export class PolarWebhooks {
     }
   }
 
-  async post(url: string, event: string, body: string, signature: string): Promise<number> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'polar-webhook-event': event, 'polar-webhook-signature': signature },
-      body,
-      signal: AbortSignal.timeout(10_000),
-    });
-    await res.arrayBuffer();
-    return res.status;
+  post(url: string, event: string, body: string, signature: string): Promise<number> {
+    return postToWebhook(url, body, { 'content-type': 'application/json', 'polar-webhook-event': event, 'polar-webhook-signature': signature }, 10_000);
   }
 
   /** A delivery of `payload` as the held webhook would send it (or signed with `forgedSecret`). */

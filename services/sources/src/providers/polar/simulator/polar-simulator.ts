@@ -10,9 +10,8 @@
  * token revoked at Polar (by the user, or by a reused code) looks like.
  */
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { escapeHtml, readBody, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { escapeHtml, readBody } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { PolarDataApi } from './polar-sim-api';
 import { error, PolarAuthServer, Reply } from './polar-sim-auth';
@@ -30,18 +29,14 @@ const EVENTS: Record<string, string> = {
   physical_info: 'PHYSICAL_INFO',
 };
 
-export class PolarSimulator implements ProviderSimulator {
+export class PolarSimulator extends SimulatorBase<PolarAccount, number> implements ProviderSimulator {
   readonly type = 'polar';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'polar-sim-client', secret: 'polar-sim-secret' };
-  private readonly auth = new PolarAuthServer(this.client);
+  protected readonly label = 'Polar';
+  protected readonly client = { id: 'polar-sim-client', secret: 'polar-sim-secret' };
+  protected readonly auth = new PolarAuthServer(this.client);
   private readonly webhooks = new PolarWebhooks();
   private readonly api = new PolarDataApi(() => this.url);
-  private readonly accounts = new Map<number, PolarAccount>();
-  private readonly dataCalls = new CallCounter<number>();
-  private readonly faults = new ScriptedFaults();
   private readonly users = new PolarUsers(this.auth);
-  private browserUser?: SimulatedUser;
   private nextUserId = 10_579;
   private readonly rateLimit = new PolarRateLimit(() => [...this.accounts.values()].filter((a) => a.registeredAt !== null).length);
   private latencyMs = 0;
@@ -51,29 +46,20 @@ export class PolarSimulator implements ProviderSimulator {
    * an application Polar granted more (the provider simulator suite's); `setRateLimit` changes it later.
    */
   constructor(options: { shortLimit?: number } = {}) {
+    super();
     if (options.shortLimit !== undefined) this.rateLimit.set(options.shortLimit);
   }
 
-  get url(): string {
-    return this.server.url;
+  protected crashed(message: string): Reply {
+    return error(500, 'INTERNAL_SERVER_ERROR', message);
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => error(500, 'INTERNAL_SERVER_ERROR', message));
+  protected endpoints() {
+    return { auth: `${this.url}/oauth2/authorization`, token: `${this.url}/v2/oauth2/token` };
   }
 
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_POLAR_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_POLAR_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_POLAR_AUTH_URL: `${this.url}/oauth2/authorization`,
-      WELLSTREAM_SOURCE_POLAR_TOKEN_URL: `${this.url}/v2/oauth2/token`,
-      WELLSTREAM_SOURCE_POLAR_API_URL: this.url,
-    };
+  protected override keyOf(user: SimulatedUser): number {
+    return Number(user.providerUserId);
   }
 
   /**
@@ -88,14 +74,6 @@ export class PolarSimulator implements ProviderSimulator {
     // Users east and west of UTC, so local days and UTC days differ.
     this.accounts.set(id, seedAccount(id, n % 2 ? 180 : -300, options.days, options.now, n * 7919, options.registeredAt ? options.registeredAt.getTime() : null, options.continuousHeartRate !== false));
     return { providerUserId: String(id) };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    return this.auth.consent(authorizeUrl, this.account(user).userId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -160,26 +138,9 @@ export class PolarSimulator implements ProviderSimulator {
     return last;
   }
 
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.refuseTokens(this.account(user).userId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.refuseTokens(this.account(user).userId);
-  }
-
   /** The user has not accepted (or withdrew) Polar's mandatory consents: every user route answers 403. */
   setConsents(user: SimulatedUser, accepted: boolean): void {
     this.account(user).consentsMissing = !accepted;
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [this.account(user).userId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
@@ -227,13 +188,7 @@ export class PolarSimulator implements ProviderSimulator {
     return this.account(user).registeredAt !== null;
   }
 
-  private account(user: SimulatedUser): PolarAccount {
-    const a = this.accounts.get(Number(user.providerUserId));
-    if (!a) throw new Error(`unknown Polar user ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<Reply> {
+  protected async handle(req: IncomingMessage): Promise<Reply> {
     const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
     const headers = req.headers as Record<string, string | undefined>;
@@ -292,11 +247,10 @@ export class PolarSimulator implements ProviderSimulator {
 
   /** The authorization form for a browser (GET) and its Allow/Deny (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): Reply {
-    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.authorize(authorizeUrl, user, decision), () => error(400, 'BAD_REQUEST', 'No browser user set'));
-    return consentPage(url, this.browserUser, {
+    return this.consentRoute(method, url, body, {
       action: '/oauth2/authorization', title: 'Polar Flow – authorize', heading: 'Allow access to your Polar data?',
       describe: (who) => `Signed in as Polar user ${who}. Scope: ${escapeHtml(url.searchParams.get('scope') ?? 'accesslink.read_all')}`,
-    });
+    }, () => error(400, 'BAD_REQUEST', 'No browser user set'));
   }
 }
 

@@ -7,9 +7,9 @@
  * documents (401, 429, 5xx). See strava-sim-*.ts for each part.
  */
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { escapeHtml, readBody, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { CallCounter, ScriptedFaults } from '../../../../test/simulators/kit/sim-faults';
+import { escapeHtml, readBody } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { dataRoute } from './strava-sim-api';
 import { fault, SimReply, StravaAuthServer } from './strava-sim-auth';
@@ -25,48 +25,31 @@ export interface StravaSimulatorOptions {
   maxPerPage?: number;
 }
 
-export class StravaSimulator implements ProviderSimulator {
+export class StravaSimulator extends SimulatorBase<StravaAccount> implements ProviderSimulator {
   readonly type = 'strava';
+  protected readonly label = 'Strava';
   private readonly maxPerPage: number;
-  private readonly server = new SimServer();
-  private readonly client = { id: '5', secret: 'strava-sim-secret', applicationId: 5 };
-  private readonly accounts = new Map<string, StravaAccount>();
-  private readonly auth = new StravaAuthServer(this.client, (id) => this.account({ providerUserId: id }));
+  protected readonly client = { id: '5', secret: 'strava-sim-secret', applicationId: 5 };
+  protected readonly auth = new StravaAuthServer(this.client, (id) => this.account({ providerUserId: id }));
   private readonly webhooks = new StravaWebhooks(this.client);
-  private readonly dataCalls = new CallCounter<string>();
   private usage = { quarter: 0, day: 0 };
-  private readonly faults = new ScriptedFaults();
   private readonly subscriptionFaults = new ScriptedFaults();
-  private browserUser?: SimulatedUser;
   /** Boxes each athlete clears on the next consent page. */
   private readonly unticked = new Map<string, string[]>();
   /** `GET /athlete` calls per athlete (what a token check costs). */
   readonly athleteCalls = new CallCounter<string>();
 
   constructor(options: StravaSimulatorOptions = {}) {
+    super();
     this.maxPerPage = Math.min(options.maxPerPage ?? 200, 200);
   }
 
-  get url(): string {
-    return this.server.url;
+  protected crashed(message: string): SimReply {
+    return fault(500, 'Internal Server Error', [{ resource: 'Server', field: '', code: message }]);
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => fault(500, 'Internal Server Error', [{ resource: 'Server', field: '', code: message }]));
-  }
-
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_STRAVA_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_STRAVA_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_STRAVA_AUTH_URL: `${this.url}/oauth/authorize`,
-      WELLSTREAM_SOURCE_STRAVA_TOKEN_URL: `${this.url}/oauth/token`,
-      WELLSTREAM_SOURCE_STRAVA_API_URL: `${this.url}/api/v3`,
-    };
+  protected endpoints() {
+    return { auth: `${this.url}/oauth/authorize`, token: `${this.url}/oauth/token`, api: `${this.url}/api/v3` };
   }
 
   /** Athletes in zones east and west of UTC; every second one has activity ids beyond 2^53, as Strava's documented examples do. */
@@ -79,7 +62,7 @@ export class StravaSimulator implements ProviderSimulator {
     return { providerUserId: athleteId.toString() };
   }
 
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
+  override authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
     this.account(user);
     const unticked = this.unticked.get(user.providerUserId) ?? [];
     this.unticked.delete(user.providerUserId);
@@ -106,10 +89,6 @@ export class StravaSimulator implements ProviderSimulator {
   /** The app's push subscription is gone at Strava (deleted from another environment, or never made). */
   dropSubscription(): void {
     this.webhooks.held = undefined;
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -196,40 +175,17 @@ export class StravaSimulator implements ProviderSimulator {
     return { aspect_type: aspect, event_time: Math.floor(Date.now() / 1000), object_id: objectId, object_type: 'activity', owner_id: a.athleteId, subscription_id: this.subscriptionId(), updates: {} };
   }
 
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expireAccessTokens(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrants(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
-  }
-
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
     return this.webhooks.held ? [{ key: String(this.webhooks.held.id), callbackUrl: this.webhooks.held.callback_url }] : [];
   }
 
-  private account(user: SimulatedUser): StravaAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`unknown Strava athlete ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const form = new URLSearchParams(body);
     const params = new URLSearchParams([...url.searchParams, ...(method === 'POST' ? form : [])]);
-    if (url.pathname === '/oauth/authorize') return this.authorizePage(method, url, form);
+    if (url.pathname === '/oauth/authorize') return this.authorizePage(method, url, body);
     if ((url.pathname === '/oauth/token' || url.pathname === '/api/v3/oauth/token') && method === 'POST') return this.auth.token(params);
     if (url.pathname === '/oauth/deauthorize' && method === 'POST') {
       const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : null;
@@ -278,11 +234,10 @@ export class StravaSimulator implements ProviderSimulator {
   }
 
   /** The consent page for a browser (GET) and its Authorize/Cancel form (POST): a 302 to the redirect. */
-  private authorizePage(method: string, url: URL, form: URLSearchParams): SimReply {
-    if (method === 'POST') return consentDecision(form, this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => fault(400, 'Bad Request', [{ resource: 'Athlete', field: 'session', code: 'missing' }]));
-    return consentPage(url, this.browserUser, {
+  private authorizePage(method: string, url: URL, body: string): SimReply {
+    return this.consentRoute(method, url, body, {
       action: '/oauth/authorize', title: 'Strava – Authorize', heading: 'Authorize access to your Strava account?',
       describe: (who) => `Signed in as athlete ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? '')}`,
-    });
+    }, () => fault(400, 'Bad Request', [{ resource: 'Athlete', field: 'session', code: 'missing' }]));
   }
 }

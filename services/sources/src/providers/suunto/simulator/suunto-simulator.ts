@@ -9,52 +9,36 @@
  */
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { readBody, SimReply, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { postToWebhook, SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { CallCounter } from '../../../../test/simulators/kit/sim-faults';
+import { readBody, SimReply } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { json, SuuntoAuthServer } from './suunto-sim-auth';
 import { activitySample, countRecords, dailyStatistics, Obj, rng, samplesIn, seedAccount, sleepObj, SuuntoAccount, workoutObj } from './suunto-sim-data';
 
 const DAY = 86_400_000;
 
-export class SuuntoSimulator implements ProviderSimulator {
+export class SuuntoSimulator extends SimulatorBase<SuuntoAccount> implements ProviderSimulator {
   readonly type = 'suunto';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'suunto-sim-client', secret: 'suunto-sim-secret' };
+  protected readonly label = 'Suunto';
+  protected readonly client = { id: 'suunto-sim-client', secret: 'suunto-sim-secret' };
   readonly subscriptionKey = 'suunto-sim-subscription-key-0001';
   readonly notificationSecret = 'suunto-sim-notification-secret';
-  private readonly auth = new SuuntoAuthServer(this.client);
-  private readonly accounts = new Map<string, SuuntoAccount>();
-  private readonly dataCalls = new CallCounter<string>();
+  protected readonly auth = new SuuntoAuthServer(this.client);
   private readonly objectCalls = new CallCounter<string>();
-  private readonly faults = new ScriptedFaults();
-  private browserUser?: SimulatedUser;
   private lastDelivery?: { url: string; raw: string; headers: Record<string, string> };
   /** Every data request received (after the gateway's key check), in order: path, query and user. */
   private readonly log: { path: string; query: Record<string, string>; user?: string }[] = [];
 
-  get url(): string {
-    return this.server.url;
+  protected crashed(message: string): SimReply {
+    return json(500, { statusCode: 500, message });
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => json(500, { statusCode: 500, message }));
-  }
-
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
+  protected endpoints() {
     return {
-      WELLSTREAM_SOURCE_SUUNTO_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_SUUNTO_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_SUUNTO_SUBSCRIPTION_KEY: this.subscriptionKey,
-      WELLSTREAM_SOURCE_SUUNTO_NOTIFICATION_SECRET: this.notificationSecret,
-      WELLSTREAM_SOURCE_SUUNTO_AUTH_URL: `${this.url}/oauth/authorize`,
-      WELLSTREAM_SOURCE_SUUNTO_TOKEN_URL: `${this.url}/oauth/token`,
-      WELLSTREAM_SOURCE_SUUNTO_API_URL: this.url,
+      auth: `${this.url}/oauth/authorize`,
+      token: `${this.url}/oauth/token`,
+      extra: { WELLSTREAM_SOURCE_SUUNTO_SUBSCRIPTION_KEY: this.subscriptionKey, WELLSTREAM_SOURCE_SUUNTO_NOTIFICATION_SECRET: this.notificationSecret },
     };
   }
 
@@ -64,15 +48,6 @@ export class SuuntoSimulator implements ProviderSimulator {
     // Users east and west of UTC, so local and UTC days differ.
     this.accounts.set(username, seedAccount(username, n % 2 ? 120 : -300, options.days, options.now, n * 7919));
     return { providerUserId: username };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -118,9 +93,7 @@ export class SuuntoSimulator implements ProviderSimulator {
   async redeliver(): Promise<number> {
     if (!this.lastDelivery) throw new Error('Suunto simulator: nothing delivered yet');
     const d = this.lastDelivery;
-    const res = await fetch(d.url, { method: 'POST', headers: d.headers, body: d.raw, signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer();
-    return res.status;
+    return postToWebhook(d.url, d.raw, d.headers, 10_000);
   }
 
   objectFetches(user: SimulatedUser, id: string): number {
@@ -146,26 +119,7 @@ export class SuuntoSimulator implements ProviderSimulator {
     const raw = JSON.stringify(body);
     const headers = { 'content-type': 'application/json', 'x-hmac-sha256-signature': createHmac('sha256', secret).update(raw).digest('hex') };
     this.lastDelivery = { url, raw, headers };
-    const res = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer();
-    return res.status;
-  }
-
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expireAccessTokens(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrants(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
+    return postToWebhook(url, raw, headers, 10_000);
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
@@ -177,13 +131,7 @@ export class SuuntoSimulator implements ProviderSimulator {
     return this.log.filter((r) => r.user === user.providerUserId).map(({ path, query }) => ({ path, query }));
   }
 
-  private account(user: SimulatedUser): SuuntoAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`unknown Suunto user ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     const body = await readBody(req);
     const method = req.method ?? 'GET';
@@ -248,11 +196,10 @@ export class SuuntoSimulator implements ProviderSimulator {
   }
 
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => json(400, { error: 'No browser user set' }));
-    return consentPage(url, this.browserUser, {
+    return this.consentRoute(method, url, body, {
       action: '/oauth/authorize', title: 'Suunto – authorize', heading: 'Allow access to your Suunto data?',
       describe: (who) => `Signed in to Suunto as ${who}.`,
-    });
+    }, () => json(400, { error: 'No browser user set' }));
   }
 }
 

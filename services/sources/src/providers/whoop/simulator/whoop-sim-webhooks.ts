@@ -7,6 +7,7 @@
  * one twice; `trace_id` identifies the event, so a repeat carries the same body.
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import { postToWebhook } from '../../../../test/simulators/kit/sim-base';
 
 export interface WhoopEvent {
   user_id: number;
@@ -37,10 +38,8 @@ export function signedDelivery(url: string, body: WhoopEvent, secret: string, se
 }
 
 /** POSTs a delivery; resolves to the receiver's status. */
-export async function post(d: Delivery): Promise<number> {
-  const res = await fetch(d.url, { method: 'POST', headers: d.headers, body: d.raw, signal: AbortSignal.timeout(10_000) });
-  await res.arrayBuffer();
-  return res.status;
+export function post(d: Delivery): Promise<number> {
+  return postToWebhook(d.url, d.raw, d.headers, 10_000);
 }
 
 /** Signs and POSTs one event. Resolves to the receiver's status. */

@@ -7,9 +7,9 @@
  * WHOOP's dashboard, so the simulator holds no subscriptions. See whoop-sim-*.ts for each part.
  */
 import type { IncomingMessage } from 'node:http';
-import { consentDecision, consentPage } from '../../../../test/simulators/kit/sim-consent-page';
-import { CallCounter, ScriptedFaults, sumStats } from '../../../../test/simulators/kit/sim-faults';
-import { escapeHtml, readBody, SimServer } from '../../../../test/simulators/kit/sim-server';
+import { SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { CallCounter } from '../../../../test/simulators/kit/sim-faults';
+import { escapeHtml, readBody } from '../../../../test/simulators/kit/sim-server';
 import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { dataRoute, failure, scopeFor, SimReply } from './whoop-sim-api';
 import { WhoopAuthServer } from './whoop-sim-auth';
@@ -19,40 +19,22 @@ import { deliver, Delivery, event, post, signedDelivery } from './whoop-sim-webh
 /** Resources with webhooks (WHOOP has none for cycles or body measurements). */
 const NOTIFIED = ['sleep', 'workout', 'recovery'];
 
-export class WhoopSimulator implements ProviderSimulator {
+export class WhoopSimulator extends SimulatorBase<WhoopAccount> implements ProviderSimulator {
   readonly type = 'whoop';
-  private readonly server = new SimServer();
-  private readonly client = { id: 'whoop-sim-client', secret: 'whoop-sim-secret' };
-  private readonly auth = new WhoopAuthServer(this.client);
-  private readonly accounts = new Map<string, WhoopAccount>();
-  private readonly dataCalls = new CallCounter<string>();
+  protected readonly label = 'WHOOP';
+  protected readonly client = { id: 'whoop-sim-client', secret: 'whoop-sim-secret' };
+  protected readonly auth = new WhoopAuthServer(this.client);
   /** GETs of one object by its id (`/v2/activity/<type>/{id}`, `/v2/cycle/{id}…`), keyed `<user>:<id>`. */
   private readonly objectCalls = new CallCounter<string>();
   private lastDelivery?: Delivery;
-  private readonly faults = new ScriptedFaults();
-  private browserUser?: SimulatedUser;
   private nextUserId = 10_129;
 
-  get url(): string {
-    return this.server.url;
+  protected crashed(message: string): SimReply {
+    return failure(500, message);
   }
 
-  async start(): Promise<void> {
-    await this.server.start((req) => this.handle(req), (message) => failure(500, message));
-  }
-
-  async stop(): Promise<void> {
-    await this.server.stop();
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_WHOOP_CLIENT_ID: this.client.id,
-      WELLSTREAM_SOURCE_WHOOP_CLIENT_SECRET: this.client.secret,
-      WELLSTREAM_SOURCE_WHOOP_AUTH_URL: `${this.url}/oauth/oauth2/auth`,
-      WELLSTREAM_SOURCE_WHOOP_TOKEN_URL: `${this.url}/oauth/oauth2/token`,
-      WELLSTREAM_SOURCE_WHOOP_API_URL: `${this.url}/developer`,
-    };
+  protected endpoints() {
+    return { auth: `${this.url}/oauth/oauth2/auth`, token: `${this.url}/oauth/oauth2/token`, api: `${this.url}/developer` };
   }
 
   createUser(options: { days: number; now: Date }): SimulatedUser {
@@ -61,15 +43,6 @@ export class WhoopSimulator implements ProviderSimulator {
     // Members east and west of UTC, so local and UTC days differ.
     this.accounts.set(String(userId), seedAccount(userId, n % 2 ? -300 : 120, options.days, options.now, n * 7919));
     return { providerUserId: String(userId) };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    this.account(user);
-    return this.auth.consent(authorizeUrl, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -202,35 +175,12 @@ export class WhoopSimulator implements ProviderSimulator {
     return event(a.userId, id, `${resource}.${action}`);
   }
 
-  expireAccessTokens(user: SimulatedUser): void {
-    this.auth.expireAccessTokens(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.auth.revokeGrants(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    this.faults.set(count, status, retryAfterS);
-  }
-
-  stats(user?: SimulatedUser) {
-    const ids = user ? [user.providerUserId] : [...this.accounts.keys()];
-    return sumStats(ids, (id) => this.auth.counts.get(id), this.dataCalls);
-  }
-
   /** WHOOP's webhook URL lives in its dashboard: there are no subscriptions to hold. */
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
     return [];
   }
 
-  private account(user: SimulatedUser): WhoopAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`unknown WHOOP user ${user.providerUserId}`);
-    return a;
-  }
-
-  private async handle(req: IncomingMessage): Promise<SimReply> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
     const authorization = req.headers.authorization;
     const body = await readBody(req);
@@ -276,10 +226,9 @@ export class WhoopSimulator implements ProviderSimulator {
 
   /** The consent page for a browser (GET) and its Allow/Deny form (POST): a 302 to the redirect. */
   private authorizePage(method: string, url: URL, body: string): SimReply {
-    if (method === 'POST') return consentDecision(new URLSearchParams(body), this.browserUser, (authorizeUrl, user, decision) => this.auth.consent(authorizeUrl, user.providerUserId, decision), () => failure(400, 'No browser user set'));
-    return consentPage(url, this.browserUser, {
+    return this.consentRoute(method, url, body, {
       action: '/oauth/oauth2/auth', title: 'WHOOP – authorize', heading: 'Allow access to your WHOOP data?',
       describe: (who) => `Signed in as WHOOP member ${who}. Requested: ${escapeHtml(url.searchParams.get('scope') ?? '')}`,
-    });
+    }, () => failure(400, 'No browser user set'));
   }
 }

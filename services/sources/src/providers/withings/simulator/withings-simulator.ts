@@ -6,10 +6,10 @@
  * Faults: HTTP 429 with Retry-After, 5xx, garbage, and Withings' status-in-200 errors.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { escapeHtml } from '../../../../test/simulators/kit/sim-server';
-import { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
+import type { IncomingMessage } from 'node:http';
+import { SimAuthServer, SimulatorBase } from '../../../../test/simulators/kit/sim-base';
+import { escapeHtml, readBody, SimReply } from '../../../../test/simulators/kit/sim-server';
+import type { ProviderSimulator, SimulatedUser } from '../../../../test/simulators/provider-simulator';
 import { answerData } from './withings-sim-api';
 import { activityFor, bloodPressureGroup, intradayDay, seedAccount, SimAccount, sleepFrom, weightGroup, workoutAt } from './withings-sim-data';
 import { countExpected } from './withings-sim-expected';
@@ -26,59 +26,44 @@ const RESOURCE_APPLI: Record<string, number> = { getmeas: 1, getactivity: 16, ge
 
 const zero = (): Stats => ({ tokenExchanges: 0, refreshes: 0, revokes: 0, dataRequests: 0 });
 
-export class WithingsSimulator implements ProviderSimulator {
+export class WithingsSimulator extends SimulatorBase<SimAccount> implements ProviderSimulator {
   readonly type = 'withings';
+  protected readonly label = 'Withings';
   readonly clientId = 'withings-sim-client';
   readonly clientSecret = 'withings-sim-secret';
-  private server?: Server;
-  private port = 0;
+  protected readonly client = { id: this.clientId, secret: this.clientSecret };
   private readonly oauth = new SimOAuth(this.clientId, this.clientSecret);
   private readonly notifyService = new SimNotify();
-  private readonly accounts = new Map<string, SimAccount>();
   private readonly perUser = new Map<string, Stats>();
+  /** Withings counts every call, also those no user could be told from (a refused token): `stats()` without a user. */
   private readonly total = zero();
-  private readonly faults: Fault[] = [];
+  /** Withings' own faults: besides HTTP ones, its status-in-200 errors (`failNextWithStatus`). */
+  private readonly withingsFaults: Fault[] = [];
   private readonly nonces = new Set<string>();
   private readonly lastAdded = new Map<string, { from: number; to: number }>();
-  private browserUser?: SimulatedUser;
   private nextUser = 0;
+  protected readonly auth: SimAuthServer<string> = {
+    counts: { get: (id) => this.perUser.get(id) },
+    consent: (authorizeUrl, id, decision) => this.oauth.consent(authorizeUrl, `${this.url}${AUTHORIZE_PATH}`, id, decision),
+    expireAccessTokens: (id) => this.oauth.expireAll(id),
+    revokeGrants: (id) => {
+      this.oauth.revokedUsers.add(id);
+      this.notifyService.dropUser(id);
+    },
+  };
 
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+  protected crashed(message: string): SimReply {
+    return text(500, message);
   }
 
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.route(req, res).catch((err) => this.send(res, 500, String(err))));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-
-  env(): Record<string, string> {
-    return {
-      WELLSTREAM_SOURCE_WITHINGS_CLIENT_ID: this.clientId,
-      WELLSTREAM_SOURCE_WITHINGS_CLIENT_SECRET: this.clientSecret,
-      WELLSTREAM_SOURCE_WITHINGS_AUTH_URL: `${this.url}${AUTHORIZE_PATH}`,
-      WELLSTREAM_SOURCE_WITHINGS_TOKEN_URL: `${this.url}/v2/oauth2`,
-      WELLSTREAM_SOURCE_WITHINGS_API_URL: this.url,
-    };
+  protected endpoints() {
+    return { auth: `${this.url}${AUTHORIZE_PATH}`, token: `${this.url}/v2/oauth2` };
   }
 
   createUser(options: { days: number; now: Date }): SimulatedUser {
     const userid = String(36_300_000 + ++this.nextUser);
     this.accounts.set(userid, seedAccount(userid, this.nextUser * 7919, options.days, options.now));
     return { providerUserId: userid };
-  }
-
-  authorize(authorizeUrl: string, user: SimulatedUser, decision: 'allow' | 'deny'): string {
-    return this.oauth.consent(authorizeUrl, `${this.url}${AUTHORIZE_PATH}`, user.providerUserId, decision);
-  }
-
-  setBrowserUser(user: SimulatedUser): void {
-    this.browserUser = user;
   }
 
   expectedCounts(user: SimulatedUser, from: Date, to: Date): Partial<Record<string, number>> {
@@ -123,36 +108,21 @@ export class WithingsSimulator implements ProviderSimulator {
     return sendNotification(webhookUrl, { ...this.notificationFields(user.providerUserId, resource), userid: '999999999' });
   }
 
-  expireAccessTokens(user: SimulatedUser): void {
-    this.oauth.expireAll(user.providerUserId);
-  }
-
-  revokeGrant(user: SimulatedUser): void {
-    this.oauth.revokedUsers.add(user.providerUserId);
-    this.notifyService.dropUser(user.providerUserId);
-  }
-
-  failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
-    for (let i = 0; i < count; i++) this.faults.push({ status, retryAfterS });
+  override failNext(count: number, status: number | 'garbage', retryAfterS?: number): void {
+    for (let i = 0; i < count; i++) this.withingsFaults.push({ status, retryAfterS });
   }
 
   /** The next `count` data calls answer HTTP 200 with Withings' `{status, body: {}, error}` (e.g. 601, 2555, 401). */
   failNextWithStatus(count: number, withingsStatus: number, error = 'simulated'): void {
-    for (let i = 0; i < count; i++) this.faults.push({ status: 200, withingsStatus, error });
+    for (let i = 0; i < count; i++) this.withingsFaults.push({ status: 200, withingsStatus, error });
   }
 
-  stats(user?: SimulatedUser): Stats {
+  override stats(user?: SimulatedUser): Stats {
     return { ...(user ? (this.perUser.get(user.providerUserId) ?? zero()) : this.total) };
   }
 
   subscriptions(): { key: string; callbackUrl: string; expiresAt?: string }[] {
     return this.notifyService.subs.map((s) => ({ key: `${s.userid}:${s.appli}`, callbackUrl: s.callbackurl }));
-  }
-
-  private account(user: SimulatedUser): SimAccount {
-    const a = this.accounts.get(user.providerUserId);
-    if (!a) throw new Error(`withings simulator: unknown user ${user.providerUserId}`);
-    return a;
   }
 
   private notificationFields(userid: string, resource: string): Record<string, string> {
@@ -172,50 +142,38 @@ export class WithingsSimulator implements ProviderSimulator {
     this.perUser.set(userid, s);
   }
 
-  private send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-    if (res.headersSent) return;
-    res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-    res.end(body);
-  }
-
-  private envelope(res: ServerResponse, e: Envelope): void {
-    this.send(res, 200, JSON.stringify(e), { 'content-type': 'application/json' });
-  }
-
-  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage): Promise<SimReply> {
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = await readBody(req);
     // Parameters come in the POST body (the code samples) or the query string (the reference lists them as query).
     const q = new URLSearchParams(url.searchParams);
     for (const [k, v] of new URLSearchParams(req.method === 'POST' ? raw : '')) q.set(k, v);
-    if (url.pathname === AUTHORIZE_PATH) return this.authorizePage(req, res, url, q);
+    if (url.pathname === AUTHORIZE_PATH) return this.authorizePage(req, url, q);
     if (url.pathname === '/v2/oauth2' && q.get('action') === 'requesttoken') {
       const { kind, userid, answer } = this.oauth.requestToken(q);
       if (kind !== 'none') this.count(userid, kind === 'code' ? 'tokenExchanges' : 'refreshes');
-      return this.envelope(res, answer);
+      return envelope(answer);
     }
-    if (url.pathname === '/v2/signature' && q.get('action') === 'getnonce') return this.envelope(res, this.getnonce(q));
-    if (url.pathname === '/v2/oauth2' && q.get('action') === 'revoke') return this.envelope(res, this.revokeAccess(q));
+    if (url.pathname === '/v2/signature' && q.get('action') === 'getnonce') return envelope(this.getnonce(q));
+    if (url.pathname === '/v2/oauth2' && q.get('action') === 'revoke') return envelope(this.revokeAccess(q));
     const isData = DATA_PATHS.includes(url.pathname);
-    if (!isData && url.pathname !== '/notify') return this.send(res, 404, 'not found');
+    if (!isData && url.pathname !== '/notify') return text(404, 'not found');
     const who = this.oauth.userOf(req.headers.authorization);
     if (isData) {
       this.count('userid' in who ? who.userid : undefined, 'dataRequests');
-      const fault = this.faults.shift();
-      if (fault) return this.fail(res, fault);
+      const fault = this.withingsFaults.shift();
+      if (fault) return this.fail(fault);
     }
-    if (!('userid' in who)) return this.envelope(res, { status: who.status, body: {}, error: who.error });
+    if (!('userid' in who)) return envelope({ status: who.status, body: {}, error: who.error });
     const account = this.accounts.get(who.userid)!;
-    if (url.pathname === '/notify') return this.envelope(res, await this.notifyService.handle(who.userid, q));
-    return this.envelope(res, answerData(account, url.pathname, q, Math.floor(Date.now() / 1000)));
+    if (url.pathname === '/notify') return envelope(await this.notifyService.handle(who.userid, q));
+    return envelope(answerData(account, url.pathname, q, Math.floor(Date.now() / 1000)));
   }
 
-  private fail(res: ServerResponse, f: Fault): void {
-    if (f.status === 'garbage') return this.send(res, 200, '<html><body>502 Bad Gateway</body></html>', { 'content-type': 'text/html' });
-    if (f.withingsStatus !== undefined) return this.envelope(res, { status: f.withingsStatus, body: {}, error: f.error });
-    return this.send(res, f.status, 'simulated failure', f.status === 429 ? { 'retry-after': String(f.retryAfterS ?? 1) } : {});
+  private fail(f: Fault): SimReply {
+    if (f.status === 'garbage') return text(200, '<html><body>502 Bad Gateway</body></html>', { 'content-type': 'text/html' });
+    if (f.withingsStatus !== undefined) return envelope({ status: f.withingsStatus, body: {}, error: f.error });
+    return text(f.status, 'simulated failure', f.status === 429 ? { 'retry-after': String(f.retryAfterS ?? 1) } : {});
   }
 
   private sign(values: Record<string, string>): string {
@@ -242,18 +200,26 @@ export class WithingsSimulator implements ProviderSimulator {
     return { status: 0, body: {} };
   }
 
-  private authorizePage(req: IncomingMessage, res: ServerResponse, url: URL, q: URLSearchParams): void {
+  private authorizePage(req: IncomingMessage, url: URL, q: URLSearchParams): SimReply {
     if (req.method === 'POST') {
       const target = q.get('authorize_url') ?? '';
       const user = this.browserUser;
-      if (!user) return this.send(res, 400, 'no browser user set');
-      return this.send(res, 302, '', { location: this.authorize(target, user, q.get('decision') === 'allow' ? 'allow' : 'deny') });
+      if (!user) return text(400, 'no browser user set');
+      return text(302, '', { location: this.authorize(target, user, q.get('decision') === 'allow' ? 'allow' : 'deny') });
     }
     const authorizeUrl = url.toString();
     const hidden = `<input type="hidden" name="authorize_url" value="${escapeHtml(authorizeUrl)}">`;
     const page = `<!doctype html><html><body><h1>Withings (simulated)</h1><p>Allow this application to access ${escapeHtml(q.get('scope') ?? '')}?</p>
 <form method="post" action="${AUTHORIZE_PATH}">${hidden}<button name="decision" value="allow">Allow</button></form>
 <form method="post" action="${AUTHORIZE_PATH}">${hidden}<button name="decision" value="deny">Deny</button></form></body></html>`;
-    this.send(res, 200, page, { 'content-type': 'text/html; charset=utf-8' });
+    return text(200, page, { 'content-type': 'text/html; charset=utf-8' });
   }
+}
+
+function text(status: number, body: string, headers: Record<string, string> = {}): SimReply {
+  return { status, headers: { 'content-type': 'text/plain', ...headers }, body };
+}
+
+function envelope(e: Envelope): SimReply {
+  return text(200, JSON.stringify(e), { 'content-type': 'application/json' });
 }
