@@ -12,7 +12,7 @@
  * (b) single-record requests one after another → p50, in raw `insertOne` round trips (sequential,
  *     the same documents);
  * (c) one user's 100-record request (p50 of 20, one after another) on an empty store and again
- *     after `--history` of that user's own records;
+ *     after `--history` of that user's own records (`--history 0` leaves it out);
  * (d) `--records-replicas N` records processes behind a round-robin proxy; CPU of every process
  *     from /proc over (a), the records replicas' per 1,000 records/s.
  * A warm-up (another user, 10 × 100 records and 50 single) runs first and is not counted.
@@ -47,14 +47,20 @@ const record = (user) => {
   return { type: 'measurement', source: { type: 'withings' }, log_id: `${user.uid}-${n}`, start_time: at, end_time: at, metrics: [{ type: 'body_weight', unit: 'kg', value: 40 + (n % 100_000) / 1000, origin: 'device' }] };
 };
 
-/** One POST of `count` records of `user`; resolves to its time (ms), throws on anything but 200. */
+/** 503s answered (with Retry-After) and sent again, per phase: counted, not hidden. */
+let retried = 0;
+/** One POST of `count` records of `user`; resolves to its time (ms) including any retries, throws on anything else but 200. */
 async function post(base, user, count) {
   const body = JSON.stringify({ records: Array.from({ length: count }, () => record(user)) });
   const t0 = performance.now();
-  const res = await fetch(`${base}/mobile/records?token=${user.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`POST /mobile/records: ${res.status} ${text.slice(0, 300)}`);
-  return performance.now() - t0;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}/mobile/records?token=${user.mobile}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const text = await res.text();
+    if (res.status === 200) return performance.now() - t0;
+    if (res.status !== 503 || attempt >= 20) throw new Error(`POST /mobile/records: ${res.status} ${text.slice(0, 300)}`);
+    retried++;
+    await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+  }
 }
 
 /** `workers` loops, each taking the next user in turn, until `seconds` or `totalRequests`; resolves to the request times. */
@@ -122,20 +128,30 @@ try {
   const loadUsers = [];
   for (let u = 0; u < USERS; u++) loadUsers.push(await newUser(`load-${u}`));
 
+  const p50 = (r) => pct(r.times, 50);
+  const f = (x, d = 2) => x.toFixed(d);
+  console.log(`distributed runtime (${args.root ?? 'this checkout'}), every service its own process, ${REPLICAS} records process(es)${REPLICAS > 1 ? ' behind a round-robin proxy' : ''}, Kafka + FerretDB + Redis, ${os.cpus().length} cores, through the gateway; load average at start ${os.loadavg()[0].toFixed(1)}`);
   await run(B, [warm], { workers: IN_FLIGHT, totalRequests: 10 });
   await run(B, [warm], { workers: 1, totalRequests: 50, perRequest: 1 });
 
   // (c) before: one user's 100-record requests on an empty store (the warm-up user's 1,050 records aside).
-  const empty = await run(B, [probe], { workers: 1, totalRequests: PROBES });
+  const empty = HISTORY > 0 ? await run(B, [probe], { workers: 1, totalRequests: PROBES }) : undefined;
   // (b) single-record requests, one after another.
   const single = await run(B, [warm], { workers: 1, totalRequests: SINGLE, perRequest: 1 });
 
   // (a) 4 users, 2 in flight, for SECONDS; CPU of every process and of the machine over it.
+  const retriedBefore = retried;
   const before = { procs: cpuOf({ ...platform.pids, ...servers.pids }), machine: machine(), bench: process.cpuUsage() };
   const loaded = await run(B, loadUsers, { workers: IN_FLIGHT, seconds: SECONDS });
   const after = { procs: cpuOf({ ...platform.pids, ...servers.pids }), machine: machine(), bench: process.cpuUsage(before.bench) };
-  const stored = loaded.times.length * PER_REQUEST;
-  const platformRate = stored / loaded.seconds;
+  const platformRate = (loaded.times.length * PER_REQUEST) / loaded.seconds;
+  const cores = (name) => (after.procs[name].cpuMs - before.procs[name].cpuMs) / 1000 / loaded.seconds;
+  const recordsCores = platform.recordsPids.map((_, i) => cores(`records-${i + 1}`));
+  const recordsTotal = recordsCores.reduce((a, b) => a + b, 0);
+  console.log(`(a) 100-record requests, ${USERS} users, ${IN_FLIGHT} in flight, ${f(loaded.seconds, 1)} s: ${Math.round(platformRate)} records/s (p50 ${f(p50(loaded))} ms, p99 ${f(pct(loaded.times, 99))} ms, ${loaded.times.length} requests, ${retried - retriedBefore} answered 503 and sent again)`);
+  const machineBusy = (100 * (after.machine.busy - before.machine.busy)) / (after.machine.total - before.machine.total);
+  console.log(`(d) CPU over (a), cores (1.00 = one core busy): ${Object.keys(after.procs).map((n) => `${n} ${f(cores(n))}`).join(', ')}, load generator ${f((after.bench.user + after.bench.system) / 1e6 / loaded.seconds)}; the machine ${f(machineBusy, 0)} % busy (every process on it, other work included)`);
+  console.log(`    records: ${f(recordsTotal)} cores for ${Math.round(platformRate)} records/s = ${f(recordsTotal / (platformRate / 1000))} cores per 1,000 records/s (${REPLICAS} replica(s): ${recordsCores.map((c) => f(c)).join(', ')})`);
   for (const pid of platform.recordsPids) await settle(pid);
 
   // References on the same server: the documents as the records service stored them.
@@ -157,6 +173,8 @@ try {
     }),
   );
   const rawRate = (rawBatches * PER_REQUEST) / ((performance.now() - r0) / 1000);
+  console.log(`    reference: raw insertMany of the stored documents, 100 per call, ${IN_FLIGHT} in flight, same server: ${Math.round(rawRate)} records/s`);
+  console.log(`    ratio: ${f(platformRate / rawRate, 3)} of raw insertMany (target ≥ 0.25)`);
   const one = mongo.db(`${platform.prefix}_raw`).collection('raw_one');
   const oneTimes = [];
   for (let i = 0; i < 500; i++) {
@@ -165,32 +183,22 @@ try {
     oneTimes.push(performance.now() - t);
   }
   const insertOneMs = pct(oneTimes, 50);
-
-  // (c) after: the same user's own history grown to HISTORY records, then the same probe.
-  const h0 = performance.now();
-  await run(B, [probe], { workers: IN_FLIGHT, totalRequests: Math.ceil((HISTORY - PROBES * PER_REQUEST) / PER_REQUEST) });
-  const fillSeconds = (performance.now() - h0) / 1000;
-  for (const pid of platform.recordsPids) await settle(pid);
-  const held = await countRecords(db, { user_id: probe.id });
-  const full = await run(B, [probe], { workers: 1, totalRequests: PROBES });
-
-  const cores = (name) => (after.procs[name].cpuMs - before.procs[name].cpuMs) / 1000 / loaded.seconds;
-  const p50 = (r) => pct(r.times, 50);
-  const f = (x, d = 2) => x.toFixed(d);
-  const recordsCores = platform.recordsPids.map((_, i) => cores(`records-${i + 1}`));
-  const recordsTotal = recordsCores.reduce((a, b) => a + b, 0);
-  console.log(`distributed runtime (${args.root ?? 'this checkout'}), every service its own process, ${REPLICAS} records process(es)${REPLICAS > 1 ? ' behind a round-robin proxy' : ''}, Kafka + FerretDB (${servers.env.WELLSTREAM_MONGO_URL.replace(/\/\/[^@]*@/, '//')}) + Redis, ${os.cpus().length} cores, through the gateway`);
-  console.log(`(a) 100-record requests, ${USERS} users, ${IN_FLIGHT} in flight, ${f(loaded.seconds, 1)} s: ${Math.round(platformRate)} records/s (p50 ${f(p50(loaded))} ms, p99 ${f(pct(loaded.times, 99))} ms, ${loaded.times.length} requests)`);
-  console.log(`    reference: raw insertMany of the stored documents, 100 per call, ${IN_FLIGHT} in flight, same server: ${Math.round(rawRate)} records/s`);
-  console.log(`    ratio: ${f(platformRate / rawRate, 3)} of raw insertMany (target ≥ 0.25)`);
   console.log(`(b) 1-record requests, one after another: p50 ${f(p50(single))} ms, p99 ${f(pct(single.times, 99))} ms (${single.times.length} requests)`);
   console.log(`    reference: raw insertOne, one after another: p50 ${f(insertOneMs)} ms`);
   console.log(`    ratio: ${f(p50(single) / insertOneMs, 1)} raw insertOne round trips (target ≤ 5)`);
-  console.log(`(c) one user's 100-record request, one after another: empty store p50 ${f(p50(empty))} ms; after ${held} of that user's own records p50 ${f(p50(full))} ms (history stored at ${Math.round((HISTORY - PROBES * PER_REQUEST) / fillSeconds)} records/s, 2 in flight)`);
-  console.log(`    ratio: ${f(p50(full) / p50(empty))}x of empty (target ≤ 1.2x)`);
-  const total = after.machine.total - before.machine.total;
-  console.log(`(d) CPU over (a), cores (1.00 = one core busy): ${Object.keys(after.procs).map((n) => `${n} ${f(cores(n))}`).join(', ')}, load generator ${f((after.bench.user + after.bench.system) / 1e6 / loaded.seconds)}; machine ${f((100 * (after.machine.busy - before.machine.busy)) / total, 0)} % busy of ${os.cpus().length} cores`);
-  console.log(`    records: ${f(recordsTotal)} cores for ${Math.round(platformRate)} records/s = ${f(recordsTotal / (platformRate / 1000))} cores per 1,000 records/s (${REPLICAS} replica(s): ${recordsCores.map((c) => f(c)).join(', ')})`);
+
+  if (empty) {
+    // (c) after: the same user's own history grown to HISTORY records, then the same probe.
+    const retriedFill = retried;
+    const h0 = performance.now();
+    await run(B, [probe], { workers: IN_FLIGHT, totalRequests: Math.ceil((HISTORY - PROBES * PER_REQUEST) / PER_REQUEST) });
+    const fillSeconds = (performance.now() - h0) / 1000;
+    for (const pid of platform.recordsPids) await settle(pid);
+    const held = await countRecords(db, { user_id: probe.id });
+    const full = await run(B, [probe], { workers: 1, totalRequests: PROBES });
+    console.log(`(c) one user's 100-record request, one after another: empty store p50 ${f(p50(empty))} ms; after ${held} of that user's own records p50 ${f(p50(full))} ms (history stored at ${Math.round((HISTORY - PROBES * PER_REQUEST) / fillSeconds)} records/s, 2 in flight, ${retried - retriedFill} answered 503 and sent again)`);
+    console.log(`    ratio: ${f(p50(full) / p50(empty))}x of empty (target ≤ 1.2x)`);
+  }
 } finally {
   for (const d of ['raw', 'gateway', 'users', 'records', 'streams', 'notifications', 'rules', 'sources']) await mongo.db(`${platform.prefix}_${d}`).dropDatabase().catch(() => undefined);
   await mongo.close();
