@@ -3,10 +3,19 @@
  * live next to the state they announce).
  */
 import { randomUUID } from 'node:crypto';
-import type { Collection, DocumentStore, UpsertSet } from '@wellstream/store';
+import { Collection, DocumentStore, DuplicateKeyError, UpsertSet } from '@wellstream/store';
 import { OutboxEntry, PendingMessage, StateCheck, toEntry } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
+/** One document: which relay may publish the outbox now (replicas of a service share the outbox). */
+const RELAY_LEASE_COLLECTION = 'outbox_relay';
+const LEASE_ID = 'relay';
+
+interface RelayLease {
+  _id: string;
+  holder: string;
+  until_ms: number;
+}
 
 export class OutboxRepository {
   private readonly checked = new Map<string, Promise<Collection<{ _id: string }>>>();
@@ -14,6 +23,7 @@ export class OutboxRepository {
   private constructor(
     private readonly entries: Collection<OutboxEntry>,
     private readonly store: DocumentStore,
+    private readonly lease: Collection<RelayLease>,
   ) {}
 
   static async open(store: DocumentStore): Promise<OutboxRepository> {
@@ -21,7 +31,26 @@ export class OutboxRepository {
     const entries = await store.collection<OutboxEntry>({ name: OUTBOX_COLLECTION, backlog: true, indexes: [{ fields: { batch_id: 1 } }] });
     // Published entries of the earlier records outbox were kept a day; this outbox keeps none.
     await entries.deleteMany({ state: 'published' });
-    return new OutboxRepository(entries, store);
+    return new OutboxRepository(entries, store, await store.collection<RelayLease>({ name: RELAY_LEASE_COLLECTION }));
+  }
+
+  /**
+   * True when `holder` may publish now: the lease was free or expired, and is now its own until
+   * `now + ms`. Two relays reading the same head would each publish it (duplicates, and a
+   * duplicate of an older version after a newer one).
+   */
+  async takeRelay(holder: string, now: number, ms: number): Promise<boolean> {
+    try {
+      return (await this.lease.findOneAndUpdate({ _id: LEASE_ID, until_ms: { $lte: now } }, { $set: { holder, until_ms: now + ms } }, { upsert: true })) !== null;
+    } catch (err) {
+      // The upsert found the lease unexpired: another relay is publishing.
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
+  }
+
+  async releaseRelay(holder: string): Promise<void> {
+    await this.lease.updateMany({ _id: LEASE_ID, holder }, { $set: { until_ms: 0 } });
   }
 
   /**
