@@ -35,22 +35,33 @@ export class OutboxRepository {
   }
 
   /**
-   * True when `holder` may publish now: the lease was free or expired, and is now its own until
-   * `now + ms`. Two relays reading the same head would each publish it (duplicates, and a
-   * duplicate of an older version after a newer one).
+   * True when `holder` may publish now: the lease was free (or its holder's time had run out) and
+   * is now its own until `now + ms`. Two relays reading the same head would each publish it
+   * (duplicates, and a duplicate of an older version after a newer one). Taken by inserting the
+   * lease document, the one write every backend makes atomic across processes (a unique _id);
+   * FerretDB runs a conditional update as a read and then a write.
    */
   async takeRelay(holder: string, now: number, ms: number): Promise<boolean> {
+    if (await this.insertLease(holder, now + ms)) return true;
+    const current = await this.lease.findOne({ _id: LEASE_ID });
+    if (!current || current.until_ms > now) return false;
+    // Left by a relay that crashed or hung: removed only as it was read, then taken as above.
+    await this.lease.deleteMany({ _id: LEASE_ID, holder: current.holder, until_ms: current.until_ms });
+    return this.insertLease(holder, now + ms);
+  }
+
+  private async insertLease(holder: string, untilMs: number): Promise<boolean> {
     try {
-      return (await this.lease.findOneAndUpdate({ _id: LEASE_ID, until_ms: { $lte: now } }, { $set: { holder, until_ms: now + ms } }, { upsert: true })) !== null;
+      await this.lease.insertOne({ _id: LEASE_ID, holder, until_ms: untilMs });
+      return true;
     } catch (err) {
-      // The upsert found the lease unexpired: another relay is publishing.
       if (err instanceof DuplicateKeyError) return false;
       throw err;
     }
   }
 
   async releaseRelay(holder: string): Promise<void> {
-    await this.lease.updateMany({ _id: LEASE_ID, holder }, { $set: { until_ms: 0 } });
+    await this.lease.deleteMany({ _id: LEASE_ID, holder });
   }
 
   /**
