@@ -136,6 +136,7 @@ try {
 
   // (c) before: one user's 100-record requests on an empty store (the warm-up user's 1,050 records aside).
   const empty = HISTORY > 0 ? await run(B, [probe], { workers: 1, totalRequests: PROBES }) : undefined;
+  if (empty) console.log(`(c) one user's 100-record request, one after another, on an empty store: p50 ${f(p50(empty))} ms (the same after its history below)`);
   // (b) single-record requests, one after another.
   const single = await run(B, [warm], { workers: 1, totalRequests: SINGLE, perRequest: 1 });
 
