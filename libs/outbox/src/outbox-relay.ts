@@ -3,8 +3,12 @@
  * them. An entry still `prepared` stops the run (a later entry of the same key must not overtake
  * it) until its writer marks it ready or, once stale, the relay resolves it by its state check:
  * stored → ready, not stored → dropped. A crash between publish and delete publishes the entry
- * again later (at-least-once; consumers are idempotent). One drain at a time per process.
+ * again later (at-least-once; consumers are idempotent). One drain at a time per process, and one
+ * relay at a time per outbox: replicas of a service share it, so each round takes a short lease
+ * first (a relay that finds it taken tries again a moment later, in case the holder finished
+ * before this replica's entries were ready); a crashed holder's lease expires.
  */
+import { randomUUID } from 'node:crypto';
 import type { EventLog } from '@wellstream/bus';
 import type { Logger } from '@wellstream/logging';
 import { derivedOf, EntryMessage, messagesOf, OutboxEntry, withMessages } from './outbox-entry';
@@ -15,6 +19,8 @@ import type { Clock } from '@wellstream/clock';
 const BATCH = 100;
 /** Messages published in one round, at least one entry's. */
 const ROUND_MESSAGES = 1_000;
+/** How soon a relay that found the lease taken tries again. */
+const BUSY_RETRY_MS = 50;
 
 export interface OutboxRelayOptions {
   entries: OutboxRepository;
@@ -23,6 +29,8 @@ export interface OutboxRelayOptions {
   clock: Clock;
   /** Prepared entries older than this were left by a crashed (or failed) writer. */
   staleMs: number;
+  /** How long a round's lease lasts, in real time between processes (another relay takes over after a holder that crashed, or hangs this long). */
+  leaseMs: number;
 }
 
 export interface OutboxBacklog {
@@ -37,6 +45,8 @@ export class OutboxRelay {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private kicked: NodeJS.Immediate | undefined;
+  private busyRetry: NodeJS.Timeout | undefined;
+  private readonly holder = randomUUID();
 
   constructor(private readonly o: OutboxRelayOptions) {}
 
@@ -85,6 +95,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.busyRetry) clearTimeout(this.busyRetry);
     if (this.kicked) {
       // A write answered just now: publish it as the immediate drain would have.
       clearImmediate(this.kicked);
@@ -102,19 +113,33 @@ export class OutboxRelay {
 
   private async publishReady(): Promise<void> {
     for (let round = 0; round < 1000; round++) {
-      const oldest = await this.o.entries.oldest(BATCH);
-      const run = leadingReady(oldest);
-      if (run.length === 0) {
-        if (oldest.length === 0 || !(await this.resolveStale(oldest))) return;
-        continue;
+      if (!(await this.o.entries.takeRelay(this.holder, Date.now(), this.o.leaseMs))) {
+        this.busyRetry ??= setTimeout(() => {
+          this.busyRetry = undefined;
+          void this.drainOrWarn();
+        }, BUSY_RETRY_MS).unref();
+        return;
       }
-      // Order matters per key, and keys live within a topic: one publish per topic, in write order.
-      const byTopic = new Map<string, EntryMessage['message'][]>();
-      for (const { messages } of run) for (const m of messages) (byTopic.get(m.topic) ?? byTopic.set(m.topic, []).get(m.topic)!).push(m.message);
-      for (const [topic, list] of byTopic) await this.o.eventLog.publish(topic, list);
-      // Removed once every topic took its messages: a crash before this publishes them again (at least once).
-      await this.o.entries.remove(run.map(({ entry }) => entry._id));
+      try {
+        if (!(await this.publishRound())) return;
+      } finally {
+        await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
+      }
     }
+  }
+
+  /** One round under the lease; false when nothing more can go now. */
+  private async publishRound(): Promise<boolean> {
+    const oldest = await this.o.entries.oldest(BATCH);
+    const run = leadingReady(oldest);
+    if (run.length === 0) return oldest.length > 0 && (await this.resolveStale(oldest));
+    // Order matters per key, and keys live within a topic: one publish per topic, in write order.
+    const byTopic = new Map<string, EntryMessage['message'][]>();
+    for (const { messages } of run) for (const m of messages) (byTopic.get(m.topic) ?? byTopic.set(m.topic, []).get(m.topic)!).push(m.message);
+    for (const [topic, list] of byTopic) await this.o.eventLog.publish(topic, list);
+    // Removed once every topic took its messages: a crash before this publishes them again (at least once).
+    await this.o.entries.remove(run.map(({ entry }) => entry._id));
+    return true;
   }
 
   /** Resolves the stale prepared entries at the head; true when something changed. */

@@ -30,6 +30,8 @@ export interface OutboxOptions {
   staleMs?: number;
   /** How often the relay retries on its own (the request path starts it after every write). */
   drainMs?: number;
+  /** How long one relay's publishing round may hold the outbox before another replica's relay takes over. */
+  relayLeaseMs?: number;
 }
 
 /** A state change made of whole-document upserts, in two forms the outbox picks from. */
@@ -64,6 +66,7 @@ export const DEFAULT_PUBLISH_WITHIN_MS = 2_000;
 
 export const DEFAULT_OUTBOX_STALE_MS = 30_000;
 export const DEFAULT_OUTBOX_DRAIN_MS = 2_000;
+export const DEFAULT_RELAY_LEASE_MS = 10_000;
 
 export class Outbox {
   private constructor(
@@ -77,7 +80,7 @@ export class Outbox {
   static async open(store: DocumentStore, options: OutboxOptions): Promise<Outbox> {
     const clock = options.clock ?? systemClock;
     const entries = await OutboxRepository.open(store);
-    const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS });
+    const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS, leaseMs: options.relayLeaseMs ?? DEFAULT_RELAY_LEASE_MS });
     return new Outbox(entries, relay, options, clock);
   }
 

@@ -32,8 +32,8 @@ describe('outbox', () => {
   const hung: (() => void)[] = [];
   let flaky: EventLog;
   const outboxes: Outbox[] = [];
-  const open = async (staleMs = 30_000) => {
-    const o = await Outbox.open(store, { eventLog: flaky, logger, staleMs, drainMs: 60_000 });
+  const open = async (staleMs = 30_000, relayLeaseMs?: number) => {
+    const o = await Outbox.open(store, { eventLog: flaky, logger, staleMs, drainMs: 60_000, relayLeaseMs });
     outboxes.push(o);
     return o;
   };
@@ -99,7 +99,7 @@ describe('outbox', () => {
   });
 
   it('answers without waiting for the log; what the log refused is published once it is back, in order', async () => {
-    const outbox = await open();
+    const outbox = await open(30_000, 100);
     const before = (await published()).length;
     gate.hang = true;
     const started = Date.now();
@@ -107,7 +107,9 @@ describe('outbox', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     gate.hang = false;
     gate.down = true;
-    // The hung publish holds the one running drain; a fresh relay over the same store takes over.
+    // The hung publish holds the one running drain; a fresh relay over the same store takes over
+    // once the hung one's lease has expired.
+    await new Promise((r) => setTimeout(r, 150));
     const relay = await open();
     for (let i = 2; i <= 4; i++) await outbox.write([msg(`b${i}`, i)], () => things.insertOne({ _id: `b${i}`, n: i }));
     await expect(relay.drain()).rejects.toThrow('log down');
@@ -155,6 +157,23 @@ describe('outbox', () => {
     releaseA();
     await Promise.all([a, b]);
     expect(await end()).toBe(before + 2);
+  });
+
+  it('publishes each entry once and in write order when two relays share the outbox (replicas)', async () => {
+    const [a, b] = [await open(), await open()];
+    const before = (await published()).length;
+    // Two writers, each one write after another, alternating between the replicas' outboxes; every
+    // write starts its replica's relay, so the two relays run at the same time.
+    const writer = async (w: string) => {
+      for (let i = 0; i < 60; i++) await (i % 2 ? a : b).write([msg(`${w}${i}`, i)], () => things.insertOne({ _id: `${w}${i}`, n: i }));
+    };
+    await Promise.all([writer('x'), writer('y')]);
+    while ((await rawEntries()).length > 0) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([a.drain(), b.drain()]);
+    const keys = (await published()).slice(before).map((m) => m.key);
+    expect(keys.length).toBe(120);
+    expect(new Set(keys).size).toBe(120);
+    for (const w of ['x', 'y']) expect(keys.filter((k) => k.startsWith(w))).toEqual(Array.from({ length: 60 }, (_, i) => `${w}${i}`));
   });
 
   it('drops the messages of a change that failed', async () => {

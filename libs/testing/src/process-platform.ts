@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { eventually } from './api-client';
+import { RoundRobinProxy, startRoundRobinProxy } from './round-robin-proxy';
 import { TEST_GATEWAY_KEY, TEST_SOURCE_TOKEN_KEY } from './signed-headers';
 import { TEST_ADMIN_TOKEN } from './test-tokens';
 
@@ -74,9 +75,20 @@ export interface ProcessPlatform {
   /** Starts a stopped or killed process again on its port and waits until it answers /health. */
   restart(name: ProcessName): Promise<void>;
   stop(): Promise<void>;
+  /** With `recordsReplicas` > 1: the records processes beyond the first, and the proxy the gateway reaches them all through. */
+  recordsReplicas: PlatformProcess[];
+  recordsProxy?: RoundRobinProxy;
 }
 
-export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options: { readyMs?: number; serviceEnv?: NodeJS.ProcessEnv; gatewayEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessPlatform> {
+export interface ProcessPlatformOptions {
+  readyMs?: number;
+  serviceEnv?: NodeJS.ProcessEnv;
+  gatewayEnv?: NodeJS.ProcessEnv;
+  /** How many records processes (one consumer group); more than one sit behind a round-robin proxy. */
+  recordsReplicas?: number;
+}
+
+export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options: ProcessPlatformOptions = {}): Promise<ProcessPlatform> {
   const readyMs = options.readyMs ?? 90_000;
   // Every process shares the key the gateway signs its caller assertions with.
   const common: NodeJS.ProcessEnv = { WELLSTREAM_GATEWAY_KEYS: TEST_GATEWAY_KEY, WELLSTREAM_SOURCE_TOKEN_KEY: TEST_SOURCE_TOKEN_KEY, ...settings };
@@ -85,7 +97,10 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
   const ports = new Map<ProcessName, number>([['gateway', gatewayPort]]);
   for (const name of SERVICE_NAMES) ports.set(name, await freePort());
   const url = (name: ProcessName) => `http://127.0.0.1:${ports.get(name)}`;
-  const envOf = (name: ProcessName): NodeJS.ProcessEnv =>
+  const replicaPorts: number[] = [];
+  for (let i = 1; i < (options.recordsReplicas ?? 1); i++) replicaPorts.push(await freePort());
+  const recordsProxy = replicaPorts.length ? await startRoundRobinProxy([url('records'), ...replicaPorts.map((p) => `http://127.0.0.1:${p}`)]) : undefined;
+  const envOf = (name: ProcessName, port = ports.get(name)): NodeJS.ProcessEnv =>
     name === 'gateway'
       ? {
           ...common,
@@ -93,7 +108,7 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
           WELLSTREAM_PORT: String(gatewayPort),
           WELLSTREAM_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
           WELLSTREAM_USERS_URL: url('users'),
-          WELLSTREAM_RECORDS_URL: url('records'),
+          WELLSTREAM_RECORDS_URL: recordsProxy?.url ?? url('records'),
           WELLSTREAM_STREAMS_URL: url('streams'),
           WELLSTREAM_NOTIFICATIONS_URL: url('notifications'),
           WELLSTREAM_RULES_URL: url('rules'),
@@ -103,18 +118,19 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
       : {
           ...common,
           WELLSTREAM_SERVICE_HOST: '127.0.0.1',
-          WELLSTREAM_SERVICE_PORT: String(ports.get(name)),
+          WELLSTREAM_SERVICE_PORT: String(port),
           WELLSTREAM_PUBLIC_URL: gatewayUrl,
           WELLSTREAM_PUSH_ALLOW_PRIVATE_TARGETS: 'true',
           ...options.serviceEnv,
         };
   const processes = new Map<ProcessName, PlatformProcess>();
+  const recordsReplicas: PlatformProcess[] = [];
   const describe = () =>
-    [...processes.values()].map((p) => `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) ---\n${p.output.join('').slice(-3000)}`).join('\n');
+    [...processes.values(), ...recordsReplicas].map((p) => `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}) ---\n${p.output.join('').slice(-3000)}`).join('\n');
   const waitHealthy = (target: string, what: string) =>
     eventually(
       async () => {
-        const dead = [...processes.values()].find(exited);
+        const dead = [...processes.values(), ...recordsReplicas].find(exited);
         if (dead) throw new Error(`${dead.name} exited with ${dead.child.exitCode ?? dead.child.signalCode}`);
         const res = await fetch(`${target}/health`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
         return res?.status === 200;
@@ -124,10 +140,12 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
     ).catch((err) => {
       throw new Error(`${what} did not become healthy: ${String(err)}\n${describe()}`);
     });
-  const stopAll = () => Promise.all([...processes.values()].map(stopProcess)).then(() => undefined);
+  const stopAll = () => Promise.all([...processes.values(), ...recordsReplicas].map(stopProcess)).then(() => recordsProxy?.close());
   try {
     for (const name of [...SERVICE_NAMES, 'gateway' as const]) processes.set(name, spawnMain(name, envOf(name)));
+    for (const port of replicaPorts) recordsReplicas.push(spawnMain('records', envOf('records', port)));
     await waitHealthy(gatewayUrl, 'the distributed platform');
+    for (const port of replicaPorts) await waitHealthy(`http://127.0.0.1:${port}`, 'a records replica');
   } catch (err) {
     await stopAll();
     throw err;
@@ -151,5 +169,7 @@ export async function startProcessPlatform(settings: NodeJS.ProcessEnv, options:
       await waitHealthy(url(name), name);
     },
     stop: stopAll,
+    recordsReplicas,
+    recordsProxy,
   };
 }
