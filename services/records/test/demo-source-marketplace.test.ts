@@ -57,7 +57,9 @@ describe('demo source', () => {
     expect(meals.length).toBeGreaterThanOrEqual(7 * 3);
     expect(meals[0].segments.length).toBeGreaterThanOrEqual(2);
     const intraday = (await get('intraday')).body.data;
-    expect(intraday.length).toBeGreaterThanOrEqual(8);
+    // Seven whole days, and today's once its first 5-minute slot has ended (in the first minutes
+    // after Berlin's midnight it has none: the test failed at 23:02 UTC).
+    expect(intraday.length).toBeGreaterThanOrEqual(7);
     expect(intraday[0].metrics.map((m: any) => m.type)).toEqual(['heart_rate', 'steps']);
 
     // Demo is a connected source: no detection, and every record is on the events topic.
