@@ -197,7 +197,9 @@ describe('hot-path queries are served by a declared index (its shape, SQLite\'s 
     for (const r of recorders.values()) r.take();
     const res = await fetch(`${got.body.marketplace.url}/sources/demo/connect`, { method: 'POST', headers: { accept: 'application/json' } });
     expect(res.status).toBeLessThan(400);
-    await eventually(async () => (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/summaries?start_date=${isoDay(0)}&end_date=${isoDay(0)}`)).body.data.length > 0, 20_000);
+    // The demo source writes the user's local today first; in Paris that is UTC's tomorrow from
+    // 23:00 UTC (the test failed then), so the window reaches one day past UTC's today.
+    await eventually(async () => (await tenant.api.get(`/organizations/${tenant.organizationId}/users/${uid}/summaries?start_date=${isoDay(0)}&end_date=${isoDay(1)}`)).body.data.length > 0, 20_000);
     await sleep(1000); // the sync scheduler's polls
     expect(await judge('sources', { ferretdb: false })).toEqual([]);
   }, 60_000);
