@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ADMIN, ROOT } from './harness.mjs';
+import { ADMIN, distributedEnv, ROOT } from './harness.mjs';
 import { freePort, root as ownRoot, startProcess } from './processes.mjs';
 
 const SERVICES = ['users', 'records', 'streams', 'notifications', 'rules', 'sources'];
@@ -53,15 +53,7 @@ export function serversFor(stateDirArg) {
 
 /** Starts every service, `recordsReplicas` records processes, and the gateway; resolves once the gateway answers. */
 export async function startAllServices(serverEnv, { recordsReplicas = 1 } = {}) {
-  const prefix = `bench_${randomUUID().slice(0, 8)}`;
-  const common = {
-    WELLSTREAM_MODE: 'distributed',
-    ...serverEnv,
-    WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
-    WELLSTREAM_DB_PREFIX: prefix,
-    WELLSTREAM_GATEWAY_KEYS: randomUUID() + randomUUID(),
-    WELLSTREAM_SOURCE_TOKEN_KEY: randomUUID() + randomUUID(),
-  };
+  const common = distributedEnv(serverEnv, { WELLSTREAM_SOURCE_TOKEN_KEY: randomUUID() + randomUUID() });
   const gwPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
   const serviceEnv = (port) => ({ ...common, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: String(port), WELLSTREAM_PUBLIC_URL: gatewayUrl });
@@ -98,7 +90,7 @@ export async function startAllServices(serverEnv, { recordsReplicas = 1 } = {}) 
     const routes = Object.fromEntries(SERVICES.map((s) => [`WELLSTREAM_${s.toUpperCase()}_URL`, urls[s]]));
     const gateway = await start('gateway', 'gateway/dist/main.js', { ...common, ...routes, WELLSTREAM_HOST: '127.0.0.1', WELLSTREAM_PORT: String(gwPort), WELLSTREAM_ADMIN_TOKEN: ADMIN }, `${gatewayUrl}/health`);
     return {
-      prefix,
+      prefix: common.WELLSTREAM_DB_PREFIX,
       base: `${gatewayUrl}/v2`,
       pids: {
         gateway: gateway.pid,

@@ -213,17 +213,25 @@ export function startServers() {
 }
 
 /** Distributed: the gateway and the streams service as their own processes on the real servers. */
-export async function startDistributed(serverEnv, env = {}) {
+/**
+ * What every process of one distributed platform shares: the servers, a fresh topic and database
+ * prefix (runs never meet), and the gateway's signing key (the gateway signs every request it
+ * forwards; services believe nothing else; older checkouts ignore it).
+ */
+export function distributedEnv(serverEnv, env = {}) {
   const prefix = `bench_${randomUUID().slice(0, 8)}`;
-  const common = {
+  return {
     WELLSTREAM_MODE: 'distributed',
     ...serverEnv,
     WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
     WELLSTREAM_DB_PREFIX: prefix,
-    // The gateway signs every request it forwards; services believe nothing else (older checkouts ignore it).
     WELLSTREAM_GATEWAY_KEYS: randomUUID() + randomUUID(),
     ...env,
   };
+}
+
+export async function startDistributed(serverEnv, env = {}) {
+  const common = distributedEnv(serverEnv, env);
   const [gwPort, streamsPort] = [await freePort(), await freePort()];
   const streamsUrl = `http://127.0.0.1:${streamsPort}`;
   const rel = (p) => path.relative(ownRoot, path.join(ROOT, p));
@@ -234,7 +242,7 @@ export async function startDistributed(serverEnv, env = {}) {
   // Checkouts from before the adapters left the package's main entry export them from index.js.
   const busAdapters = path.join(ROOT, 'libs', 'bus', 'dist', 'adapters.js');
   const { KafkaEventLog } = fs.existsSync(busAdapters) ? requireFromRoot(busAdapters) : lib('bus');
-  const log = new KafkaEventLog({ brokers: serverEnv.WELLSTREAM_KAFKA_BROKERS.split(','), clientId: 'bench', prefix: `${prefix}.`, logger: quietLogger });
+  const log = new KafkaEventLog({ brokers: serverEnv.WELLSTREAM_KAFKA_BROKERS.split(','), clientId: 'bench', prefix: common.WELLSTREAM_TOPIC_PREFIX, logger: quietLogger });
   const { customerEventsTopic } = lib('contracts');
   await log.ensureTopic(customerEventsTopic.spec);
   return {

@@ -13,7 +13,8 @@ export interface RoundRobinProxy {
   close(): Promise<void>;
 }
 
-export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRobinProxy> {
+/** `port` 0 takes a free one. */
+export async function startRoundRobinProxy(upstreams: string[], port = 0): Promise<RoundRobinProxy> {
   const targets = upstreams.map((u) => new URL(u));
   const counts = targets.map(() => 0);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -31,7 +32,7 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     });
     req.pipe(up);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     counts,
