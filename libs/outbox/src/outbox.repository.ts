@@ -3,19 +3,13 @@
  * live next to the state they announce).
  */
 import { randomUUID } from 'node:crypto';
-import { Collection, DocumentStore, DuplicateKeyError, UpsertSet } from '@wellstream/store';
+import { Collection, DocumentStore, Leases, UpsertSet } from '@wellstream/store';
 import { OutboxEntry, PendingMessage, StateCheck, toEntries } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
 /** One document: which relay may publish the outbox now (replicas of a service share the outbox). */
 const RELAY_LEASE_COLLECTION = 'outbox_relay';
-const LEASE_ID = 'relay';
-
-interface RelayLease {
-  _id: string;
-  holder: string;
-  until_ms: number;
-}
+const LEASE_KEY = 'relay';
 
 export class OutboxRepository {
   private readonly checked = new Map<string, Promise<Collection<{ _id: string }>>>();
@@ -23,7 +17,7 @@ export class OutboxRepository {
   private constructor(
     private readonly entries: Collection<OutboxEntry>,
     private readonly store: DocumentStore,
-    private readonly lease: Collection<RelayLease>,
+    private readonly lease: Leases,
   ) {}
 
   static async open(store: DocumentStore): Promise<OutboxRepository> {
@@ -31,37 +25,21 @@ export class OutboxRepository {
     const entries = await store.collection<OutboxEntry>({ name: OUTBOX_COLLECTION, backlog: true, indexes: [{ fields: { batch_id: 1 } }] });
     // Published entries of the earlier records outbox were kept a day; this outbox keeps none.
     await entries.deleteMany({ state: 'published' });
-    return new OutboxRepository(entries, store, await store.collection<RelayLease>({ name: RELAY_LEASE_COLLECTION }));
+    return new OutboxRepository(entries, store, await Leases.open(store, RELAY_LEASE_COLLECTION));
   }
 
   /**
    * True when `holder` may publish now: the lease was free (or its holder's time had run out) and
    * is now its own until `now + ms`. Two relays reading the same head would each publish it
-   * (duplicates, and a duplicate of an older version after a newer one). Taken by inserting the
-   * lease document, the one write every backend makes atomic across processes (a unique _id);
-   * FerretDB runs a conditional update as a read and then a write.
+   * (duplicates, and a duplicate of an older version after a newer one). Taken by inserting a
+   * document (libs/store claims.ts): FerretDB runs a conditional update as a read and then a write.
    */
-  async takeRelay(holder: string, now: number, ms: number): Promise<boolean> {
-    if (await this.insertLease(holder, now + ms)) return true;
-    const current = await this.lease.findOne({ _id: LEASE_ID });
-    if (!current || current.until_ms > now) return false;
-    // Left by a relay that crashed or hung: removed only as it was read, then taken as above.
-    await this.lease.deleteMany({ _id: LEASE_ID, holder: current.holder, until_ms: current.until_ms });
-    return this.insertLease(holder, now + ms);
+  takeRelay(holder: string, now: number, ms: number): Promise<boolean> {
+    return this.lease.take(LEASE_KEY, holder, now, ms);
   }
 
-  private async insertLease(holder: string, untilMs: number): Promise<boolean> {
-    try {
-      await this.lease.insertOne({ _id: LEASE_ID, holder, until_ms: untilMs });
-      return true;
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) return false;
-      throw err;
-    }
-  }
-
-  async releaseRelay(holder: string): Promise<void> {
-    await this.lease.deleteMany({ _id: LEASE_ID, holder });
+  releaseRelay(holder: string): Promise<void> {
+    return this.lease.release(LEASE_KEY, holder);
   }
 
   /**

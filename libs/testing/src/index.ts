@@ -12,3 +12,4 @@ export * from './event-recorder';
 export * from './rate-limit-window';
 export * from './test-runtime';
 export * from './fhir-validator';
+export * from './replica-stores';

@@ -6,7 +6,7 @@
  * which starts it again as a new attempt: the files are read from the current attempt's parts only,
  * so whatever the earlier attempt wrote never appears twice.
  */
-import type { Collection, CollectionSpec, DocumentStore } from '@wellstream/store';
+import { type Collection, type CollectionSpec, type DocumentStore, Leases } from '@wellstream/store';
 
 export const EXPORT_TYPES = ['Patient', 'Observation', 'Device'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
@@ -44,16 +44,23 @@ export interface ExportPart {
 }
 
 export const EXPORT_JOBS_SPEC: CollectionSpec = { name: 'fhir_export_jobs', indexes: [{ fields: { organization_id: 1 } }, { fields: { status: 1, completed_at: 1 } }] };
+/** Who is taking a job over, per job (libs/store claims.ts). */
+const TAKEOVERS = 'fhir_export_takeovers';
 const PARTS_SPEC: CollectionSpec = { name: 'fhir_export_parts', indexes: [{ fields: { job_id: 1, attempt: 1, type: 1, seq: 1, _id: 1 } }], partitionKey: 'job_id' };
 
 export class ExportJobRepository {
   private constructor(
     private readonly jobs: Collection<ExportJob>,
     private readonly parts: Collection<ExportPart>,
+    private readonly takeovers: Leases,
   ) {}
 
   static async open(store: DocumentStore): Promise<ExportJobRepository> {
-    return new ExportJobRepository(await store.collection<ExportJob>(EXPORT_JOBS_SPEC), await store.collection<ExportPart>(PARTS_SPEC));
+    return new ExportJobRepository(
+      await store.collection<ExportJob>(EXPORT_JOBS_SPEC),
+      await store.collection<ExportPart>(PARTS_SPEC),
+      await Leases.open(store, TAKEOVERS),
+    );
   }
 
   insert(job: ExportJob): Promise<void> {
@@ -74,11 +81,17 @@ export class ExportJobRepository {
   }
 
   /**
-   * Takes a job over as its next attempt, only if no one else did since it was read (the attempt
-   * number is the guard); answers the job as taken, or null. The earlier attempts' parts go.
+   * Takes a job over as its next attempt until `now + leaseMs`, only if no one else did since it
+   * was read; answers the job as taken, or null. The earlier attempts' parts go. Of two replicas
+   * that read the same job, exactly one goes on: the takeover is a lease of its own, taken by
+   * inserting a document (libs/store claims.ts), since FerretDB runs a conditional update as a read
+   * and then a write and the attempt guard on the update alone let both through. A taker that dies
+   * between the two leaves that lease to lapse like the job's, and another replica takes over.
    */
-  async takeOver(job: ExportJob, owner: string, leaseUntil: string): Promise<ExportJob | null> {
+  async takeOver(job: ExportJob, owner: string, now: number, leaseMs: number): Promise<ExportJob | null> {
+    if (!(await this.takeovers.take(job._id, owner, now, leaseMs))) return null;
     const attempt = (job.attempt ?? 1) + 1;
+    const leaseUntil = new Date(now + leaseMs).toISOString();
     const guard = job.attempt === undefined ? { attempt: { $exists: false } } : { attempt: job.attempt };
     const taken = await this.jobs.findOneAndUpdate(
       { _id: job._id, status: 'in-progress', ...guard },
@@ -98,6 +111,7 @@ export class ExportJobRepository {
     const ended = await this.jobs.find({ status: { $in: ['completed', 'failed', 'cancelled'] }, completed_at: { $lt: before } });
     for (const job of ended) {
       await this.parts.deleteMany({ job_id: job._id });
+      await this.takeovers.forget(job._id);
       await this.jobs.deleteMany({ _id: job._id });
     }
     return ended.length;

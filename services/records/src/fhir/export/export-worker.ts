@@ -2,8 +2,8 @@
  * Runs this replica's Bulk Data exports and keeps every export moving whatever happens to the
  * replica that started it: each running job holds a lease that its replica renews every third of
  * the lease time; a job whose lease lapsed (the process died or stopped midway) is taken over by
- * whichever replica first claims it (the claim is a compare-and-set on the job's attempt, so exactly
- * one wins), which runs it again from the start as a new attempt. The same tick deletes exports
+ * whichever replica first claims it (the claim is an insert of a takeover lease, so exactly one
+ * wins), which runs it again from the start as a new attempt. The same tick deletes exports
  * that ended more than the retention time ago, with their files.
  */
 import { randomUUID } from 'node:crypto';
@@ -81,7 +81,7 @@ export class ExportWorker {
     for (const job of await this.deps.jobs.inProgress()) {
       if (this.stopped) return;
       if (this.running.has(job._id) || (job.lease_until && job.lease_until > now)) continue;
-      const taken = await this.deps.jobs.takeOver(job, this.owner, this.leaseUntil());
+      const taken = await this.deps.jobs.takeOver(job, this.owner, this.deps.clock.now().getTime(), this.deps.leaseMs);
       if (taken) {
         this.deps.logger.info('FHIR export taken over after its lease lapsed', { export_id: job._id, attempt: taken.attempt });
         this.run(taken);
