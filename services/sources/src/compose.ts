@@ -16,7 +16,8 @@ import { fetchProviderHttp } from './http/fetch-provider-http';
 import { OAuthStateRepository } from './oauth/oauth-state.repository';
 import { announceProviders, providerOffers } from './providers/announce-providers';
 import { applySourceDetection } from './connections/apply-source-detection.usecase';
-import { adoptUsersSources } from './connections/adopt-users-sources.usecase';
+import { adoptSinceLastRun } from './connections/adopt-users-sources.usecase';
+import { AdoptionMarks } from './connections/adoption-marks';
 import type { ConnectAtOnceDeps } from './connections/connect-at-once.usecase';
 import { marketplaceUsers } from './marketplace/marketplace-user';
 import { demoProvider } from './providers/demo/demo-provider';
@@ -87,7 +88,8 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       const answered: ConnectAtOnceDeps = { ...atOnce, copiesApplied: async () => void (await Promise.all(copies.map((c) => c.latest(async () => undefined)))) };
       // Upgrading: what the users service connected before this service owned it (before detections
       // are read, so that a replayed one finds the connection and announces nothing).
-      const adopted = await adoptUsersSources({ connections, disconnections, outbox, clock }, (await latestUserSnapshots(eventLog, logger)).values());
+      const marks = await AdoptionMarks.open(store);
+      const adopted = await adoptSinceLastRun({ connections, disconnections, outbox, clock, marks }, async (from) => (await latestUserSnapshots(eventLog, logger, from)).values());
       if (adopted.length) logger.info('adopted connections from the users service', { count: adopted.length });
       await ctx.consume(sourceDetectionsTopic, {
         groupId: 'sources.source-detections',

@@ -3,6 +3,8 @@
  * service owned them: held ones and other kinds are left alone, deleted users get nothing, an entry
  * this service disconnected since is not brought back, and a second run changes nothing. What is
  * adopted goes to the copies as a `status` event, never `connected` (the customer heard that once).
+ * Each start reads only what the users log got since the last completed run; a run cut short is
+ * done again whole.
  */
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
 import { manualClock } from '@wellstream/clock';
@@ -13,7 +15,8 @@ import { SqliteDocumentStore } from '@wellstream/store/adapters';
 import { ConnectionRepository } from './connection.repository';
 import { DisconnectionLog } from './disconnection-log';
 import { connectionId } from './connection';
-import { adoptUsersSources, AdoptUsersSourcesDeps } from './adopt-users-sources.usecase';
+import { adoptUsersSources, AdoptUsersSourcesDeps, adoptSinceLastRun, ADOPTION_OVERLAP_MS } from './adopt-users-sources.usecase';
+import { AdoptionMarks } from './adoption-marks';
 
 const CONNECTED_AT = '2025-02-01T08:00:00.000Z';
 
@@ -96,5 +99,44 @@ describe('adopting the users service connections on an upgrade', () => {
     await add('2025-01-01T00:00:00.000Z', 'apple_health');
     expect(await adoptUsersSources(deps, [snapshot()])).toEqual([{ user_id: 'usr-1', source_type: 'apple_health' }]);
     expect(await deps.connections.byId(connectionId('usr-1', 'demo'))).toBeNull();
+  });
+
+  describe('each start reads only what came since the last completed run', () => {
+    let marks: AdoptionMarks;
+    let reads: (number | undefined)[];
+    beforeEach(async () => {
+      marks = await AdoptionMarks.open(store);
+      reads = [];
+    });
+    const reader = (snapshots: UserSnapshot[]) => async (fromMs?: number) => {
+      reads.push(fromMs);
+      return snapshots;
+    };
+    const adoptedNames = (adopted: { user_id: string; source_type: string }[]) => adopted.map((a) => `${a.user_id}:${a.source_type}`);
+
+    it('reads the users log whole the first time, then from a little before the last completed run began', async () => {
+      const before = Date.now();
+      expect(adoptedNames(await adoptSinceLastRun({ ...deps, marks }, reader([snapshot()])))).toEqual(['usr-1:demo', 'usr-1:apple_health']);
+      const after = Date.now();
+      expect(await adoptSinceLastRun({ ...deps, marks }, reader([]))).toEqual([]);
+      expect(reads[0]).toBeUndefined();
+      expect(reads[1]).toBeGreaterThanOrEqual(before - ADOPTION_OVERLAP_MS);
+      expect(reads[1]).toBeLessThanOrEqual(after - ADOPTION_OVERLAP_MS);
+      expect(await announced()).toHaveLength(2);
+    });
+
+    it('does a run cut short again from where the last completed one began: nothing it missed is lost', async () => {
+      const second = snapshot({ id: 'usr-2', uid: 'u-2' });
+      const insert = deps.connections.insert.bind(deps.connections);
+      let inserts = 0;
+      deps.connections.insert = async (c) => {
+        if (++inserts === 2) throw new Error('store down');
+        return insert(c);
+      };
+      await expect(adoptSinceLastRun({ ...deps, marks }, reader([snapshot(), second]))).rejects.toThrow('store down');
+      deps.connections.insert = insert;
+      expect(adoptedNames(await adoptSinceLastRun({ ...deps, marks }, reader([snapshot(), second])))).toEqual(['usr-1:apple_health', 'usr-2:demo', 'usr-2:apple_health']);
+      expect(reads).toEqual([undefined, undefined]);
+    });
   });
 });

@@ -10,9 +10,15 @@
  * Afterwards the demo source runs for the user again, a replayed detection finds the connection
  * and announces nothing, and a disconnect goes out as usual.
  *
- * Idempotent (run on every start): a connection held is left alone, two replicas storing the same
- * one meet on its id, and an entry not newer than this service's last disconnection of it is one
- * whose `disconnected` the users service has not applied yet, so it is not brought back.
+ * Idempotent: a connection held is left alone, two replicas storing the same one meet on its id,
+ * and an entry not newer than this service's last disconnection of it is one whose `disconnected`
+ * the users service has not applied yet, so it is not brought back.
+ *
+ * Every start adopts, but reads the log whole only until a run completes; later starts read what
+ * was appended since a little before the last completed run began (a user unchanged since then was
+ * judged then, from the same snapshot). So a restart after the last old users replica stopped
+ * (docs/operations.md) still finds what that replica connected late, and a run cut short (a crash)
+ * leaves the mark where it was, to be done again.
  */
 import { sourceDefinition } from '@wellstream/catalog';
 import type { Clock } from '@wellstream/clock';
@@ -21,6 +27,7 @@ import type { UserSnapshot } from '@wellstream/contracts';
 import { DuplicateKeyError } from '@wellstream/store';
 import { CONNECTIONS_COLLECTION, ConnectionRepository } from './connection.repository';
 import type { DisconnectionLog } from './disconnection-log';
+import type { AdoptionMarks } from './adoption-marks';
 import { connectionId } from './connection';
 import { atOnceConnection } from './connect-at-once.usecase';
 import { connectionMessage } from './connection-events';
@@ -36,6 +43,12 @@ export interface AdoptedConnection {
   user_id: string;
   source_type: string;
 }
+
+/**
+ * How far before a completed run's start the next one reads: covers snapshots appended while it
+ * read, and the users service's clock (which stamps them) running behind this one.
+ */
+export const ADOPTION_OVERLAP_MS = 60 * 60_000;
 
 const adoptable = (type: string): boolean => {
   const kind = sourceDefinition(type)?.kind;
@@ -65,5 +78,17 @@ export async function adoptUsersSources(deps: AdoptUsersSourcesDeps, snapshots: 
       adopted.push({ user_id: user.id, source_type: entry.type });
     }
   }
+  return adopted;
+}
+
+/** Adopts from the snapshots appended since the last completed run (all of them the first time). */
+export async function adoptSinceLastRun(
+  deps: AdoptUsersSourcesDeps & { marks: AdoptionMarks },
+  latestSnapshots: (fromMs?: number) => Promise<Iterable<UserSnapshot>>,
+): Promise<AdoptedConnection[]> {
+  // Log time, not the service clock: the log stamps snapshots with the writer's wall clock.
+  const startedMs = Date.now();
+  const adopted = await adoptUsersSources(deps, await latestSnapshots(await deps.marks.readFrom()));
+  await deps.marks.completed(startedMs - ADOPTION_OVERLAP_MS, deps.clock.now().toISOString());
   return adopted;
 }
