@@ -23,16 +23,35 @@ export interface PlatformProcess {
   output: string[];
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out are picked below Linux's ephemeral range (32768–60999), where no `listen(0)`
+ * lands: between this pick and the moment its process (or container) binds it, any process on the
+ * machine asking the kernel for a free port could otherwise get the same one and answer in its
+ * place (likely why the kube-play test once got a 404 for creating a user, which the users service
+ * never answers for it). Never the same port twice in one process, either, though each was free
+ * again when handed out.
+ */
+const PICK_FROM = 20_000;
+const PICK_TO = 32_767;
+const handedOut = new Set<number>();
+
+function listensFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM + 1));
+    if (handedOut.has(port) || !(await listensFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${PICK_FROM} and ${PICK_TO} after 200 tries`);
 }
 
 function spawnMain(name: ProcessName, env: NodeJS.ProcessEnv): PlatformProcess {
