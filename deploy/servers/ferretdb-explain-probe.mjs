@@ -31,6 +31,8 @@ for (let i = 0; i < docs.length; i += 1000) await records.insertMany(docs.slice(
 const mid = docs[Math.floor(docs.length / 2)].start_time;
 const shapes = [
   ['_id equality', { _id: docs[123]._id }],
+  ['_id $in of 100', { _id: { $in: docs.slice(200, 300).map((d) => d._id) } }],
+  ['user + _id $in of 100', { user_id: 'u7', _id: { $in: docs.slice(200, 300).map((d) => d._id) } }],
   ['user equality', { user_id: 'u7' }],
   ['user + type equality', { user_id: 'u7', type: 'sleep' }],
   ['user + type + start_time range, sorted, limit 50', { user_id: 'u7', type: 'sleep', start_time: { $gte: mid } }, { start_time: 1, _id: 1 }, 50],

@@ -3,6 +3,7 @@
 #   redis  - Debian package redis-server
 #   kafka  - Apache Kafka 3.9.1, one KRaft broker+controller, jars from Maven Central
 #   mongo  - FerretDB v1.24.2 (MongoDB wire protocol, SQLite backend), built from the Go proxy
+#            with ferretdb/sqlite-id-index.patch applied (queries by _id use the _id index)
 #
 # Usage:
 #   servers.sh install [redis|kafka|mongo ...]          install/build what is missing (cached)
@@ -49,7 +50,20 @@ kafka_libs_dir() {
   sum="$(sha256sum "$SCRIPT_DIR/kafka/pom.xml" | cut -c1-12)"
   printf '%s/kafka-%s-%s/libs' "$CACHE_DIR" "$KAFKA_VERSION" "$sum"
 }
-ferretdb_bin() { printf '%s/ferretdb-%s/ferretdb' "$CACHE_DIR" "$FERRETDB_VERSION"; }
+# FerretDB is built with deploy/servers/ferretdb/sqlite-id-index.patch applied (without it the
+# SQLite backend never uses its _id index: every find, update and delete by _id scans the whole
+# table). The patch's hash is in the path, so a machine holding a binary built without it, or with
+# another version of it, builds again. WELLSTREAM_FERRETDB_UNPATCHED=1 selects (and builds) the
+# upstream binary instead, for a before/after benchmark.
+ferretdb_patch() { printf '%s/ferretdb/sqlite-id-index.patch' "$SCRIPT_DIR"; }
+ferretdb_bin() {
+  if [ "${WELLSTREAM_FERRETDB_UNPATCHED:-}" = 1 ]; then
+    printf '%s/ferretdb-%s/ferretdb' "$CACHE_DIR" "$FERRETDB_VERSION"
+  else
+    printf '%s/ferretdb-%s-%s/ferretdb' "$CACHE_DIR" "$FERRETDB_VERSION" \
+      "$(sha256sum "$(ferretdb_patch)" | cut -c1-12)"
+  fi
+}
 
 # ---------------------------------------------------------------- install ------------------
 
@@ -118,6 +132,14 @@ install_mongo() {
   rm -rf "$work"; mkdir -p "$(dirname "$work")"
   cp -R "$dir" "$work"; chmod -R u+w "$work"
   printf '%s' "$FERRETDB_VERSION" > "$work/build/version/version.txt"
+  if [ "${WELLSTREAM_FERRETDB_UNPATCHED:-}" != 1 ]; then
+    # (GIT_CEILING_DIRECTORIES: git apply must treat the copy as plain files, not part of a repo.)
+    if command -v patch >/dev/null 2>&1; then
+      (cd "$work" && patch -p1 --forward --batch --quiet < "$(ferretdb_patch)") >&2
+    else
+      (cd "$work" && GIT_CEILING_DIRECTORIES="$(dirname "$work")" git apply "$(ferretdb_patch)") >&2
+    fi || { rm -rf "$work"; die "mongo: applying $(ferretdb_patch) to FerretDB $FERRETDB_VERSION failed"; }
+  fi
   if ! (cd "$work" && CGO_ENABLED=0 go build -buildvcs=false -trimpath -o "$bin.tmp" ./cmd/ferretdb); then
     rm -rf "$work" "$bin.tmp"
     die "mongo: go build of FerretDB failed (see Go output above)"

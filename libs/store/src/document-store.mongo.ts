@@ -6,11 +6,14 @@
  * nothing is cast behind their back.
  *
  * FerretDB v1 on SQLite is a different machine underneath, and the adapter adapts to it:
- * - It hands SQLite only a filter that is exactly `{_id: "<string>"}`; every other filter is run
- *   by decoding every document of the table. So a filter that pins `_id` (with more conditions,
- *   or `$in`) is run as one `{_id}` lookup per id and the rest is checked here (filter-match.ts).
- * - Even that lookup scans the table (its `_id` index expression differs from the query's), so a
- *   collection declared with a `partitionKey` is kept as one table per key value there.
+ * - It hands SQLite only a filter on `_id`; every other filter is run by decoding every document
+ *   of the table, so a collection declared with a `partitionKey` is kept as one table per key
+ *   value there.
+ * - As built by deploy/servers (ferretdb/sqlite-id-index.patch) it serves `_id` equality and
+ *   `$in`, also beside other fields, from its `_id` index in one query. Upstream v1.24.2 uses
+ *   the index for nothing and pushes down only a filter that is exactly `{_id: "<string>"}`; on
+ *   that server (found by explaining an `_id` `$in` once) a filter that pins `_id` is run as one
+ *   `{_id}` lookup per id and the rest is checked here (filter-match.ts).
  * - It runs findAndModify/update as read-then-write without a transaction, so concurrent `$inc`s
  *   on one document could be lost (MongoDB is atomic per document). Read-modify-write calls are
  *   therefore serialised per collection within the process; across processes only MongoDB gives
@@ -124,8 +127,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     private readonly name: string,
     private readonly writes: WriteQueue,
     /**
-     * FerretDB: filters other than `{_id: "x"}` are run by decoding the whole table, so up to this
-     * many pinned ids are looked up one by one instead (0: never).
+     * Upstream FerretDB: filters other than `{_id: "x"}` are run by decoding the whole table, so
+     * up to this many pinned ids are looked up one by one instead (0: never).
      */
     private readonly lookupLimit: number,
   ) {}
@@ -359,6 +362,7 @@ export class MongoDocumentStore implements TestableDocumentStore {
   private readonly conn: Connection;
   private closed = false;
   private serialiseWrites?: Promise<boolean>;
+  private idPushdown?: Promise<boolean>;
   private readonly queues = new Map<string, WriteQueue>();
   private readonly specs = new Map<string, CollectionSpec>();
   /** Indexes created by this process, per collection (JSON of each IndexSpec). */
@@ -404,13 +408,15 @@ export class MongoDocumentStore implements TestableDocumentStore {
       made.add(key);
     }
     const ferret = await this.isFerretDb();
+    const idPushdown = ferret && (await this.pushesDownIds(spec.name));
     let queue = this.queues.get(spec.name);
     if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(ferret)));
     const partitioned = ferret && spec.partitionKey !== undefined;
     const place = new Placement(this.conn.db!, spec, partitioned);
     // A backlog's table is small: one query beats a lookup per id. A partition is small too, but a
-    // few lookups (one record's ingestion) still beat decoding all of one user's documents.
-    const lookupLimit = !ferret || spec.backlog ? 0 : partitioned ? 10 : Infinity;
+    // few lookups (one record's ingestion) still beat decoding all of one user's documents. A
+    // server that serves `_id` `$in` from its index needs no lookups at all.
+    const lookupLimit = !ferret || idPushdown || spec.backlog ? 0 : partitioned ? 10 : Infinity;
     return new MongoCollection<T>(place, spec.name, queue, lookupLimit);
   }
 
@@ -424,6 +430,21 @@ export class MongoDocumentStore implements TestableDocumentStore {
         throw err;
       });
     return this.serialiseWrites;
+  }
+
+  /**
+   * Whether this FerretDB pushes an `_id` `$in` down to its backend (the patched build does, from
+   * the `_id` index; upstream v1.24.2 does not). Asked once, of a collection that exists.
+   */
+  private pushesDownIds(collection: string): Promise<boolean> {
+    this.idPushdown ??= this.conn
+      .db!.command({ explain: { find: collection, filter: { _id: { $in: ['a', 'b'] } } }, verbosity: 'queryPlanner' })
+      .then((explained) => explained.filterPushdown === true)
+      .catch((err) => {
+        this.idPushdown = undefined;
+        throw err;
+      });
+    return this.idPushdown;
   }
 
   async healthy(): Promise<boolean> {

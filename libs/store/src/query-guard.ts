@@ -4,9 +4,10 @@
  * collection that grows with the data:
  * - MongoDB (any server that plans with indexes): a declared index whose keys match the query's
  *   shape: equality fields first, then the sort, then the ranges (index-match.ts), `_id` included.
- * - FerretDB v1 on SQLite: only a filter that pins `_id` (the adapter turns it into `{_id}`
- *   lookups, the one filter FerretDB hands to SQLite), or one that pins the collection's
- *   `partitionKey` (one small table per value there). Everything else decodes the whole table.
+ * - FerretDB v1 on SQLite: only a filter that pins `_id` (the one condition FerretDB hands to
+ *   SQLite, from its `_id` index in deploy/servers' patched build), or one that pins the
+ *   collection's `partitionKey` (one table per value there, read whole). Everything else decodes
+ *   the whole table.
  *   A collection declared `backlog` is let through there (its size is the work waiting, which
  *   the test checks drains); elsewhere its queries need an index like any other, but for those
  *   that read the whole backlog (an empty filter: its size, its next entries).
