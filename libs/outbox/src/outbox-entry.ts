@@ -126,7 +126,7 @@ export function toListedEntries(messages: PendingMessage[], batchId: string, now
   let size = 0;
   for (const m of messages) {
     const listed: ListedMessage = { topic: m.topic, message: m.message, confirmed_by: JSON.stringify(m.confirmedBy) };
-    const part = listed.message.value.length + listed.confirmed_by.length + listed.message.key.length + 200;
+    const part = sizeOf(listed);
     if (size > 0 && size + part > MAX_ENTRY_CHARS) {
       chunks.push([]);
       size = 0;
@@ -136,6 +136,13 @@ export function toListedEntries(messages: PendingMessage[], batchId: string, now
   }
   const createdAt = now.toISOString();
   return chunks.map((chunk): OutboxEntry => ({ _id: outboxId(now.getTime()), batch_id: batchId, state: 'ready', messages: chunk, created_at: createdAt }));
+}
+
+/** About the characters of JSON a listed message takes (its strings, and room for the rest). */
+function sizeOf(m: ListedMessage): number {
+  let n = m.topic.length + m.confirmed_by.length + m.message.key.length + m.message.value.length + (m.message.partitionKey?.length ?? 0) + (m.message.tenant?.length ?? 0) + 200;
+  for (const [k, v] of Object.entries(m.message.headers ?? {})) n += k.length + v.length + 6;
+  return n;
 }
 
 /** The documents a prepared entry's change implies (none once ready). */
