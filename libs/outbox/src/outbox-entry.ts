@@ -34,6 +34,13 @@ interface StoredMessage {
   confirmed_by: StateCheck;
 }
 
+/** One message of a batch entry stored as a list: its state check as JSON text (`$` operators are not stored as keys). */
+interface ListedMessage {
+  topic: string;
+  message: OutgoingMessage;
+  confirmed_by: string;
+}
+
 /**
  * One write's messages, as one document: written, made ready and removed as one (a batch of 100
  * records is one insert, one update, one delete, whatever the store does per document).
@@ -44,8 +51,13 @@ export interface OutboxEntry {
   batch_id: string;
   /** prepared: written before the state change, not publishable yet; ready: the change is stored. */
   state: OutboxState;
-  /** The batch's messages in write order, as JSON text (StoredMessage[]; state-check filters hold `$` operators, which are not stored as keys). */
-  messages?: string;
+  /**
+   * The batch's messages in write order: as JSON text (StoredMessage[]; state-check filters hold
+   * `$` operators, which are not stored as keys), or, from a store that writes the entry in one
+   * transaction with its change, as a list (the text nested in the document's own JSON escaped
+   * every event a second time, on the way in and out).
+   */
+  messages?: string | ListedMessage[];
   /** Entries of one message each, written before batch entries: its topic, message and state check. */
   topic?: string;
   message?: string;
@@ -103,6 +115,36 @@ export function toEntries(messages: PendingMessage[], batchId: string, state: Ou
   return { entries, derivedKept };
 }
 
+/**
+ * A write's messages as ready entries in the list form, for a store that writes them in one
+ * transaction with the change (no derived documents: they join that transaction). One entry,
+ * unless the messages' size passes MAX_ENTRY_CHARS (counted by their values and checks, which
+ * are nearly all of it).
+ */
+export function toListedEntries(messages: PendingMessage[], batchId: string, now: Date): OutboxEntry[] {
+  const chunks: ListedMessage[][] = [[]];
+  let size = 0;
+  for (const m of messages) {
+    const listed: ListedMessage = { topic: m.topic, message: m.message, confirmed_by: JSON.stringify(m.confirmedBy) };
+    const part = sizeOf(listed);
+    if (size > 0 && size + part > MAX_ENTRY_CHARS) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks[chunks.length - 1].push(listed);
+    size += part;
+  }
+  const createdAt = now.toISOString();
+  return chunks.map((chunk): OutboxEntry => ({ _id: outboxId(now.getTime()), batch_id: batchId, state: 'ready', messages: chunk, created_at: createdAt }));
+}
+
+/** About the characters of JSON a listed message takes (its strings, and room for the rest). */
+function sizeOf(m: ListedMessage): number {
+  let n = m.topic.length + m.confirmed_by.length + m.message.key.length + m.message.value.length + (m.message.partitionKey?.length ?? 0) + (m.message.tenant?.length ?? 0) + 200;
+  for (const [k, v] of Object.entries(m.message.headers ?? {})) n += k.length + v.length + 6;
+  return n;
+}
+
 /** The documents a prepared entry's change implies (none once ready). */
 export function derivedOf(entry: OutboxEntry): UpsertSet[] {
   return entry.derived === undefined ? [] : (JSON.parse(entry.derived) as UpsertSet[]);
@@ -120,6 +162,7 @@ interface LegacyFields {
 
 /** An entry's messages in write order, whichever form it was written in. */
 export function messagesOf(entry: OutboxEntry): EntryMessage[] {
+  if (Array.isArray(entry.messages)) return entry.messages.map((m) => ({ topic: m.topic, message: m.message, check: JSON.parse(m.confirmed_by) as StateCheck }));
   if (entry.messages !== undefined) return (JSON.parse(entry.messages) as StoredMessage[]).map((m) => ({ topic: m.topic, message: m.message, check: m.confirmed_by }));
   return [{ topic: entry.topic ?? '', message: messageOf(entry), check: stateCheckOf(entry) }];
 }

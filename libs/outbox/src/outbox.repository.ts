@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Collection, DocumentStore, Leases, UpsertSet } from '@wellstream/store';
-import { OutboxEntry, PendingMessage, StateCheck, toEntries } from './outbox-entry';
+import { OutboxEntry, PendingMessage, StateCheck, toEntries, toListedEntries } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
 /** One document: which relay may publish the outbox now (replicas of a service share the outbox). */
@@ -50,7 +50,7 @@ export class OutboxRepository {
     if (!this.store.upsertAtomically) return undefined;
     const batchId = randomUUID();
     // Ids are taken in the same synchronous stretch as the commit, so id order is commit order.
-    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: toEntries(messages, batchId, 'ready', now).entries }]);
+    await this.store.upsertAtomically([...sets, { collection: OUTBOX_COLLECTION, docs: toListedEntries(messages, batchId, now) }]);
     return batchId;
   }
 

@@ -314,6 +314,24 @@ describe('outbox', () => {
     expect(await rawEntries()).toEqual([]);
   });
 
+  it('splits a whole-document change too large for one entry into entries written in its transaction, and publishes them all in order', async () => {
+    const outbox = await open();
+    const before = (await published()).length;
+    const ids = Array.from({ length: 60 }, (_, i) => `bigdoc${i}`);
+    gate.down = true;
+    await outbox.writeDocuments(
+      ids.map((id, i) => msg(id, i, { headers: { pad: 'x'.repeat(100_000) } })),
+      { sets: [{ collection: 'things', docs: ids.map((id, i) => thing(id, i)) }], apply: () => Promise.reject(new Error('not taken')) },
+    );
+    const entries = await rawEntries();
+    expect(entries.length).toBeGreaterThan(1);
+    expect(entries.every((e) => e.state === 'ready')).toBe(true);
+    gate.down = false;
+    await outbox.drain();
+    expect((await published()).slice(before).map((m) => m.key)).toEqual(ids);
+    expect(await rawEntries()).toEqual([]);
+  });
+
   it('reports its backlog', async () => {
     const outbox = await open();
     gate.down = true;

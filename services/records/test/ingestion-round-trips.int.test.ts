@@ -101,4 +101,13 @@ describe('ingestion on the MongoDB store: round trips per request', () => {
     const end = async () => (await log.groupPositions('nobody', customerEventsTopic.spec.name)).reduce((n, p) => n + p.end, 0);
     expect(await end()).toBe(102);
   });
+
+  it("a single-record request reads its key documents once: the content key and its own resource's stats, not every resource's of its source", async () => {
+    const u = await user('single');
+    await request(u, 1); // the user's first: creates its partitions, and is the source's first record
+    const one = await request(u, 1);
+    // A lookup per id is the adapter's way with a few ids (one $in is another): either way at most
+    // the record's content key and the stats of its (source, resource).
+    expect(one.filter((c) => c === 'find record_keys').length).toBeLessThanOrEqual(2);
+  });
 });

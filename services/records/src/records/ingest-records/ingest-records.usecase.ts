@@ -76,13 +76,13 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   // Each posted record's identity, and for a full one its content, checksum and content key, once.
   const prepared = jobs.map((validated) => validated.map((v) => prepare(user, v)));
   const all = prepared.flat();
-  // Every resource's stats of the batch's sources: the changed ones are counted into, and a source
-  // with none yet is seen for the first time (see firstSeen).
-  const statIds = [...new Set(all.map((p) => p.sourceType))].flatMap((source) => RESOURCE_TYPES.map((type) => statsIdOf(user._id, source, type)));
-  // One keyed read of the records, one of the key documents (content keys and availability stats).
+  // The stats of each (source, resource) the batch posts: what its changes count into, and enough
+  // to tell most sources seen before (see firstSeen and sourcesSeen).
+  const pairStats = new Set(all.map((p) => statsIdOf(user._id, p.sourceType, p.type)));
+  // One keyed read of the records, one of the key documents (content keys and those stats).
   const [stored, keys] = await Promise.all([
     deps.records.byIds([...new Set(all.map((p) => p.id))], user._id),
-    deps.keys.byIds(user._id, [...all.flatMap((p) => (p.full ? [p.full.contentKey] : [])), ...statIds]),
+    deps.keys.byIds(user._id, [...all.flatMap((p) => (p.full ? [p.full.contentKey] : [])), ...pairStats]),
   ]);
   // The newest state of each id as the batch goes: a record posted twice, in one request or in two
   // of one batch, compares with what the earlier one wrote.
@@ -93,7 +93,7 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     if (k.kind === 'content') owners.set(k._id, k.record_id);
     else if (k.kind === 'stats') stats.set(k._id, k);
   }
-  const seenBefore = new Set([...stats.values()].map((x) => x.source_type));
+  const seenBefore = await sourcesSeen(deps.keys, user._id, all, stored, pairStats, stats);
   const keyWrites = new Map<string, RecordKeyDoc>();
   const setOwner = (key: string, recordId: string | null) => {
     owners.set(key, recordId);
@@ -236,6 +236,44 @@ const detectionOf = (user: ProjectedUser, sourceType: string, at: string): Sourc
  */
 function firstSeen(changes: RecordDoc[], seenBefore: Set<string>): Set<string> {
   return new Set(changes.filter((d) => !d.deleted_at && !seenBefore.has(d.source_type)).map((d) => d.source_type));
+}
+
+/**
+ * The batch's sources that have stored records before, from their availability stats: any stats
+ * document of a source means it was seen. The stats of the batch's own (source, resource) pairs
+ * are in `stats` already; only for a source none of whose were found (its first record, or its
+ * first of this resource) are its other resources' stats read, with those of a deletion whose
+ * stored record has another resource than the request names, in one more read. Every stats
+ * document a change counts into is in `stats` once this resolves.
+ */
+async function sourcesSeen(
+  keys: RecordKeysRepository,
+  userId: string,
+  all: PreparedRecord[],
+  stored: RecordDoc[],
+  asked: Set<string>,
+  stats: Map<string, AvailabilityStatsDoc>,
+): Promise<Set<string>> {
+  const seen = new Set([...stats.values()].map((x) => x.source_type));
+  const more = new Set<string>();
+  for (const d of stored) {
+    const id = statsIdOf(userId, d.source_type, d.type);
+    if (!asked.has(id)) more.add(id);
+  }
+  for (const source of new Set(all.map((p) => p.sourceType))) {
+    if (seen.has(source)) continue;
+    for (const type of RESOURCE_TYPES) {
+      const id = statsIdOf(userId, source, type);
+      if (!asked.has(id)) more.add(id);
+    }
+  }
+  if (more.size === 0) return seen;
+  for (const k of (await keys.byIds(userId, [...more])).values()) {
+    if (k.kind !== 'stats') continue;
+    stats.set(k._id, k);
+    seen.add(k.source_type);
+  }
+  return seen;
 }
 
 /** Every stored version, once: a deletion, the first version of a record never stored, or an update. */
