@@ -130,14 +130,19 @@ describe('outbox: store, then publish', () => {
     // add one whose record never got written (crash before the record write).
     const store = new SqliteDocumentStore(path.join(dataDir, 'records.db'));
     const outbox = await store.collection<any>({ name: 'outbox' });
-    // One entry per write, its messages in `messages`.
-    const entry = (await outbox.find({ state: 'ready' })).find((e) => JSON.parse(e.messages).some((m: any) => m.message.key === stored.id));
+    // One entry per write, its messages listed in `messages` (written in the records' transaction),
+    // each with its state check as JSON text.
+    const entry = (await outbox.find({ state: 'ready' })).find((e) => e.messages.some((m: any) => m.message.key === stored.id));
     expect(entry).toBeDefined();
     await outbox.updateMany({ _id: entry._id }, { $set: { state: 'prepared' } });
-    const [first] = JSON.parse(entry.messages);
-    const ghost = { ...first, message: { ...first.message, key: 'never-stored', value: JSON.stringify({ ...JSON.parse(first.message.value), key: 'never-stored' }) } };
-    ghost.confirmed_by = { ...first.confirmed_by, filter: { ...first.confirmed_by.filter, _id: 'never-stored' } };
-    await outbox.insertOne({ ...entry, _id: `${entry._id}-ghost`, state: 'prepared', messages: JSON.stringify([ghost]) });
+    const [first] = entry.messages;
+    const check = JSON.parse(first.confirmed_by);
+    const ghost = {
+      ...first,
+      message: { ...first.message, key: 'never-stored', value: JSON.stringify({ ...JSON.parse(first.message.value), key: 'never-stored' }) },
+      confirmed_by: JSON.stringify({ ...check, filter: { ...check.filter, _id: 'never-stored' } }),
+    };
+    await outbox.insertOne({ ...entry, _id: `${entry._id}-ghost`, state: 'prepared', messages: [ghost] });
     await store.close();
 
     svc = await start(log);
