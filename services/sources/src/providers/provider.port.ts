@@ -184,6 +184,12 @@ export interface ProviderNotification {
   deauthorized?: boolean;
   reason?: string;
   /**
+   * The user changed what they share with us at the provider (Garmin's userPermissionsChange): the
+   * service asks the provider which permissions are missing now (`fetchMissingPermissions`, with
+   * the user's own token) rather than taking the notification's word.
+   */
+  permissionsChanged?: boolean;
+  /**
    * The provider's identity of this delivery, the same on each of its retries and repeats, and the
    * time after which the adapter refuses it anyway (its signature is too old): until then the
    * service acts on the first delivery with this id only, across replicas.
@@ -269,6 +275,12 @@ export interface ProviderAdapter {
    * throws ProviderError('auth_invalid') on the provider's 401 (other kinds as any call does).
    */
   checkAccess?(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<void>;
+  /**
+   * The permissions this connection needs that the user does not grant now, as the provider
+   * answers them to the user's own token (Garmin's `user/permissions`); [] when all are granted.
+   * They become the connection's `missing_permissions`.
+   */
+  fetchMissingPermissions?(http: ProviderHttp, settings: ProviderSettings, accessToken: string): Promise<string[]>;
   /**
    * The one object a notification names (Strava's activity by id), mapped to records; [] when the
    * provider no longer has it. Without it a notification's window is fetched instead.

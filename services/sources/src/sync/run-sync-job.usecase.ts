@@ -18,6 +18,7 @@ import { backfillStep, skipBackfillWindow } from './backfill-step';
 import { commit } from './commit-progress';
 import { providerConfirmsAccessEnded } from './confirm-access-ended';
 import { fetchObjects, fetchResource } from './fetch-resource';
+import { followPermissions } from './follow-permissions';
 import { runRevoke, RunRevokeDeps } from './pending-revoke';
 import { pollDue } from './poll-due';
 import { pollEvery, PollEveryDeps } from './poll-interval';
@@ -47,6 +48,7 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
   try {
     if (job.kind === 'live') {
       if (job.access_check && (await accessWithdrawn(deps, provider, c, job.access_check.reason))) return;
+      if (job.permissions_check) await followPermissions(deps, provider, c);
       for (const [resource, ids] of Object.entries(job.objects ?? {})) {
         if (ids.length > 0) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
       }

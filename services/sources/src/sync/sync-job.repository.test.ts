@@ -50,4 +50,20 @@ describe('sync jobs: live objects arriving while the job runs', () => {
     await jobs.finish(await running(jobs, ['a']));
     expect(await jobs.due(now, 10)).toEqual([]);
   });
+
+  it('runs a permission or access check that came in while the run failed at once, not after the failure\'s wait', async () => {
+    for (const check of [{ permissions_check: true }, { access_check: { reason: 'withdrawn' } }]) {
+      const jobs = await SyncJobRepository.open(new SqliteDocumentStore(':memory:'));
+      const run = await running(jobs, ['a']);
+      await jobs.schedule('c1', 'live', now, undefined, check);
+      await jobs.again(run, new Date(now.getTime() + 600_000), false);
+      expect((await jobs.due(now, 10))[0]).toMatchObject({ ...check, objects: { pulls: ['a'] } });
+    }
+    // A check the failed run had already carried waits like the rest.
+    const jobs = await SyncJobRepository.open(new SqliteDocumentStore(':memory:'));
+    await jobs.schedule('c1', 'live', now, undefined, { permissions_check: true });
+    const [due] = await jobs.due(now, 10);
+    await jobs.again((await jobs.lease(due, now, 60_000))!, new Date(now.getTime() + 600_000), false);
+    expect(await jobs.due(now, 10)).toEqual([]);
+  });
 });

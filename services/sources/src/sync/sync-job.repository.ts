@@ -52,7 +52,7 @@ export class SyncJobRepository {
       const runs = existing.lease_until > dueAt.toISOString();
       const field = runs ? 'objects_next' : 'objects';
       const objects = live.objects ? mergeObjects(existing[field] ?? {}, live.objects) : undefined;
-      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(objects ? { [field]: objects } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) };
+      const set = { due_at: due, attempts: 0, ...(merged ? { windows: merged } : {}), ...(objects ? { [field]: objects } : {}), ...(live.access_check ? { access_check: live.access_check } : {}), ...(live.permissions_check ? { permissions_check: true } : {}) };
       const updated = await this.jobs.findOneAndUpdate({ _id: id, rev: existing.rev }, { $set: set, $inc: { rev: 1 } });
       if (updated) return;
     }
@@ -93,8 +93,12 @@ export class SyncJobRepository {
 
   /** Runs again at `dueAt` (a backfill's next chunk, a poll's next round, a retry), with everything named meanwhile. */
   async again(job: SyncJob, dueAt: Date, failed: boolean): Promise<void> {
-    const set = { due_at: dueAt.toISOString(), lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 };
     const current = job.kind === 'live' ? await this.jobs.findOne({ _id: job._id }) : null;
+    // A check that came in while the run failed (a permission change, an unsigned deauthorization)
+    // is not this run's failure: it stays due when it was asked for, not after the failure's wait.
+    const newCheck = current && ((current.permissions_check && !job.permissions_check) || (current.access_check && !job.access_check));
+    const due = newCheck && current.due_at < dueAt.toISOString() ? current.due_at : dueAt.toISOString();
+    const set = { due_at: due, lease_until: EPOCH, attempts: failed ? job.attempts + 1 : 0 };
     if (!current?.objects_next) {
       await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: set });
       return;
@@ -121,7 +125,11 @@ function mergeWindows(a: NonNullable<SyncJob['windows']>, b: NonNullable<SyncJob
 /** A live job keeps at most this many object ids a resource (the newest): a flood cannot grow a job without bound. */
 export const MAX_OBJECTS = 500;
 
-const liveFields = (live: LiveWork): LiveWork => ({ ...(live.objects ? { objects: mergeObjects({}, live.objects) } : {}), ...(live.access_check ? { access_check: live.access_check } : {}) });
+const liveFields = (live: LiveWork): LiveWork => ({
+  ...(live.objects ? { objects: mergeObjects({}, live.objects) } : {}),
+  ...(live.access_check ? { access_check: live.access_check } : {}),
+  ...(live.permissions_check ? { permissions_check: true } : {}),
+});
 
 /** `a` without the ids of `b`, resources left empty dropped. */
 function without(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {

@@ -43,12 +43,14 @@ export interface SyncJob {
    * once the provider refuses the user's own token (confirm-access-ended.ts).
    */
   access_check?: { reason: string };
+  /** live: the user changed their permissions at the provider; ask it which are missing now (follow-permissions.ts). */
+  permissions_check?: boolean;
   /** revoke: the ended connection's provider and tokens. */
   revoke?: PendingRevoke;
 }
 
 /** What a live job carries besides windows. */
-export type LiveWork = Pick<SyncJob, 'objects' | 'access_check'>;
+export type LiveWork = Pick<SyncJob, 'objects' | 'access_check' | 'permissions_check'>;
 
 export const jobId = (connectionId: string, kind: SyncKind) => `${connectionId}:${kind}`;
 export const EPOCH = '1970-01-01T00:00:00.000Z';

@@ -3,7 +3,8 @@
  * becomes a queued live fetch for the connection it names (of the object it names, when the
  * adapter can fetch one, else of a window). A notification that the user withdrew our access ends
  * the connection at once when it was verified; from a provider that signs nothing, only once the
- * provider refuses the user's token (the live job asks it). Nothing is fetched while the provider
+ * provider refuses the user's token (the live job asks it). A notification that the user changed
+ * their permissions has the live job ask the provider which are missing now. Nothing is fetched while the provider
  * waits for our answer: the caller answers 2xx as soon as the work is queued. A notification for
  * a provider user we do not know is answered 2xx too (the provider would only retry it) and logged.
  * A delivery the provider identifies (WHOOP's trace_id) is acted on once: its repeats are answered
@@ -60,6 +61,13 @@ export async function receiveNotification(deps: ReceiveNotificationDeps, type: s
         // A verified notification: the user withdrew our access at the provider, nothing left to revoke there.
         await endConnection(deps, c, reason, { revoke: false });
       }
+      queued++;
+      continue;
+    }
+    if (n.permissionsChanged) {
+      // Unsigned, and only a pointer: the live job asks the provider with the user's token.
+      if (!provider.adapter.fetchMissingPermissions) continue;
+      await deps.jobs.schedule(c._id, 'live', now, undefined, { permissions_check: true });
       queued++;
       continue;
     }

@@ -73,4 +73,14 @@ describe('Garmin OAuth', () => {
     expect(http.sent).toHaveLength(2);
     expect(await kindOf(garminAdapter.fetchWindow(scriptedHttp({ status: 429, headers: { 'retry-after': '7' } }), settings, 'at', 'sleeps', window, { userTimezone: null }))).toBe('rate_limited');
   });
+
+  it('reads the user\'s permissions from user/permissions with the user\'s token and names the missing ones', async () => {
+    const http = scriptedHttp({ body: '["ACTIVITY_EXPORT","HISTORICAL_DATA_EXPORT","WORKOUT_IMPORT"]' }, { body: '{"permissions":["ACTIVITY_EXPORT","HEALTH_EXPORT","HISTORICAL_DATA_EXPORT"]}' }, { body: '[]' });
+    expect(await garminAdapter.fetchMissingPermissions!(http, settings, 'at-1')).toEqual(['HEALTH_EXPORT']);
+    expect(http.sent[0]).toEqual({ method: 'GET', url: 'https://apis.garmin.com/wellness-api/rest/user/permissions', headers: { authorization: 'Bearer at-1' } });
+    expect(await garminAdapter.fetchMissingPermissions!(http, settings, 'at-1')).toEqual([]);
+    expect(await garminAdapter.fetchMissingPermissions!(http, settings, 'at-1')).toEqual(['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'HISTORICAL_DATA_EXPORT']);
+    for (const body of ['<html>', '{"permissions":"ALL"}', '[1]']) expect(await kindOf(garminAdapter.fetchMissingPermissions!(scriptedHttp({ body }), settings, 'at-1'))).toBe('bad_response');
+    expect(await kindOf(garminAdapter.fetchMissingPermissions!(scriptedHttp({ status: 401 }), settings, 'at-1'))).toBe('auth_invalid');
+  });
 });

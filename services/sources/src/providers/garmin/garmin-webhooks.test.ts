@@ -53,10 +53,9 @@ describe('Garmin notifications', () => {
     expect(kindOf(() => parseNotification(settings, post(mixed)))).toBe('bad_signature');
   });
 
-  it('refuses a ping without a readable upload range, a push, and bodies of another shape (400)', () => {
+  it('refuses a ping without a readable upload range and bodies of another shape (400)', () => {
     const bad = [
       { dailies: [{ userId, callbackURL: 'https://apis.garmin.com/wellness-api/rest/dailies?token=x' }] },
-      { dailies: [{ userId, summaryId: 'x', calendarDate: '2026-11-01' }] },
       { dailies: [{ userId, callbackURL: 42 }] },
       { dailies: [{ callbackURL: callback('dailies') }] },
       { dailies: [{ userId: '../x', callbackURL: callback('dailies') }] },
@@ -68,11 +67,30 @@ describe('Garmin notifications', () => {
     for (const body of bad) expect(kindOf(() => parseNotification(settings, post(body)))).toBe('bad_request');
   });
 
-  it('reads a deregistration as "access withdrawn" (acted on once Garmin refuses the token) and a permission change as nothing', () => {
+  it('reads a deregistration as "access withdrawn" (acted on once Garmin refuses the token) and a permission change as "ask Garmin"', () => {
     expect(parseNotification(settings, post({ deregistrations: [{ userId, userAccessToken: 'x' }] }))).toEqual([{ providerUserId: userId, resource: 'deregistration', deauthorized: true, reason: expect.any(String) }]);
     const change = { userPermissionsChange: [{ userId, summaryId: 'x', permissions: ['ACTIVITY_EXPORT'], changeTimeInSeconds: 1600000000 }] };
-    expect(parseNotification(settings, post(change))).toEqual([]);
+    // The body's list is not taken: the service asks user/permissions with the user's token.
+    expect(parseNotification(settings, post(change))).toEqual([{ providerUserId: userId, resource: 'permissions', permissionsChanged: true }]);
     expect(kindOf(() => parseNotification(settings, post({ userPermissionsChange: [{ userId, permissions: 'ALL' }] })))).toBe('bad_request');
+    expect(kindOf(() => parseNotification(settings, post({ userPermissionsChange: [{ permissions: [] }] })))).toBe('bad_request');
+  });
+
+  it('takes a push (summaries inline) as a notice only: a pull of the last 24 hours of uploads on our API origin, nothing of its body', () => {
+    const before = Math.floor(Date.now() / 1000);
+    const push = { activities: [{ userId, userAccessToken: 'theirs', summaryId: 'x', activityType: 'RUNNING', startTimeInSeconds: 1, durationInSeconds: 60, distanceInMeters: 99999 }, { userId, summaryId: 'y' }], hrv: [{ userId, summaryId: 'z' }] };
+    const out = parseNotification(settings, post(push));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toEqual({ providerUserId: userId, resource: 'activities', objectId: expect.any(String) });
+    const url = new URL(out[0].objectId!);
+    expect(url.origin + url.pathname).toBe('https://apis.garmin.com/wellness-api/rest/activities');
+    expect([...url.searchParams.keys()].sort()).toEqual(['uploadEndTimeInSeconds', 'uploadStartTimeInSeconds']);
+    const start = Number(url.searchParams.get('uploadStartTimeInSeconds'));
+    const end = Number(url.searchParams.get('uploadEndTimeInSeconds'));
+    expect(end).toBeGreaterThanOrEqual(before);
+    expect(end - start).toBe(86_400);
+    // One pull per user and type, however many summaries the push carries.
+    expect(parseNotification(settings, post({ dailies: [{ userId }, { userId }, { userId: 'b2' }] })).map((n) => n.providerUserId)).toEqual([userId, 'b2']);
   });
 
   it('refuses a delivery that names another application\'s client id', () => {

@@ -8,17 +8,22 @@
  *   delivery is refused, 401, and nothing is fetched) and is fetched with the user's own token;
  * - a deregistration ends a connection only after Garmin refuses the user's token (the service's
  *   access check for `unsignedNotifications`);
- * - a permission change is read and changes nothing here: a permission withdrawn shows as the
- *   next refused pull (403, consent_missing);
- * - a push (summaries inline, no callbackURL) cannot be confirmed with the user's token, so its
- *   data is not taken: the delivery is refused (400) and the endpoint must be configured as Ping.
+ * - a permission change names only the user: the service asks `user/permissions` with the user's
+ *   token (its list in the body is not taken);
+ * - a push (summaries inline, no callbackURL) is a notice only: its body is never stored, its
+ *   userAccessToken never used; per user and summary type it becomes a pull of the last 24 hours of
+ *   uploads (Garmin's longest pull range), on our configured API origin with our token.
  */
 import { InboundRequest, ProviderError, ProviderNotification, ProviderSettings } from '../provider.port';
-import { checkedCallbackUrl } from './garmin-http';
+import { checkedCallbackUrl, REST_PATH } from './garmin-http';
 import { isObject } from '../kit/json-reading';
 import { SUMMARIES } from './garmin-summaries';
 
 const MAX_ENTRIES = 10_000;
+/** A pull's upload range is at most a day; a push arrives when its data was uploaded, so the last day holds it. */
+const PUSH_RANGE_S = 86_400;
+/** Our clock and Garmin's may differ a little: the range ends a minute ahead. */
+const SKEW_S = 60;
 const USER_ID = /^[A-Za-z0-9-]{1,100}$/;
 
 const malformed = (why: string) => new ProviderError('bad_request', `Garmin notification: ${why}`);
@@ -56,15 +61,30 @@ export function parseNotification(settings: ProviderSettings, req: InboundReques
     }
     if (key === 'userPermissionsChange') {
       for (const e of list) if (e.permissions !== undefined && !Array.isArray(e.permissions)) throw malformed('userPermissionsChange.permissions is not a list');
+      for (const userId of new Set(list.map((e) => e.userId as string))) out.push({ providerUserId: userId, resource: 'permissions', permissionsChanged: true });
       continue;
     }
+    const pushedBy = new Set<string>();
     for (const e of list) {
-      if (e.callbackURL === undefined) throw malformed(`${key} is a push (no callbackURL): configure the endpoint as Ping`);
+      if (e.callbackURL === undefined) {
+        pushedBy.add(e.userId as string);
+        continue;
+      }
       if (typeof e.callbackURL !== 'string') throw malformed(`${key}.callbackURL is not a string`);
       // Checked for every type, read or not: a foreign URL makes the whole delivery a forgery.
       const url = checkedCallbackUrl(settings, key, e.callbackURL);
       if (SUMMARIES.has(key)) out.push({ providerUserId: e.userId as string, resource: key, objectId: url.toString() });
     }
+    if (SUMMARIES.has(key)) for (const userId of pushedBy) out.push({ providerUserId: userId, resource: key, objectId: pushPull(settings, key) });
   }
   return out;
+}
+
+/** The pull a push stands for: the summary type's path on our API origin, the last day of uploads (no pull token: none is given). */
+function pushPull(settings: ProviderSettings, resource: string): string {
+  const end = Math.floor(Date.now() / 1000) + SKEW_S;
+  const url = new URL(`${settings.apiUrl.replace(/\/+$/, '')}${REST_PATH}/${resource}`);
+  url.searchParams.set('uploadStartTimeInSeconds', String(end - PUSH_RANGE_S));
+  url.searchParams.set('uploadEndTimeInSeconds', String(end));
+  return url.toString();
 }

@@ -2,7 +2,9 @@
  * Garmin against its simulator and the whole platform, on this run's runtime (embedded, or real
  * Kafka, FerretDB and Redis): the provider simulator suite (history by backfill request, arriving
  * by ping), then what Garmin's documents ask beyond it: a ping whose callbackURL is not Garmin's
- * API is refused and fetches nothing; a push (data inline, unsigned) is refused; an unsigned
+ * API is refused and fetches nothing; a push (data inline, unsigned) is a notice to pull the
+ * upload window, its body never stored; a permission change is asked of Garmin with the user's
+ * token and shown as missing_permissions; an unsigned
  * deregistration ends a connection only once Garmin refuses the user's token; a reconnect asks
  * Garmin for the gap only.
  */
@@ -15,6 +17,8 @@ import { providerAgainstSimulator } from '../../../test/provider-simulator.suite
 import { GarminSimulator } from './simulator/garmin-simulator';
 
 const DAY = 24 * 3600 * 1000;
+const postWithClientId = async (url: string, body: unknown, clientId: string) =>
+  (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'garmin-client-id': clientId }, body: JSON.stringify(body) })).status;
 const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
@@ -98,11 +102,65 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     }
   }, 120_000);
 
-  it('refuses a push (summaries inline, unsigned) and a malformed body with 400', async () => {
-    const { who } = await connected('push');
-    expect(await sim.post(webhook(), { activities: [{ userId: who.providerUserId, summaryId: 'x', activityType: 'RUNNING', startTimeInSeconds: 1700000000, durationInSeconds: 60 }] })).toBe(400);
+  it('takes a push as a notice: pulls the upload window from Garmin with our token, never stores the body', async () => {
+    const { user, who } = await connected('push');
+    sim.endpointMode = 'push';
+    try {
+      const [id] = sim.addData(who, 'activities', new Date(Date.now() - 60_000));
+      const body = sim.pushBody(who, 'activities') as { activities: Record<string, unknown>[] };
+      const real = body.activities[0].distanceInMeters as number;
+      // What the body says is not what is stored: a forger's values (or a stale copy) never land.
+      body.activities[0] = { ...body.activities[0], distanceInMeters: real + 12_345, activityName: 'forged' };
+      body.activities.push({ userId: who.providerUserId, summaryId: 'invented', activityType: 'RUNNING', startTimeInSeconds: Math.floor(Date.now() / 1000) - 600, durationInSeconds: 300 });
+      expect(await sim.post(webhook(), body)).toBe(200);
+      const stored = await eventually(async () => (await workouts(user.uid)).find((w) => w.log_id === id), 30_000, 200);
+      expect(stored.name).not.toBe('forged');
+      expect((await workouts(user.uid)).some((w) => String(w.log_id).includes('invented'))).toBe(false);
+      // A push naming a user we do not hold fetches nothing.
+      const pulls = sim.pushPulls;
+      expect(pulls).toBeGreaterThan(0);
+      expect(await sim.post(webhook(), { activities: [{ userId: 'nobody-we-know', summaryId: 'q', startTimeInSeconds: 1, durationInSeconds: 1 }] })).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(sim.pushPulls).toBe(pulls);
+    } finally {
+      sim.endpointMode = 'ping';
+    }
     expect(await sim.post(webhook(), [1, 2])).toBe(400);
     expect(await sim.post(webhook(), { activities: 'x' })).toBe(400);
+  }, 120_000);
+
+  it('follows a permission withdrawn and given back in Garmin Connect, as Garmin answers it to the user\'s token', async () => {
+    const { user, who } = await connected('perms');
+    const card = async () => ((await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any).sources.find((s: any) => s.type === 'garmin');
+    const asked0 = sim.permissionCalls;
+    expect(await sim.changePermissions(webhook(), who, ['ACTIVITY_EXPORT', 'HISTORICAL_DATA_EXPORT'])).toBe(200);
+    await eventually(async () => sim.permissionCalls > asked0, 30_000, 200);
+    await eventually(async () => (await card())?.missing_permissions?.join() === 'HEALTH_EXPORT', 30_000, 200);
+    await eventually(async () => (await sourceOf(user.uid))?.missing_permissions?.join() === 'HEALTH_EXPORT', 30_000, 200);
+    expect((await card()).missing_permissions).toEqual(['HEALTH_EXPORT']);
+    expect(await (await fetch(user.marketplace.url)).text()).toContain('permissions not granted: <code>HEALTH_EXPORT</code>');
+    expect(await sim.changePermissions(webhook(), who, ['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'HISTORICAL_DATA_EXPORT'])).toBe(200);
+    await eventually(async () => (await sourceOf(user.uid))?.missing_permissions === undefined, 30_000, 200);
+    expect((await card()).missing_permissions).toBeUndefined();
+    // A notice whose list Garmin does not confirm changes nothing: the answer to the token is what counts.
+    const asked = sim.permissionCalls;
+    expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: who.providerUserId, summaryId: 'f', permissions: [], changeTimeInSeconds: 1 }] })).toBe(200);
+    await eventually(async () => sim.permissionCalls > asked, 30_000, 200);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await sourceOf(user.uid))?.missing_permissions).toBeUndefined();
+  }, 120_000);
+
+  it('refuses forged or malformed permission notices and asks Garmin nothing for them or for users it does not hold', async () => {
+    const { who } = await connected('perms-bad');
+    const asked = sim.permissionCalls;
+    expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: who.providerUserId, permissions: 'ALL' }] })).toBe(400);
+    expect(await sim.post(webhook(), { userPermissionsChange: [{ permissions: ['HEALTH_EXPORT'] }] })).toBe(400);
+    expect(await sim.post(webhook(), { userPermissionsChange: 'x' })).toBe(400);
+    const other = await postWithClientId(webhook(), { userPermissionsChange: [{ userId: who.providerUserId, permissions: [] }] }, 'another-app');
+    expect(other).toBe(401);
+    expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: 'nobody-we-know', permissions: [] }] })).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sim.permissionCalls).toBe(asked);
   }, 120_000);
 
   it('keeps a connection when a deregistration arrives while Garmin still accepts the token', async () => {

@@ -5,7 +5,11 @@
  * user/registration` followed by a deregistration notification, the asynchronous backfill (202,
  * 409 for a range asked already, 400 beyond 90 days or 30 for activities) whose data comes as pings,
  * pings whose callbackURL carries a pull token, and the pull answering the summaries that ping
- * named. Our webhook is what the operator enters in Garmin's endpoint tool; the simulator takes it
+ * named. With the endpoints set to Push, summaries go inline and a pull without a pull token answers
+ * what was uploaded in its range (the documents are silent on pulls in push mode; README.md). The
+ * user's permissions (Start Guide "User Permissions": ACTIVITY_EXPORT, HEALTH_EXPORT,
+ * HISTORICAL_DATA_EXPORT) can be changed, which sends a `userPermissionsChange` notification, and
+ * `user/permissions` answers them; a summary type whose permission is withdrawn answers 403. Our webhook is what the operator enters in Garmin's endpoint tool; the simulator takes it
  * from the redirect URI it sees at consent (`…/callback` → `…/webhook`).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +24,9 @@ const REST = '/wellness-api/rest';
 const OFFSETS = [3600, -7 * 3600, 9 * 3600, 10.5 * 3600];
 const json = (status: number, body: unknown): SimReply => ({ status, headers: { 'content-type': 'application/json;charset=UTF-8' }, body: JSON.stringify(body) });
 const err = (status: number, message: string) => json(status, { errorMessage: message });
+const ALL_PERMISSIONS = ['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'HISTORICAL_DATA_EXPORT'];
+/** The permission each summary type needs (the Activity API's activities, the Health API's others). */
+const permissionOf = (type: string) => (type === 'activities' ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT');
 
 export class GarminSimulator extends SimulatorBase<GarminAccount> implements ProviderSimulator {
   readonly type = 'garmin';
@@ -31,6 +38,13 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
   /** Every backfill request accepted: [user, type, start s, end s]. */
   readonly backfillRequests: [string, string, number, number][] = [];
   private stopped = false;
+  /** How the endpoint tool has the summary endpoints: Ping (a callbackURL) or Push (summaries inline). */
+  endpointMode: 'ping' | 'push' = 'ping';
+  private readonly permissions = new Map<string, string[]>();
+  /** Calls to `user/permissions`, all users. */
+  permissionCalls = 0;
+  /** Pulls without a pull token (push mode), all users. */
+  pushPulls = 0;
   /** Ping deliveries in flight (backfills answer at once and ping a moment later). */
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -84,6 +98,22 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
   async notifyForged(webhookUrl: string, user: SimulatedUser, resource: string): Promise<number> {
     const callbackURL = `http://127.0.0.1:9${REST}/${resource}?uploadStartTimeInSeconds=1700000000&uploadEndTimeInSeconds=1700000100&token=x`;
     return this.post(webhookUrl, { [resource]: [{ userId: user.providerUserId, callbackURL }] });
+  }
+
+  /** The push for what the user uploaded since the last one of that type: the summaries inline, each with its userId. */
+  pushBody(user: SimulatedUser, resource: string): unknown {
+    const a = this.account(user);
+    const items = a.pending.filter((s) => s.type === resource);
+    a.pending = a.pending.filter((s) => s.type !== resource);
+    return { [resource]: items.map((s) => ({ userId: a.userId, ...s.body })) };
+  }
+
+  /** The user changes what they share in Garmin Connect: Garmin notifies the User Permissions endpoint. */
+  async changePermissions(webhookUrl: string, user: SimulatedUser, permissions: string[]): Promise<number> {
+    const userId = this.account(user).userId;
+    this.permissions.set(userId, [...permissions]);
+    const change = { userId, summaryId: `x${userId}-perm-${Date.now().toString(16)}`, permissions, changeTimeInSeconds: Math.floor(Date.now() / 1000) };
+    return this.post(webhookUrl, { userPermissionsChange: [change] });
   }
 
   /** Any body posted to our webhook as Garmin would (JSON, no signature). */
@@ -146,7 +176,10 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     if (!userId) return err(401, 'Unauthorized');
     const route = url.pathname.slice(REST.length + 1);
     if (route === 'user/id' && req.method === 'GET') return json(200, { userId });
-    if (route === 'user/permissions' && req.method === 'GET') return json(200, ['ACTIVITY_EXPORT', 'HEALTH_EXPORT', 'HISTORICAL_DATA_EXPORT']);
+    if (route === 'user/permissions' && req.method === 'GET') {
+      this.permissionCalls++;
+      return json(200, this.permissions.get(userId) ?? ALL_PERMISSIONS);
+    }
     if (route === 'user/registration' && req.method === 'DELETE') {
       this.auth.deregister(userId);
       this.later({ deregistrations: [{ userId }] });
@@ -159,6 +192,8 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
       if (fault.status === 'garbage') return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Service Temporarily Unavailable</body>' };
       return { status: fault.status, headers: fault.retryAfterS !== undefined ? { 'retry-after': String(fault.retryAfterS) } : {}, body: '' };
     }
+    const type = /^(?:backfill\/)?(\w+)$/.exec(route)?.[1] ?? '';
+    if ((SUMMARY_TYPES as readonly string[]).includes(type) && !(this.permissions.get(userId) ?? ALL_PERMISSIONS).includes(permissionOf(type))) return err(403, 'the user has not granted this permission');
     const backfill = /^backfill\/(\w+)$/.exec(route);
     if (backfill) return this.backfill(userId, backfill[1], url.searchParams);
     if ((SUMMARY_TYPES as readonly string[]).includes(route)) return this.pull(userId, route as SummaryType, url.searchParams);
@@ -186,6 +221,11 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     const start = Number(q.get('uploadStartTimeInSeconds'));
     const end = Number(q.get('uploadEndTimeInSeconds'));
     if (!Number.isInteger(start) || !Number.isInteger(end) || end < start || end - start > 86_400) return err(400, 'uploadStartTimeInSeconds and uploadEndTimeInSeconds within 24 hours are required');
+    if (this.endpointMode === 'push' && !q.has('token')) {
+      // A push partner has no pull token: the pull answers what the user uploaded in the range.
+      this.pushPulls++;
+      return json(200, this.accounts.get(userId)!.summaries.filter((s) => s.type === type && s.uploadedAt >= start && s.uploadedAt <= end).map((s) => s.body));
+    }
     // Pulls only answer a ping (its token), for that ping's user and summary type.
     if (!held || held.userId !== userId || held.type !== type) return err(400, 'invalid pull token');
     return json(200, held.items.map((s) => s.body));

@@ -6,7 +6,7 @@
  * `invalid_grant` for a used code or a revoked grant, and `POST /revoke` with `token=`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { TokenCallCounts } from '../../../../test/simulators/kit/sim-oauth';
+import { GrantBook } from '../../../../test/simulators/kit/sim-grants';
 import type { SimReply } from '../../../../test/simulators/kit/sim-server';
 
 export const SIM_SCOPES = ['activity_and_fitness.readonly', 'health_metrics_and_measurements.readonly', 'sleep.readonly', 'nutrition.readonly', 'profile.readonly'].map(
@@ -33,14 +33,12 @@ export const apiError = (code: number, status: string, message: string, headers:
 
 const oauthError = (status: number, error: string, description: string): SimReply => json(status, { error, error_description: description });
 
-export class GoogleAuthServer {
-  private readonly grants = new Map<string, Grant>();
+export class GoogleAuthServer extends GrantBook<Grant> {
   private readonly codes = new Map<string, { grantId: string; redirectUri: string; challenge?: string; offline: boolean }>();
-  private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
-  private readonly refreshTokens = new Map<string, string>();
-  readonly counts = new TokenCallCounts<string>();
 
-  constructor(private readonly client: { id: string; secret: string }) {}
+  constructor(private readonly client: { id: string; secret: string }) {
+    super();
+  }
 
   consent(authorizeUrl: string, userId: string, decision: 'allow' | 'deny'): string {
     const url = new URL(authorizeUrl);
@@ -62,7 +60,7 @@ export class GoogleAuthServer {
     if (decision === 'deny') back.searchParams.set('error', 'access_denied');
     else {
       const grantId = token('g');
-      this.grants.set(grantId, { userId, scope: scopes.join(' '), revoked: false });
+      this.open(grantId, { userId, scope: scopes.join(' '), revoked: false });
       const code = token('4/0A');
       this.codes.set(code, { grantId, redirectUri: redirect, challenge, offline: p.get('access_type') === 'offline' });
       back.searchParams.set('code', code);
@@ -74,12 +72,12 @@ export class GoogleAuthServer {
 
   private issue(grantId: string, withRefresh: boolean): SimReply {
     const accessToken = token('ya29');
-    this.access.set(accessToken, { grantId, expiresAt: Date.now() + ACCESS_TTL_S * 1000 });
-    const grant = this.grants.get(grantId)!;
+    this.addAccess(accessToken, grantId, Date.now() + ACCESS_TTL_S * 1000);
+    const grant = this.grant(grantId)!;
     const answer: Record<string, unknown> = { access_token: accessToken, expires_in: ACCESS_TTL_S, scope: grant.scope, token_type: 'Bearer' };
     if (withRefresh) {
       const refreshToken = token('1//0g');
-      this.refreshTokens.set(refreshToken, grantId);
+      this.addRefresh(refreshToken, grantId);
       answer.refresh_token = refreshToken;
     }
     return json(200, answer);
@@ -92,7 +90,7 @@ export class GoogleAuthServer {
     if (grantType === 'authorization_code') {
       const c = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
-      const grant = c && this.grants.get(c.grantId);
+      const grant = c && this.grant(c.grantId);
       if (!c || !grant || grant.revoked) return oauthError(400, 'invalid_grant', 'Malformed auth code.');
       if (form.get('redirect_uri') !== c.redirectUri) return oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
       if (c.challenge) {
@@ -103,11 +101,11 @@ export class GoogleAuthServer {
       return this.issue(c.grantId, c.offline);
     }
     if (grantType === 'refresh_token') {
-      const grantId = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      const grant = grantId && this.grants.get(grantId);
-      if (grant) this.counts.of(grant.userId).refreshes++;
-      if (!grantId || !grant || grant.revoked) return oauthError(400, 'invalid_grant', 'Token has been expired or revoked.');
-      return this.issue(grantId, false);
+      // Google keeps one refresh token per grant: it works until the grant is revoked.
+      const held = this.byRefresh(form.get('refresh_token') ?? '');
+      if (held) this.counts.of(held.grant.userId).refreshes++;
+      if (!held?.usable) return oauthError(400, 'invalid_grant', 'Token has been expired or revoked.');
+      return this.issue(held.grantId, false);
     }
     return oauthError(400, 'unsupported_grant_type', 'Invalid grant_type');
   }
@@ -115,8 +113,7 @@ export class GoogleAuthServer {
   /** POST /revoke, `token=` an access or refresh token: the grant ends; 400 invalid_token when unknown. */
   revoke(form: URLSearchParams): SimReply {
     const t = form.get('token') ?? '';
-    const grantId = this.refreshTokens.get(t) ?? this.access.get(t)?.grantId;
-    const grant = grantId && this.grants.get(grantId);
+    const grant = (this.byRefresh(t) ?? this.byAccess(t))?.grant;
     if (!grant || grant.revoked) return oauthError(400, 'invalid_token', 'Token expired or revoked');
     this.counts.of(grant.userId).revokes++;
     grant.revoked = true;
@@ -124,18 +121,6 @@ export class GoogleAuthServer {
   }
 
   holder(authorization: string | undefined): { userId?: string; valid: boolean } {
-    const t = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
-    const held = this.access.get(t);
-    const grant = held && this.grants.get(held.grantId);
-    if (!held || !grant) return { valid: false };
-    return { userId: grant.userId, valid: !grant.revoked && held.expiresAt > Date.now() };
-  }
-
-  expireAccessTokens(userId: string): void {
-    for (const held of this.access.values()) if (this.grants.get(held.grantId)?.userId === userId) held.expiresAt = 0;
-  }
-
-  revokeGrants(userId: string): void {
-    for (const g of this.grants.values()) if (g.userId === userId) g.revoked = true;
+    return this.holderOf(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined);
   }
 }

@@ -5,7 +5,7 @@
  * refresh tokens that rotate, `invalid_grant` for used, unknown or revoked grants, and revoke.
  */
 import { randomBytes } from 'node:crypto';
-import { TokenCallCounts } from '../../../../test/simulators/kit/sim-oauth';
+import { GrantBook } from '../../../../test/simulators/kit/sim-grants';
 import { json, SimReply } from './oura-sim-api';
 
 export const OURA_SCOPES = ['email', 'personal', 'daily', 'heartrate', 'workout', 'tag', 'session', 'spo2Daily'];
@@ -20,14 +20,12 @@ interface Grant {
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
-export class OuraAuthServer {
-  private readonly grants = new Map<string, Grant>();
+export class OuraAuthServer extends GrantBook<Grant> {
   private readonly codes = new Map<string, { grantId: string; clientId: string; redirectUri: string; expiresAt: number }>();
-  private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
-  private readonly refreshTokens = new Map<string, { grantId: string; used: boolean }>();
-  readonly counts = new TokenCallCounts<string>();
 
-  constructor(private readonly client: { id: string; secret: string }) {}
+  constructor(private readonly client: { id: string; secret: string }) {
+    super();
+  }
 
   private count(userId: string) {
     return this.counts.of(userId);
@@ -55,7 +53,7 @@ export class OuraAuthServer {
       back.searchParams.set('error', 'access_denied');
     } else {
       const grantId = secret('g');
-      this.grants.set(grantId, { userId, scope: scopes.join(' '), revoked: false });
+      this.open(grantId, { userId, scope: scopes.join(' '), revoked: false });
       const code = secret('c');
       this.codes.set(code, { grantId, clientId: this.client.id, redirectUri: redirect, expiresAt: Date.now() + CODE_TTL_MS });
       back.searchParams.set('code', code);
@@ -68,8 +66,8 @@ export class OuraAuthServer {
   private issue(grantId: string): SimReply {
     const accessToken = secret('at');
     const refreshToken = secret('rt');
-    this.access.set(accessToken, { grantId, expiresAt: Date.now() + ACCESS_TTL_S * 1000 });
-    this.refreshTokens.set(refreshToken, { grantId, used: false });
+    this.addAccess(accessToken, grantId, Date.now() + ACCESS_TTL_S * 1000);
+    this.addRefresh(refreshToken, grantId);
     return json(200, { token_type: 'bearer', access_token: accessToken, expires_in: ACCESS_TTL_S, refresh_token: refreshToken });
   }
 
@@ -87,18 +85,18 @@ export class OuraAuthServer {
     if (grantType === 'authorization_code') {
       const code = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? ''); // single use, valid or not
-      const grant = code && this.grants.get(code.grantId);
+      const grant = code && this.grant(code.grantId);
       if (!code || !grant || grant.revoked || code.expiresAt < Date.now()) return OuraAuthServer.oauthError(400, 'invalid_grant', 'Authorization code is invalid or expired');
       if (form.get('redirect_uri') !== null && form.get('redirect_uri') !== code.redirectUri) return OuraAuthServer.oauthError(400, 'invalid_grant', 'redirect_uri mismatch');
       this.count(grant.userId).tokenExchanges++;
       return this.issue(code.grantId);
     }
     if (grantType === 'refresh_token') {
-      const held = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      const grant = held && this.grants.get(held.grantId);
-      if (grant) this.count(grant.userId).refreshes++;
-      if (!held || !grant || held.used || grant.revoked) return OuraAuthServer.oauthError(400, 'invalid_grant', 'Refresh token is invalid, used or revoked');
-      held.used = true; // Oura's refresh tokens are single use: the answer carries the next one
+      const refreshToken = form.get('refresh_token') ?? '';
+      const held = this.byRefresh(refreshToken);
+      if (held) this.count(held.grant.userId).refreshes++;
+      if (!held?.usable) return OuraAuthServer.oauthError(400, 'invalid_grant', 'Refresh token is invalid, used or revoked');
+      this.spendRefresh(refreshToken); // Oura's refresh tokens are single use: the answer carries the next one
       return this.issue(held.grantId);
     }
     return OuraAuthServer.oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
@@ -106,8 +104,7 @@ export class OuraAuthServer {
 
   /** `/oauth/revoke?access_token=…`: the whole grant goes (its refresh tokens answer invalid_grant after). */
   revoke(accessToken: string | null): SimReply {
-    const held = accessToken ? this.access.get(accessToken) : undefined;
-    const grant = held && this.grants.get(held.grantId);
+    const grant = this.byAccess(accessToken ?? undefined)?.grant;
     if (!grant) return OuraAuthServer.oauthError(400, 'invalid_token', 'Unknown access token');
     this.count(grant.userId).revokes++;
     grant.revoked = true;
@@ -116,18 +113,6 @@ export class OuraAuthServer {
 
   /** The user behind a bearer token, whether or not it still works (so refused calls can be counted). */
   holder(authorization: string | undefined): { userId?: string; valid: boolean } {
-    const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
-    const held = this.access.get(token);
-    const grant = held && this.grants.get(held.grantId);
-    if (!held || !grant) return { valid: false };
-    return { userId: grant.userId, valid: !grant.revoked && held.expiresAt > Date.now() };
-  }
-
-  expireAccessTokens(userId: string): void {
-    for (const held of this.access.values()) if (this.grants.get(held.grantId)?.userId === userId) held.expiresAt = 0;
-  }
-
-  revokeGrants(userId: string): void {
-    for (const g of this.grants.values()) if (g.userId === userId) g.revoked = true;
+    return this.holderOf(authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined);
   }
 }

@@ -8,7 +8,7 @@
  * `invalid_grant`. `/oauth/deauthorize?client_id=` with the user's token ends the grant.
  */
 import { randomBytes } from 'node:crypto';
-import { TokenCallCounts } from '../../../../test/simulators/kit/sim-oauth';
+import { GrantBook, SimGrant } from '../../../../test/simulators/kit/sim-grants';
 import type { SimReply } from '../../../../test/simulators/kit/sim-server';
 
 /** Suunto's access tokens live a day (its answers say expires_in 86399). */
@@ -17,23 +17,19 @@ const CODE_TTL_MS = 10 * 60_000;
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): SimReply => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-interface Grant {
-  user: string;
-  revoked: boolean;
-}
+/** A grant's user is the Suunto username. */
+type Grant = SimGrant;
 
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 /** A JWT as Suunto's look: header, claims (`user`, `exp`, `jti`), signature (opaque here). */
 const jwt = (user: string, exp: number) => `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ user, exp, jti: randomBytes(8).toString('hex'), authorities: ['ROLE_USER'] })}.${randomBytes(24).toString('base64url')}`;
 
-export class SuuntoAuthServer {
-  private readonly grants = new Map<string, Grant>();
+export class SuuntoAuthServer extends GrantBook<Grant> {
   private readonly codes = new Map<string, { grantId: string; redirectUri: string; expiresAt: number }>();
-  private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
-  private readonly refreshTokens = new Map<string, { grantId: string; valid: boolean }>();
-  readonly counts = new TokenCallCounts<string>();
 
-  constructor(private readonly client: { id: string; secret: string }) {}
+  constructor(private readonly client: { id: string; secret: string }) {
+    super();
+  }
 
   /** Validates an authorize URL as Suunto's consent page would and returns where the browser goes. */
   consent(authorizeUrl: string, user: string, decision: 'allow' | 'deny'): string {
@@ -50,7 +46,7 @@ export class SuuntoAuthServer {
       back.searchParams.set('error_description', 'User denied access');
     } else {
       const grantId = randomBytes(9).toString('hex');
-      this.grants.set(grantId, { user, revoked: false });
+      this.open(grantId, { userId: user, revoked: false });
       const code = randomBytes(6).toString('base64url');
       this.codes.set(code, { grantId, redirectUri: redirect, expiresAt: Date.now() + CODE_TTL_MS });
       back.searchParams.set('code', code);
@@ -61,15 +57,14 @@ export class SuuntoAuthServer {
   }
 
   private issue(grantId: string): SimReply {
-    const grant = this.grants.get(grantId)!;
-    for (const [t, a] of this.access) if (a.grantId === grantId) this.access.delete(t);
-    for (const r of this.refreshTokens.values()) if (r.grantId === grantId) r.valid = false;
+    const user = this.grant(grantId)!.userId;
+    this.rotate(grantId);
     const exp = Math.floor(Date.now() / 1000) + ACCESS_TTL_S;
-    const accessToken = jwt(grant.user, exp);
-    const refreshToken = jwt(grant.user, exp + 30 * 86_400);
-    this.access.set(accessToken, { grantId, expiresAt: exp * 1000 });
-    this.refreshTokens.set(refreshToken, { grantId, valid: true });
-    return json(200, { access_token: accessToken, token_type: 'bearer', refresh_token: refreshToken, expires_in: ACCESS_TTL_S, scope: 'workout', user: grant.user, jti: randomBytes(8).toString('hex') });
+    const accessToken = jwt(user, exp);
+    const refreshToken = jwt(user, exp + 30 * 86_400);
+    this.addAccess(accessToken, grantId, exp * 1000);
+    this.addRefresh(refreshToken, grantId);
+    return json(200, { access_token: accessToken, token_type: 'bearer', refresh_token: refreshToken, expires_in: ACCESS_TTL_S, scope: 'workout', user, jti: randomBytes(8).toString('hex') });
   }
 
   private static oauthError(status: number, error: string, description: string): SimReply {
@@ -88,14 +83,13 @@ export class SuuntoAuthServer {
       this.codes.delete(params.get('code') ?? '');
       if (!code || code.expiresAt < Date.now()) return SuuntoAuthServer.oauthError(400, 'invalid_grant', 'Invalid authorization code');
       if (params.get('redirect_uri') !== code.redirectUri) return SuuntoAuthServer.oauthError(400, 'invalid_grant', 'Redirect URI mismatch.');
-      this.counts.of(this.grants.get(code.grantId)!.user).tokenExchanges++;
+      this.counts.of(this.grant(code.grantId)!.userId).tokenExchanges++;
       return this.issue(code.grantId);
     }
     if (grantType === 'refresh_token') {
-      const held = this.refreshTokens.get(params.get('refresh_token') ?? '');
-      const grant = held && this.grants.get(held.grantId);
-      if (grant) this.counts.of(grant.user).refreshes++;
-      if (!held || !grant || !held.valid || grant.revoked) return SuuntoAuthServer.oauthError(400, 'invalid_grant', 'Invalid refresh token');
+      const held = this.byRefresh(params.get('refresh_token') ?? '');
+      if (held) this.counts.of(held.grant.userId).refreshes++;
+      if (!held?.usable) return SuuntoAuthServer.oauthError(400, 'invalid_grant', 'Invalid refresh token');
       return this.issue(held.grantId);
     }
     return SuuntoAuthServer.oauthError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
@@ -103,34 +97,17 @@ export class SuuntoAuthServer {
 
   /** Who holds a bearer token (`Authorization: Bearer <jwt>` or the bare token), and whether it is still good. */
   holder(authorization: string | undefined): { user?: string; valid: boolean } {
-    const token = /^(?:Bearer )?(.+)$/.exec(authorization ?? '')?.[1];
-    const a = token ? this.access.get(token) : undefined;
-    const grant = a && this.grants.get(a.grantId);
-    if (!a || !grant) return { valid: false };
-    return { user: grant.user, valid: !grant.revoked && a.expiresAt > Date.now() };
+    const held = this.byAccess(/^(?:Bearer )?(.+)$/.exec(authorization ?? '')?.[1]);
+    return held ? { user: held.grant.userId, valid: held.valid } : { valid: false };
   }
 
   /** GET /oauth/deauthorize?client_id=: the grant behind the token ends (no more notifications for the user). */
   deauthorize(authorization: string | undefined, clientId: string | null): SimReply {
     if (clientId !== this.client.id) return SuuntoAuthServer.oauthError(400, 'invalid_client', 'Unknown client');
-    const token = /^(?:Bearer )?(.+)$/.exec(authorization ?? '')?.[1];
-    const a = token ? this.access.get(token) : undefined;
-    const grant = a && this.grants.get(a.grantId);
-    if (!a || !grant || grant.revoked || a.expiresAt <= Date.now()) return SuuntoAuthServer.oauthError(401, 'invalid_token', 'Invalid access token');
-    grant.revoked = true;
-    this.counts.of(grant.user).revokes++;
+    const held = this.byAccess(/^(?:Bearer )?(.+)$/.exec(authorization ?? '')?.[1]);
+    if (!held?.valid) return SuuntoAuthServer.oauthError(401, 'invalid_token', 'Invalid access token');
+    held.grant.revoked = true;
+    this.counts.of(held.grant.userId).revokes++;
     return { status: 200 };
-  }
-
-  authorized(user: string): boolean {
-    return [...this.grants.values()].some((g) => g.user === user && !g.revoked);
-  }
-
-  expireAccessTokens(user: string): void {
-    for (const a of this.access.values()) if (this.grants.get(a.grantId)?.user === user) a.expiresAt = 0;
-  }
-
-  revokeGrants(user: string): void {
-    for (const g of this.grants.values()) if (g.user === user) g.revoked = true;
   }
 }

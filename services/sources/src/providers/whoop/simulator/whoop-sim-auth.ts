@@ -7,7 +7,7 @@
  * invalidates the previous access and refresh tokens, so an old or revoked one is `invalid_grant`.
  */
 import { randomBytes } from 'node:crypto';
-import { TokenCallCounts } from '../../../../test/simulators/kit/sim-oauth';
+import { GrantBook } from '../../../../test/simulators/kit/sim-grants';
 import { json, SimReply } from './whoop-sim-api';
 
 export const WHOOP_SCOPES = ['read:recovery', 'read:cycles', 'read:workout', 'read:sleep', 'read:profile', 'read:body_measurement', 'offline'];
@@ -22,14 +22,12 @@ interface Grant {
 
 const secret = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
-export class WhoopAuthServer {
-  private readonly grants = new Map<string, Grant>();
+export class WhoopAuthServer extends GrantBook<Grant> {
   private readonly codes = new Map<string, { grantId: string; redirectUri: string; expiresAt: number }>();
-  private readonly access = new Map<string, { grantId: string; expiresAt: number }>();
-  private readonly refreshTokens = new Map<string, { grantId: string; valid: boolean }>();
-  readonly counts = new TokenCallCounts<string>();
 
-  constructor(private readonly client: { id: string; secret: string }) {}
+  constructor(private readonly client: { id: string; secret: string }) {
+    super();
+  }
 
   count(userId: string) {
     return this.counts.of(userId);
@@ -56,7 +54,7 @@ export class WhoopAuthServer {
       back.searchParams.set('error_description', 'The resource owner denied the request');
     } else {
       const grantId = secret('g');
-      this.grants.set(grantId, { userId, scopes, revoked: false });
+      this.open(grantId, { userId, scopes, revoked: false });
       const code = secret('c');
       this.codes.set(code, { grantId, redirectUri: redirect, expiresAt: Date.now() + CODE_TTL_MS });
       back.searchParams.set('code', code);
@@ -67,16 +65,15 @@ export class WhoopAuthServer {
   }
 
   private issue(grantId: string): SimReply {
-    const grant = this.grants.get(grantId)!;
+    const grant = this.grant(grantId)!;
     // Rotation: whatever this grant held before stops working now.
-    for (const [t, a] of this.access) if (a.grantId === grantId) this.access.delete(t);
-    for (const r of this.refreshTokens.values()) if (r.grantId === grantId) r.valid = false;
+    this.rotate(grantId);
     const accessToken = secret('at');
-    this.access.set(accessToken, { grantId, expiresAt: Date.now() + ACCESS_TTL_S * 1000 });
+    this.addAccess(accessToken, grantId, Date.now() + ACCESS_TTL_S * 1000);
     const body: Record<string, unknown> = { access_token: accessToken, expires_in: ACCESS_TTL_S, scope: grant.scopes.join(' '), token_type: 'bearer' };
     if (grant.scopes.includes('offline')) {
       const refreshToken = secret('rt');
-      this.refreshTokens.set(refreshToken, { grantId, valid: true });
+      this.addRefresh(refreshToken, grantId);
       body.refresh_token = refreshToken;
     }
     return json(200, body);
@@ -97,15 +94,14 @@ export class WhoopAuthServer {
       this.codes.delete(form.get('code') ?? '');
       if (!code || code.expiresAt < Date.now()) return WhoopAuthServer.oauthError(400, 'invalid_grant', 'The authorization code is invalid, expired or already used');
       if (form.get('redirect_uri') !== code.redirectUri) return WhoopAuthServer.oauthError(400, 'invalid_grant', 'redirect_uri does not match');
-      const grant = this.grants.get(code.grantId)!;
+      const grant = this.grant(code.grantId)!;
       this.count(grant.userId).tokenExchanges++;
       return this.issue(code.grantId);
     }
     if (grantType === 'refresh_token') {
-      const held = this.refreshTokens.get(form.get('refresh_token') ?? '');
-      const grant = held && this.grants.get(held.grantId);
-      if (grant) this.count(grant.userId).refreshes++;
-      if (!held || !grant || !held.valid || grant.revoked) return WhoopAuthServer.oauthError(400, 'invalid_grant', 'The refresh token is invalid, already used or revoked');
+      const held = this.byRefresh(form.get('refresh_token') ?? '');
+      if (held) this.count(held.grant.userId).refreshes++;
+      if (!held?.usable) return WhoopAuthServer.oauthError(400, 'invalid_grant', 'The refresh token is invalid, already used or revoked');
       return this.issue(held.grantId);
     }
     return WhoopAuthServer.oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported`);
@@ -113,34 +109,16 @@ export class WhoopAuthServer {
 
   /** Who holds a bearer token, and whether it is still good. */
   holder(authorization: string | undefined): { userId?: string; valid: boolean; scopes: string[] } {
-    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    const a = token ? this.access.get(token) : undefined;
-    const grant = a && this.grants.get(a.grantId);
-    if (!a || !grant) return { valid: false, scopes: [] };
-    return { userId: grant.userId, valid: !grant.revoked && a.expiresAt > Date.now(), scopes: grant.scopes };
+    const held = this.byAccess(/^Bearer (.+)$/.exec(authorization ?? '')?.[1]);
+    return held ? { userId: held.grant.userId, valid: held.valid, scopes: held.grant.scopes } : { valid: false, scopes: [] };
   }
 
   /** `DELETE /v2/user/access`: the grant behind the token is revoked (its tokens stop working, no more webhooks). */
   revokeAccess(authorization: string | undefined): SimReply {
-    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    const a = token ? this.access.get(token) : undefined;
-    const grant = a && this.grants.get(a.grantId);
-    if (!a || !grant || grant.revoked || a.expiresAt <= Date.now()) return json(401, { error: 'Invalid authorization' });
-    grant.revoked = true;
-    this.count(grant.userId).revokes++;
+    const held = this.byAccess(/^Bearer (.+)$/.exec(authorization ?? '')?.[1]);
+    if (!held?.valid) return json(401, { error: 'Invalid authorization' });
+    held.grant.revoked = true;
+    this.count(held.grant.userId).revokes++;
     return { status: 204 };
-  }
-
-  /** Whether the user still has a grant that is not revoked (WHOOP sends webhooks only then). */
-  authorized(userId: string): boolean {
-    return [...this.grants.values()].some((g) => g.userId === userId && !g.revoked);
-  }
-
-  expireAccessTokens(userId: string): void {
-    for (const a of this.access.values()) if (this.grants.get(a.grantId)?.userId === userId) a.expiresAt = 0;
-  }
-
-  revokeGrants(userId: string): void {
-    for (const g of this.grants.values()) if (g.userId === userId) g.revoked = true;
   }
 }
