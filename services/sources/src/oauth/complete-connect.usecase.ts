@@ -3,7 +3,9 @@
  * either records the user's refusal or trades the code for tokens, checks the scopes granted (none
  * of the data ones: no connection, `no_data.<type>`; some refused: the connection's
  * `missing_permissions`), stores the tokens sealed, queues the backfill (only the gap since the
- * last sync on a reconnect) and announces `connected` or `reconnected`. Answers where to send the browser: the user's marketplace with a notice.
+ * last sync on a reconnect), queues asking which permissions are shared where the provider answers
+ * that, and announces `connected` or `reconnected`. Answers where to send the browser: the user's
+ * marketplace with a notice.
  */
 import { isProviderError, TokenSet } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
@@ -121,6 +123,10 @@ export async function completeConnect(deps: CompleteConnectDeps, type: string, q
   await deps.outbox.write([connectionMessage(deps.outbox, connection, action, at)], () => deps.connections.save(connection));
   await deps.jobs.schedule(id, 'backfill', now);
   await deps.jobs.schedule(id, 'poll', new Date(now.getTime() + deps.pollIntervalMs));
+  // A provider whose consent names no scopes (Garmin: its permissions are switches in the user's
+  // account, historical data off unless the user turns it on) is asked what it shares, so the
+  // marketplace shows a missing permission from the start, not from the first change.
+  if (provider.adapter.fetchMissingPermissions) await deps.jobs.schedule(id, 'live', now, undefined, { permissions_check: true });
   if (provider.adapter.userSubscriptions) {
     try {
       await provider.adapter.userSubscriptions.subscribe(provider.http.interactive(id), provider.settings, tokens.accessToken);

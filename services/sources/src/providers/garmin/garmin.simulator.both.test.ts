@@ -45,8 +45,11 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
   async function connected(label: string, days = 2) {
     const user = await newUser(label);
     const who = sim.createUser({ days, now: new Date() });
+    const asked = sim.permissionCalls;
     expect(await connect(user.marketplace.url, who)).toContain('notice=connected.garmin');
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
+    // A connect asks Garmin what the user shares (later counts in a case start after it).
+    await eventually(async () => sim.permissionCalls > asked, 30_000, 200);
     await sim.settled();
     return { user, who };
   }
@@ -148,6 +151,19 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     await eventually(async () => sim.permissionCalls > asked, 30_000, 200);
     await new Promise((r) => setTimeout(r, 500));
     expect((await sourceOf(user.uid))?.missing_permissions).toBeUndefined();
+  }, 120_000);
+
+  it('shows from the connect on a permission the user does not share (historical data is off unless switched on)', async () => {
+    const user = await newUser('perms-at-connect');
+    const who = sim.createUser({ days: 2, now: new Date() });
+    sim.sharePermissions(who, ['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
+    expect(await connect(user.marketplace.url, who)).toContain('notice=connected.garmin');
+    await eventually(async () => (await sourceOf(user.uid))?.missing_permissions?.join() === 'HISTORICAL_DATA_EXPORT', 30_000, 200);
+    const card = ((await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any).sources.find((s: any) => s.type === 'garmin');
+    expect(card.missing_permissions).toEqual(['HISTORICAL_DATA_EXPORT']);
+    // The connection still reads what is shared.
+    await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
+    expect((await sourceOf(user.uid))?.status).toBe('active');
   }, 120_000);
 
   it('refuses forged or malformed permission notices and asks Garmin nothing for them or for users it does not hold', async () => {

@@ -108,6 +108,14 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     return { [resource]: items.map((s) => ({ userId: a.userId, ...s.body })) };
   }
 
+  /**
+   * What the user shares before connecting (switches in their Garmin account; integrators note that
+   * historical data is off unless the user turns it on): `user/permissions` answers it, no notification.
+   */
+  sharePermissions(user: SimulatedUser, permissions: string[]): void {
+    this.permissions.set(this.account(user).userId, [...permissions]);
+  }
+
   /** The user changes what they share in Garmin Connect: Garmin notifies the User Permissions endpoint. */
   async changePermissions(webhookUrl: string, user: SimulatedUser, permissions: string[]): Promise<number> {
     const userId = this.account(user).userId;
