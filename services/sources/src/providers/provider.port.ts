@@ -126,6 +126,12 @@ export interface ResourceSpec {
    * lost for good), or it changes about daily. Absent: every poll reads it.
    */
   pollAtMostEveryMs?: number;
+  /**
+   * The provider permission (as `missing_permissions` names it) this resource needs, where the
+   * provider's permissions are not scopes (Garmin's): a resource whose permission the connection
+   * lacks is not read, as the provider would only refuse it.
+   */
+  permission?: string;
 }
 
 export interface FetchWindow {

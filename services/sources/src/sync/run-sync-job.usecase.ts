@@ -49,16 +49,19 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
     if (job.kind === 'live') {
       if (job.access_check && (await accessWithdrawn(deps, provider, c, job.access_check.reason))) return;
       if (job.permissions_check) await followPermissions(deps, provider, c);
+      const current = (await deps.connections.byId(c._id)) ?? c;
       for (const [resource, ids] of Object.entries(job.objects ?? {})) {
-        if (ids.length > 0) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
+        if (ids.length > 0 && permitted(provider, current, resource)) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
       }
-      for (const [resource, w] of Object.entries(job.windows ?? {})) await syncWindow(deps, provider, c, user, resource, new Date(w.start), new Date(w.end), 'live');
+      for (const [resource, w] of Object.entries(job.windows ?? {})) {
+        if (permitted(provider, current, resource)) await syncWindow(deps, provider, c, user, resource, new Date(w.start), new Date(w.end), 'live');
+      }
       return await deps.jobs.finish(job);
     }
     if (job.kind === 'poll') {
       for (const r of provider.adapter.resources) {
         const p = c.resources[r.name];
-        if (!pollDue(r, p?.synced_until, now)) continue;
+        if (!pollDue(r, p?.synced_until, now) || !permitted(provider, c, r.name)) continue;
         const from = p ? Date.parse(p.synced_until ?? p.backfill_end) - POLL_OVERLAP_MS : now.getTime() - POLL_OVERLAP_MS;
         await syncWindow(deps, provider, (await deps.connections.byId(c._id)) ?? c, user, r.name, new Date(from), now, 'poll');
       }
@@ -119,6 +122,16 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
       return later(wait, false);
     }
     case 'consent_missing':
+      if (provider.adapter.fetchMissingPermissions) {
+        // A provider that says which permissions the user shares is asked: a withdrawn one becomes
+        // the connection's missing_permissions (what the marketplace tells the user) and its
+        // resources are no longer read. A refusal that no missing permission explains counts as a
+        // failure, so three of them still show the connection in error.
+        deps.logger.info('the provider refused a read: asking it which permissions the user shares', log);
+        await deps.jobs.schedule(c._id, 'live', now, undefined, { permissions_check: true });
+        await noteFailure(deps, c, err.message);
+        return later(deps.pollIntervalMs, false);
+      }
       deps.logger.warn('the user must act at the provider', log);
       await setStatus(deps, c, 'error', 'status', err.message);
       return later(deps.pollIntervalMs, false);
@@ -139,6 +152,12 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
       await noteFailure(deps, c, err.message);
       return later(backoffMs(job.attempts), true);
   }
+}
+
+/** Whether the connection may read a resource: not when the provider's permission for it is missing. */
+function permitted(provider: Provider, c: Connection, resource: string): boolean {
+  const needs = provider.adapter.resources.find((r) => r.name === resource)?.permission;
+  return !needs || !(c.missing_permissions ?? []).includes(needs);
 }
 
 async function noteFailure(deps: SyncDeps, c: Connection, message: string): Promise<void> {

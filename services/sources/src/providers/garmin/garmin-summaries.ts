@@ -30,7 +30,11 @@ interface Summary {
  */
 const DAY = 1;
 
-const summary = (name: string, recordTypes: ResourceSpec['recordTypes'], map: Summary['map']): [string, Summary] => [name, { spec: { name, recordTypes, maxWindowDays: DAY }, map }];
+/** Activities come with ACTIVITY_EXPORT, every other summary type with HEALTH_EXPORT (garmin-permissions.ts). */
+const summary = (name: string, recordTypes: ResourceSpec['recordTypes'], map: Summary['map']): [string, Summary] => [
+  name,
+  { spec: { name, recordTypes, maxWindowDays: DAY, permission: name === 'activities' ? 'ACTIVITY_EXPORT' : 'HEALTH_EXPORT' }, map },
+];
 
 export const SUMMARIES = new Map<string, Summary>([
   summary('dailies', ['summary', 'intraday'], (o) => [mapDaily(o), mapDailyHeartRate(o)]),

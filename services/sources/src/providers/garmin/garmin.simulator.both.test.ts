@@ -166,6 +166,23 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     expect((await sourceOf(user.uid))?.status).toBe('active');
   }, 120_000);
 
+  it('asks Garmin what is shared when it refuses a read, and reads no more of what the user withdrew', async () => {
+    const { user, who } = await connected('perms-refused');
+    // Withdrawn without a notice reaching us (lost, or not yet sent): the first refusal tells.
+    sim.sharePermissions(who, ['ACTIVITY_EXPORT', 'HISTORICAL_DATA_EXPORT']);
+    sim.addData(who, 'dailies', new Date(Date.now() - 60_000));
+    expect(await sim.notify(webhook(), who, 'dailies')).toBe(200);
+    await eventually(async () => (await sourceOf(user.uid))?.missing_permissions?.join() === 'HEALTH_EXPORT', 30_000, 200);
+    expect((await sourceOf(user.uid))?.status).toBe('active');
+    // A later ping for a health summary is not fetched; activities still are.
+    sim.addData(who, 'sleeps', new Date(Date.now() - 30_000));
+    expect(await sim.notify(webhook(), who, 'sleeps')).toBe(200);
+    const [id] = sim.addData(who, 'activities', new Date(Date.now() - 30_000));
+    expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+    await eventually(async () => (await workouts(user.uid)).some((w) => w.log_id === id), 30_000, 200);
+    expect(sim.refusedPulls(who)).toBe(1);
+  }, 120_000);
+
   it('refuses forged or malformed permission notices and asks Garmin nothing for them or for users it does not hold', async () => {
     const { who } = await connected('perms-bad');
     const asked = sim.permissionCalls;

@@ -41,6 +41,7 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
   /** How the endpoint tool has the summary endpoints: Ping (a callbackURL) or Push (summaries inline). */
   endpointMode: 'ping' | 'push' = 'ping';
   private readonly permissions = new Map<string, string[]>();
+  private readonly refused = new Map<string, number>();
   /** Calls to `user/permissions`, all users. */
   permissionCalls = 0;
   /** Pulls without a pull token (push mode), all users. */
@@ -106,6 +107,11 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     const items = a.pending.filter((s) => s.type === resource);
     a.pending = a.pending.filter((s) => s.type !== resource);
     return { [resource]: items.map((s) => ({ userId: a.userId, ...s.body })) };
+  }
+
+  /** Summary pulls of this user refused for a permission not granted (403). */
+  refusedPulls(user: SimulatedUser): number {
+    return this.refused.get(this.account(user).userId) ?? 0;
   }
 
   /**
@@ -201,7 +207,10 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
       return { status: fault.status, headers: fault.retryAfterS !== undefined ? { 'retry-after': String(fault.retryAfterS) } : {}, body: '' };
     }
     const type = /^(?:backfill\/)?(\w+)$/.exec(route)?.[1] ?? '';
-    if ((SUMMARY_TYPES as readonly string[]).includes(type) && !(this.permissions.get(userId) ?? ALL_PERMISSIONS).includes(permissionOf(type))) return err(403, 'the user has not granted this permission');
+    if ((SUMMARY_TYPES as readonly string[]).includes(type) && !(this.permissions.get(userId) ?? ALL_PERMISSIONS).includes(permissionOf(type))) {
+      this.refused.set(userId, (this.refused.get(userId) ?? 0) + 1);
+      return err(403, 'the user has not granted this permission');
+    }
     const backfill = /^backfill\/(\w+)$/.exec(route);
     if (backfill) return this.backfill(userId, backfill[1], url.searchParams);
     if ((SUMMARY_TYPES as readonly string[]).includes(route)) return this.pull(userId, route as SummaryType, url.searchParams);
