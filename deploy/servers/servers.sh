@@ -133,12 +133,10 @@ install_mongo() {
   cp -R "$dir" "$work"; chmod -R u+w "$work"
   printf '%s' "$FERRETDB_VERSION" > "$work/build/version/version.txt"
   if [ "${WELLSTREAM_FERRETDB_UNPATCHED:-}" != 1 ]; then
-    # (GIT_CEILING_DIRECTORIES: git apply must treat the copy as plain files, not part of a repo.)
-    if command -v patch >/dev/null 2>&1; then
-      (cd "$work" && patch -p1 --forward --batch --quiet < "$(ferretdb_patch)") >&2
-    else
-      (cd "$work" && GIT_CEILING_DIRECTORIES="$(dirname "$work")" git apply "$(ferretdb_patch)") >&2
-    fi || { rm -rf "$work"; die "mongo: applying $(ferretdb_patch) to FerretDB $FERRETDB_VERSION failed"; }
+    # git apply (git is on every machine; `patch` is not). GIT_CEILING_DIRECTORIES: it must treat
+    # the copy as plain files, not as part of a repository above it.
+    (cd "$work" && GIT_CEILING_DIRECTORIES="$(dirname "$work")" git apply "$(ferretdb_patch)") >&2 \
+      || { rm -rf "$work"; die "mongo: applying $(ferretdb_patch) to FerretDB $FERRETDB_VERSION failed"; }
   fi
   if ! (cd "$work" && CGO_ENABLED=0 go build -buildvcs=false -trimpath -o "$bin.tmp" ./cmd/ferretdb); then
     rm -rf "$work" "$bin.tmp"
