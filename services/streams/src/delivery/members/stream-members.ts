@@ -79,15 +79,15 @@ export class StreamMembers {
    * never includes a client gone for longer than that.
    */
   cachedCountNow(group: string): number {
-    const age = Date.now() - this.snapshot.at;
+    const age = this.clock.now().getTime() - this.snapshot.at;
     if (age > (this.settings.cachedMs ?? 1000)) void this.others(0).catch(() => {});
     return this.localCount(group) + (age <= this.settings.ttlMs ? (this.snapshot.others.get(group) ?? 0) : 0);
   }
 
   private async others(maxAgeMs: number): Promise<Map<string, number>> {
-    if (Date.now() - this.snapshot.at <= maxAgeMs) return this.snapshot.others;
+    if (this.clock.now().getTime() - this.snapshot.at <= maxAgeMs) return this.snapshot.others;
     this.reading ??= (async () => {
-      const startedAt = Date.now();
+      const startedAt = this.clock.now().getTime();
       try {
         const others = await this.directory.others(this.settings.replicaId, this.clock.now());
         this.snapshot = { others, at: startedAt };
