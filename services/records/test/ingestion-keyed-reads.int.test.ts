@@ -6,22 +6,12 @@
  * scan. Upstream FerretDB v1.24.2 scans for every one of them (deploy/servers builds it patched).
  * The outbox's own tables are left out: a backlog, drained to a few documents.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { mongo } from 'mongoose';
-import { EmbeddedEventLog } from '@wellstream/bus/adapters';
-import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
-import { Outbox } from '@wellstream/outbox';
-import { MongoDocumentStore } from '@wellstream/store/adapters';
-import { realServers, uniqueTestName } from '@wellstream/testing';
-import { BatchByKey } from '../src/records/batch-by-key';
-import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from '../src/records/ingest-records/ingest-records.usecase';
-import { RecordKeysRepository } from '../src/records/record-keys.repository';
-import { RecordRepository } from '../src/records/record.repository';
+import { ingestRecords, IngestDeps } from '../src/records/ingest-records/ingest-records.usecase';
 import type { ProjectedUser } from '../src/users/user-projection';
-import { USER_PROJECTION_SPEC, UserProjectionRepository } from '../src/users/user-projection.repository';
+import { openMongoIngestion, MongoIngestion } from './mongo-ingestion.fixture';
+import { USER_PROJECTION_SPEC } from '../src/users/user-projection.repository';
 
 jest.setTimeout(120_000);
 const logger = createLogger('keyed-reads-test');
@@ -29,33 +19,19 @@ const logger = createLogger('keyed-reads-test');
 type Query = { collection: string; filter: Record<string, unknown> };
 
 describe('ingestion on the MongoDB store: every read by _id, from the _id index', () => {
-  let dir: string;
-  let store: MongoDocumentStore;
-  let log: EmbeddedEventLog;
-  let outbox: Outbox;
+  let fixture: MongoIngestion;
+  let store: MongoIngestion['store'];
+  let outbox: MongoIngestion['outbox'];
   let deps: IngestDeps;
   let db: mongo.Db;
   const queries: Query[] = [];
   let watching = false;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyed-reads-'));
-    const { mongoUrl } = realServers();
-    store = new MongoDocumentStore({ url: `${mongoUrl}${mongoUrl.includes('?') ? '&' : '?'}monitorCommands=true`, dbName: uniqueTestName('keyed'), logger });
-    log = new EmbeddedEventLog({ file: path.join(dir, 'events.db'), logger });
-    for (const t of [customerEventsTopic, sourceDetectionsTopic]) await log.ensureTopic(t.spec);
-    outbox = await Outbox.open(store, { eventLog: log, logger, drainMs: 60_000 });
-    deps = {
-      records: await RecordRepository.open(store),
-      keys: await RecordKeysRepository.open(store),
-      users: await UserProjectionRepository.open(store),
-      outbox,
-      batches: new BatchByKey(MAX_BATCH_RECORDS),
-      clock: { now: () => new Date() },
-      counts: { add: () => undefined },
-    };
-    const client = (store as unknown as { conn: { getClient(): mongo.MongoClient } }).conn.getClient();
-    db = client.db(uniqueTestName('keyed'));
+    fixture = await openMongoIngestion('keyed', logger);
+    ({ store, outbox, deps } = fixture);
+    const client = fixture.client;
+    db = client.db(); // (the database the first watched command names replaces it)
     client.on('commandStarted', (e) => {
       if (!watching) return;
       db = client.db(e.databaseName);
@@ -71,13 +47,7 @@ describe('ingestion on the MongoDB store: every read by _id, from the _id index'
       for (const filter of filters) queries.push({ collection, filter: (filter ?? {}) as Record<string, unknown> });
     });
   });
-  afterAll(async () => {
-    await outbox.stop();
-    await store.dropForTests();
-    await store.close();
-    await log.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fixture.close());
 
   let serial = 0;
   const measurement = () => {

@@ -4,61 +4,31 @@
  * one per collection, its writes one per collection and partition, its outbox entry one document),
  * not a command per record. The records use case, repositories and outbox on the real server.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { mongo } from 'mongoose';
-import { EmbeddedEventLog } from '@wellstream/bus/adapters';
-import { customerEventsTopic, sourceDetectionsTopic } from '@wellstream/contracts';
+import { customerEventsTopic } from '@wellstream/contracts';
 import { createLogger } from '@wellstream/logging';
-import { Outbox } from '@wellstream/outbox';
-import { MongoDocumentStore } from '@wellstream/store/adapters';
-import { realServers, uniqueTestName } from '@wellstream/testing';
-import { BatchByKey } from '../src/records/batch-by-key';
-import { ingestRecords, IngestDeps, MAX_BATCH_RECORDS } from '../src/records/ingest-records/ingest-records.usecase';
-import { RecordKeysRepository } from '../src/records/record-keys.repository';
-import { RecordRepository } from '../src/records/record.repository';
+import { ingestRecords, IngestDeps } from '../src/records/ingest-records/ingest-records.usecase';
 import type { ProjectedUser } from '../src/users/user-projection';
-import { USER_PROJECTION_SPEC, UserProjectionRepository } from '../src/users/user-projection.repository';
+import { openMongoIngestion, MongoIngestion } from './mongo-ingestion.fixture';
+import { USER_PROJECTION_SPEC } from '../src/users/user-projection.repository';
 
 jest.setTimeout(120_000);
 const logger = createLogger('round-trips-test');
 
 describe('ingestion on the MongoDB store: round trips per request', () => {
-  let dir: string;
-  let store: MongoDocumentStore;
-  let log: EmbeddedEventLog;
-  let outbox: Outbox;
+  let fixture: MongoIngestion;
+  let store: MongoIngestion['store'];
+  let log: MongoIngestion['log'];
+  let outbox: MongoIngestion['outbox'];
   let deps: IngestDeps;
   const commands: string[] = [];
   let counting = false;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'round-trips-'));
-    const { mongoUrl } = realServers();
-    store = new MongoDocumentStore({ url: `${mongoUrl}${mongoUrl.includes('?') ? '&' : '?'}monitorCommands=true`, dbName: uniqueTestName('trips'), logger });
-    log = new EmbeddedEventLog({ file: path.join(dir, 'events.db'), logger });
-    for (const t of [customerEventsTopic, sourceDetectionsTopic]) await log.ensureTopic(t.spec);
-    outbox = await Outbox.open(store, { eventLog: log, logger, drainMs: 60_000 });
-    deps = {
-      records: await RecordRepository.open(store),
-      keys: await RecordKeysRepository.open(store),
-      users: await UserProjectionRepository.open(store),
-      outbox,
-      batches: new BatchByKey(MAX_BATCH_RECORDS),
-      clock: { now: () => new Date() },
-      counts: { add: () => undefined },
-    };
-    const client = (store as unknown as { conn: { getClient(): mongo.MongoClient } }).conn.getClient();
-    client.on('commandStarted', (e) => void (counting && commands.push(`${e.commandName} ${String(e.command[e.commandName]).replace(/__p\w+$/, '')}`)));
+    fixture = await openMongoIngestion('trips', logger);
+    ({ store, log, outbox, deps } = fixture);
+    fixture.client.on('commandStarted', (e) => void (counting && commands.push(`${e.commandName} ${String(e.command[e.commandName]).replace(/__p\w+$/, '')}`)));
   });
-  afterAll(async () => {
-    await outbox.stop();
-    await store.dropForTests();
-    await store.close();
-    await log.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => fixture.close());
 
   let serial = 0;
   const measurement = () => {
