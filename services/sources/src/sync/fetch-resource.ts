@@ -27,19 +27,7 @@ export async function fetchPage(keeper: TokenKeeper, provider: Provider, c: Conn
   const http = provider.http.for(c._id, cls);
   const ctx = contextOf(c, user, cls);
   const window = { start, end, ...(cursor ? { cursor } : {}) };
-  const tokens = await keeper.fresh(provider, c);
-  try {
-    return await provider.adapter.fetchWindow(http, provider.settings, tokens.accessToken, resource, window, ctx);
-  } catch (err) {
-    if (!isProviderError(err) || err.kind !== 'auth_invalid') throw err;
-  }
-  const refreshed = await keeper.refresh(provider, c);
-  try {
-    return await provider.adapter.fetchWindow(http, provider.settings, refreshed.accessToken, resource, window, ctx);
-  } catch (err) {
-    if (isProviderError(err) && err.kind === 'auth_invalid') throw new ProviderError('auth_revoked', 'the provider refused a freshly refreshed token', err.details);
-    throw err;
-  }
+  return keeper.withToken(provider, c, (accessToken) => provider.adapter.fetchWindow(http, provider.settings, accessToken, resource, window, ctx));
 }
 
 export async function fetchResource(keeper: TokenKeeper, provider: Provider, c: Connection, user: ProjectedUser, resource: string, start: Date, end: Date, cls: RequestClass): Promise<IngestRecord[]> {

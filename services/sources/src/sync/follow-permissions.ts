@@ -11,7 +11,6 @@ import type { Outbox } from '@wellstream/outbox';
 import type { Connection } from '../connections/connection';
 import { connectionMessage } from '../connections/connection-events';
 import type { ConnectionRepository } from '../connections/connection.repository';
-import { isProviderError, ProviderError } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
 import type { TokenKeeper } from './token-keeper';
 
@@ -23,24 +22,11 @@ export interface FollowPermissionsDeps {
   logger: Logger;
 }
 
-const refused = (err: unknown) => isProviderError(err) && err.kind === 'auth_invalid';
-
 export async function followPermissions(deps: FollowPermissionsDeps, provider: Provider, c: Connection): Promise<void> {
   const ask = provider.adapter.fetchMissingPermissions;
   if (!ask) return;
   const http = provider.http.for(c._id, 'live');
-  let missing: string[];
-  try {
-    missing = await ask(http, provider.settings, (await deps.keeper.fresh(provider, c)).accessToken);
-  } catch (err) {
-    if (!refused(err)) throw err;
-    try {
-      missing = await ask(http, provider.settings, (await deps.keeper.refresh(provider, c)).accessToken);
-    } catch (again) {
-      if (refused(again)) throw new ProviderError('auth_revoked', 'the provider refused a freshly refreshed token', (again as ProviderError).details);
-      throw again;
-    }
-  }
+  const missing = await deps.keeper.withToken(provider, c, (accessToken) => ask(http, provider.settings, accessToken));
   const current = (await deps.connections.byId(c._id)) ?? c;
   if ((current.missing_permissions ?? []).join(' ') === missing.join(' ')) return;
   const at = deps.clock.now().toISOString();

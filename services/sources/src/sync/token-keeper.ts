@@ -9,7 +9,7 @@
 import type { Clock } from '@wellstream/clock';
 import type { Connection } from '../connections/connection';
 import type { ConnectionRepository } from '../connections/connection.repository';
-import { ProviderError, TokenSet } from '../providers/provider.port';
+import { isProviderError, ProviderError, TokenSet } from '../providers/provider.port';
 import type { Provider } from '../providers/provider-registry';
 import type { TokenVault } from '../vault/token-vault';
 import { EPOCH } from './sync-job';
@@ -35,6 +35,25 @@ export class TokenKeeper {
     const tokens = this.tokensOf(c);
     if (Date.parse(c.token_expires_at) - this.deps.clock.now().getTime() > REFRESH_AHEAD_MS) return tokens;
     return this.refresh(provider, c);
+  }
+
+  /**
+   * One call with a fresh token: a 401 (`auth_invalid`) refreshes once and tries again, and a
+   * second 401 means the grant is gone (`auth_revoked`).
+   */
+  async withToken<T>(provider: Provider, c: Connection, call: (accessToken: string) => Promise<T>): Promise<T> {
+    try {
+      return await call((await this.fresh(provider, c)).accessToken);
+    } catch (err) {
+      if (!isProviderError(err) || err.kind !== 'auth_invalid') throw err;
+    }
+    const refreshed = await this.refresh(provider, c);
+    try {
+      return await call(refreshed.accessToken);
+    } catch (err) {
+      if (isProviderError(err) && err.kind === 'auth_invalid') throw new ProviderError('auth_revoked', 'the provider refused a freshly refreshed token', err.details);
+      throw err;
+    }
   }
 
   /** Refreshes now (after a 401), unless another refresh already replaced the tokens `c` holds. */
