@@ -159,8 +159,10 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     sim.sharePermissions(who, ['ACTIVITY_EXPORT', 'HEALTH_EXPORT']);
     expect(await connect(user.marketplace.url, who)).toContain('notice=connected.garmin');
     await eventually(async () => (await sourceOf(user.uid))?.missing_permissions?.join() === 'HISTORICAL_DATA_EXPORT', 30_000, 200);
-    const card = ((await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any).sources.find((s: any) => s.type === 'garmin');
-    expect(card.missing_permissions).toEqual(['HISTORICAL_DATA_EXPORT']);
+    // On the distributed runtime the marketplace's view may trail the user's record by a moment.
+    const card = async () => ((await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any).sources.find((s: any) => s.type === 'garmin');
+    await eventually(async () => (await card())?.missing_permissions !== undefined, 30_000, 200);
+    expect((await card()).missing_permissions).toEqual(['HISTORICAL_DATA_EXPORT']);
     // The connection still reads what is shared.
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
     expect((await sourceOf(user.uid))?.status).toBe('active');
