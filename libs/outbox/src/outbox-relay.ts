@@ -162,7 +162,7 @@ export class OutboxRelay {
       else if (kept.length === 0) orphans.push(e._id);
       else partial.push(withMessages(e, kept, 'ready'));
     }
-    await this.o.entries.setReady(ready);
+    await this.o.entries.markReady(ready);
     await this.o.entries.replace(partial);
     await this.o.entries.remove(orphans);
     if (dropped) this.o.logger.info('dropped outbox messages whose state change was never stored', { count: dropped });

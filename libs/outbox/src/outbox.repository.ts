@@ -59,18 +59,18 @@ export class OutboxRepository {
     return (await this.entries.count({ batch_id: batchId })) > 0;
   }
 
-  /** Resolves to how many entries hold the messages (one unless they are large), and whether `derived` went with them. */
-  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<{ entries: number; derivedKept: boolean }> {
-    if (!messages.length) return { entries: 0, derivedKept: derived.length === 0 };
+  /** Resolves to the entries' ids (one entry unless the messages are large), and whether `derived` went with them. */
+  async add(batchId: string, messages: PendingMessage[], state: OutboxEntry['state'], now: Date, derived: UpsertSet[] = []): Promise<{ ids: string[]; derivedKept: boolean }> {
+    if (!messages.length) return { ids: [], derivedKept: derived.length === 0 };
     const { entries, derivedKept } = toEntries(messages, batchId, state, now, derived);
     await this.entries.bulkUpsert(entries);
-    return { entries: entries.length, derivedKept };
+    return { ids: entries.map((e) => e._id), derivedKept };
   }
 
   /** Replaces the documents of each set by _id, in the collection as its owner opened it. */
   async writeDerived(sets: UpsertSet[]): Promise<void> {
     await Promise.all(
-      sets.filter((set) => set.docs.length > 0).map(async (set) => (await this.opened(set.collection)).bulkUpsert(set.docs)),
+      sets.filter((set) => set.docs.length > 0).map(async (set) => (await this.opened(set.collection)).bulkUpsert(set.docs, { stored: set.stored })),
     );
   }
 
@@ -83,18 +83,20 @@ export class OutboxRepository {
     await this.entries.deleteMany({ batch_id: batchId });
   }
 
-  /** Resolves to how many entries of the batch became ready; their derived documents are written by then. */
-  markReady(batchId: string): Promise<number> {
+  /** Resolves to how many of these prepared entries became ready (by `_id`: a keyed write on every backend); their derived documents are written by then. */
+  markReady(ids: string[]): Promise<number> {
+    if (!ids.length) return Promise.resolve(0);
+    return this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
+  }
+
+  /** `markReady` for a batch whose entries' ids are not at hand (settling a failed write). */
+  markBatchReady(batchId: string): Promise<number> {
     return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   /** The oldest entries, whatever their state (the relay publishes only a leading run of ready ones). */
   oldest(limit: number): Promise<OutboxEntry[]> {
     return this.entries.find({}, { sort: { _id: 1 }, limit });
-  }
-
-  async setReady(ids: string[]): Promise<void> {
-    if (ids.length) await this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
   }
 
   async remove(ids: string[]): Promise<void> {

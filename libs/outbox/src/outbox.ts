@@ -103,12 +103,12 @@ export class Outbox {
   async write<R>(messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions = {}): Promise<R> {
     if (messages.length === 0) return change();
     const batchId = randomUUID();
-    const { entries } = await this.entries.add(batchId, messages, 'prepared', this.clock.now());
-    return this.finishWrite(batchId, entries, messages, change, options);
+    const { ids } = await this.entries.add(batchId, messages, 'prepared', this.clock.now());
+    return this.finishWrite(batchId, ids, messages, change, options);
   }
 
-  /** `write` once its `entries` entries are written prepared: the change, then ready. */
-  private async finishWrite<R>(batchId: string, entries: number, messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions): Promise<R> {
+  /** `write` once its entries (`ids`) are written prepared: the change, then ready. */
+  private async finishWrite<R>(batchId: string, ids: string[], messages: PendingMessage[], change: () => Promise<R>, options: WriteOptions): Promise<R> {
     let result: R;
     try {
       result = await change();
@@ -117,7 +117,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = batchId;
-    if ((await this.entries.markReady(batchId)) !== entries) {
+    if ((await this.entries.markReady(ids)) !== ids.length) {
       // The relay took this slow writer for a crashed one and dropped its entries: write them
       // again, ready (publishing twice is allowed; a stored change without its event is not).
       readyBatch = randomUUID();
@@ -149,11 +149,11 @@ export class Outbox {
       return;
     }
     const id = randomUUID();
-    const { entries, derivedKept } = await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
+    const { ids, derivedKept } = await this.entries.add(id, messages, 'prepared', this.clock.now(), derived);
     if (!derivedKept) {
       // Too large for one entry (a rare, very large batch): the entries are written, and the
       // derived documents follow the change inside its step, as `write` orders them.
-      await this.finishWrite(id, entries, messages, applyAll, options);
+      await this.finishWrite(id, ids, messages, applyAll, options);
       return;
     }
     try {
@@ -164,7 +164,7 @@ export class Outbox {
       throw err;
     }
     let readyBatch = id;
-    if ((await this.entries.markReady(id)) !== entries) {
+    if ((await this.entries.markReady(ids)) !== ids.length) {
       readyBatch = randomUUID();
       await this.entries.add(readyBatch, messages, 'ready', this.clock.now());
     }
@@ -200,7 +200,7 @@ export class Outbox {
   private async settleFailed(batchId: string, messages: PendingMessage[]): Promise<void> {
     const stored = await Promise.all(messages.map((m) => this.entries.confirmed(m.confirmedBy)));
     if (stored.every((s) => !s)) await this.entries.removeBatch(batchId);
-    else if (stored.every(Boolean)) await this.entries.markReady(batchId);
+    else if (stored.every(Boolean)) await this.entries.markBatchReady(batchId);
     // Mixed: leave them to the relay's per-entry resolution once stale.
   }
 
@@ -214,7 +214,7 @@ export class Outbox {
     if (stored.every((s) => !s)) return this.entries.removeBatch(batchId);
     if (!stored.every(Boolean)) return;
     await this.entries.writeDerived(derived);
-    await this.entries.markReady(batchId);
+    await this.entries.markBatchReady(batchId);
   }
 
   async start(): Promise<void> {

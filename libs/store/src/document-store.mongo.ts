@@ -34,6 +34,7 @@ import {
   PageOptions,
   SortSpec,
   Update,
+  UpsertOptions,
 } from './document-store.port';
 import type { TestableDocumentStore } from './document-store.testing';
 import { compareBySort, matchesFilter, pageKeys, pinnedIds, pinnedValue } from './filter-match';
@@ -295,7 +296,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  async bulkUpsert(docs: T[]): Promise<void> {
+  async bulkUpsert(docs: T[], options: UpsertOptions = {}): Promise<void> {
     if (docs.length === 0) return;
     // By collection name: the driver hands out a new handle per call, so handles never group.
     const groups = new Map<string, { coll: DriverCollection; docs: T[] }>();
@@ -305,9 +306,18 @@ class MongoCollection<T extends Doc> implements Collection<T> {
       group.docs.push(d);
     }
     // One write per partition, all at once: each is whole documents by _id, in any order.
+    const stored = new Set(options.stored ?? []);
     await Promise.all(
-      [...groups.values()].map(({ coll, docs: group }) => this.translate(() => (this.writes.enabled ? this.insertThenReplace(coll, group) : this.replaceAll(coll, group)))),
+      [...groups.values()].map(({ coll, docs: group }) => this.translate(() => (this.writes.enabled ? this.insertOrReplace(coll, group, stored) : this.replaceAll(coll, group)))),
     );
+  }
+
+  /** Documents the caller read just now are replaced beside the insert of the others, not after it fails. */
+  private async insertOrReplace(coll: DriverCollection, docs: T[], stored: Set<string>): Promise<void> {
+    const known = stored.size ? docs.filter((d) => stored.has(d._id)) : [];
+    if (known.length === 0) return this.insertThenReplace(coll, docs);
+    const fresh = docs.filter((d) => !stored.has(d._id));
+    await Promise.all([this.replaceAll(coll, known), fresh.length ? this.insertThenReplace(coll, fresh) : undefined]);
   }
 
   private async replaceAll(coll: DriverCollection, docs: T[]): Promise<void> {

@@ -102,12 +102,21 @@ export interface Collection<T extends Doc> {
   findOneAndUpdate(filter: Filter<T>, update: Update, options?: { upsert?: boolean; sort?: SortSpec }): Promise<T | null>;
   updateMany(filter: Filter<T>, update: Update): Promise<number>;
   /** Replaces whole documents by _id, inserting missing ones; one round trip. */
-  bulkUpsert(docs: T[]): Promise<void>;
+  bulkUpsert(docs: T[], options?: UpsertOptions): Promise<void>;
   deleteMany(filter: Filter<T>): Promise<number>;
 }
 
+export interface UpsertOptions {
+  /**
+   * Ids of documents the caller has just read, so most likely stored: a backend that inserts a
+   * batch first and replaces only what collided (FerretDB) replaces these at once instead, beside
+   * the insert, rather than after it. A hint only: the result is the same either way.
+   */
+  stored?: string[];
+}
+
 /** Whole documents to replace by _id (inserting missing ones) in one collection. */
-export interface UpsertSet {
+export interface UpsertSet extends UpsertOptions {
   collection: string;
   docs: Doc[];
 }

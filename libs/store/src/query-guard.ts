@@ -15,7 +15,7 @@
  * `QueryRecorder.explain` also asks the wrapped store for its own plan of a query, where the
  * store can tell (the SQLite adapter's EXPLAIN QUERY PLAN).
  */
-import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, PageOptions, SortSpec, Update, UpsertSet } from './document-store.port';
+import type { Collection, CollectionSpec, Doc, DocumentStore, Filter, FindOptions, PageOptions, SortSpec, Update, UpsertOptions, UpsertSet } from './document-store.port';
 import { pageKeys, pinnedIds, pinnedValue } from './filter-match';
 import { constraintOf, servingIndex } from './index-match';
 import type { ExplainingDocumentStore, QueryPlan } from './document-store.testing';
@@ -104,9 +104,9 @@ class RecordingCollection<T extends Doc> implements Collection<T> {
     this.note('updateMany', filter);
     return this.inner.updateMany(filter, update);
   }
-  bulkUpsert(docs: T[]) {
+  bulkUpsert(docs: T[], options?: UpsertOptions) {
     this.note('bulkUpsert');
-    return this.inner.bulkUpsert(docs);
+    return this.inner.bulkUpsert(docs, options);
   }
   deleteMany(filter: Filter) {
     this.note('deleteMany', filter);

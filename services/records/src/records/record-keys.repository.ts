@@ -76,7 +76,8 @@ export class RecordKeysRepository {
     return new Map((await this.keys.find({ user_id: userId, _id: { $in: [...new Set(ids)] } })).map((d) => [d._id, d]));
   }
 
-  upsertSet(docs: RecordKeyDoc[]): UpsertSet {
-    return { collection: RECORD_KEYS_COLLECTION, docs };
+  /** `stored`: ids of key documents read just now (see UpsertSet). */
+  upsertSet(docs: RecordKeyDoc[], stored?: string[]): UpsertSet {
+    return { collection: RECORD_KEYS_COLLECTION, docs, stored };
   }
 }

@@ -47,13 +47,14 @@ export class RecordRepository {
     return this.records.findOne({ _id: id });
   }
 
-  save(docs: RecordDoc[]): Promise<void> {
-    return docs.length ? this.records.bulkUpsert(docs) : Promise.resolve();
+  /** `stored`: ids of `docs` read just now (updates), a hint that lets the store replace them at once. */
+  save(docs: RecordDoc[], stored?: string[]): Promise<void> {
+    return docs.length ? this.records.bulkUpsert(docs, { stored }) : Promise.resolve();
   }
 
   /** `save` as a change the outbox can store in one transaction with its entries. */
-  saving(docs: RecordDoc[]): { sets: UpsertSet[]; apply: () => Promise<void> } {
-    return { sets: [{ collection: RECORDS_COLLECTION, docs }], apply: () => this.save(docs) };
+  saving(docs: RecordDoc[], stored?: string[]): { sets: UpsertSet[]; apply: () => Promise<void> } {
+    return { sets: [{ collection: RECORDS_COLLECTION, docs, stored }], apply: () => this.save(docs, stored) };
   }
 
   /**

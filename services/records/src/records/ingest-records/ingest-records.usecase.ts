@@ -59,31 +59,52 @@ export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body:
 
 /** The jobs of one user, in arrival order, as if one after another; one answer per job. */
 async function writeBatch(deps: IngestDeps, jobs: IngestJob[]): Promise<Outcome<RecordPayload[]>[]> {
-  // Re-read in the batch: the snapshot may have changed (suspension, detections).
-  const current = (await deps.users.byId(jobs[0].user._id)) ?? jobs[0].user;
-  assertMayIngest(current);
-  return write(deps, current, jobs.map((j) => j.validated));
+  const validated = jobs.map((j) => j.validated);
+  // The user is read again in the batch (suspension, detections, time zone may have changed since
+  // the request's snapshot), beside the batch's own reads rather than before them: records are
+  // prepared with the snapshot, and again only in the rare case its time zone moved meanwhile.
+  const snapshot = jobs[0].user;
+  const prepared = validated.map((records) => records.map((v) => prepare(snapshot, v)));
+  const [current, stored] = await Promise.all([deps.users.byId(snapshot._id), readStored(deps, snapshot._id, prepared)]);
+  const user = current ?? snapshot;
+  assertMayIngest(user);
+  if (user.timezone === snapshot.timezone && user.timezone_origin === snapshot.timezone_origin) return write(deps, user, prepared, stored);
+  const again = validated.map((records) => records.map((v) => prepare(user, v)));
+  return write(deps, user, again, await readStored(deps, user._id, again));
+}
+
+/** What a batch reads before it writes: its records as stored, and its key documents. */
+interface StoredState {
+  records: RecordDoc[];
+  keys: Map<string, RecordKeyDoc>;
+  /** The stats ids of the (source, resource) pairs the batch posts. */
+  pairStats: Set<string>;
+}
+
+/** One keyed read of the records, one of the key documents (content keys and the batch's pairs' stats). */
+async function readStored(deps: IngestDeps, userId: string, prepared: PreparedRecord[][]): Promise<StoredState> {
+  const all = prepared.flat();
+  // The stats of each (source, resource) the batch posts: what its changes count into, and enough
+  // to tell most sources seen before (see firstSeen and sourcesSeen).
+  const pairStats = new Set(all.map((p) => statsIdOf(userId, p.sourceType, p.type)));
+  const [records, keys] = await Promise.all([
+    deps.records.byIds([...new Set(all.map((p) => p.id))], userId),
+    deps.keys.byIds(userId, [...all.flatMap((p) => (p.full ? [p.full.contentKey] : [])), ...pairStats]),
+  ]);
+  return { records, keys, pairStats };
 }
 
 /** An event may be published once this version of the record is stored. */
 // Pins the user too: records are partitioned by user (see RecordRepository).
 const storedVersion = (doc: RecordDoc): StateCheck => ({ collection: RECORDS_COLLECTION, filter: { user_id: doc.user_id, _id: doc._id, checksum: doc.checksum } });
 
-async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecord[][]): Promise<Outcome<RecordPayload[]>[]> {
+/** `prepared`: each posted record's identity, and for a full one its content, checksum and content key. */
+async function write(deps: IngestDeps, user: ProjectedUser, prepared: PreparedRecord[][], read: StoredState): Promise<Outcome<RecordPayload[]>[]> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const recordUser = recordUserOf(user);
-  // Each posted record's identity, and for a full one its content, checksum and content key, once.
-  const prepared = jobs.map((validated) => validated.map((v) => prepare(user, v)));
   const all = prepared.flat();
-  // The stats of each (source, resource) the batch posts: what its changes count into, and enough
-  // to tell most sources seen before (see firstSeen and sourcesSeen).
-  const pairStats = new Set(all.map((p) => statsIdOf(user._id, p.sourceType, p.type)));
-  // One keyed read of the records, one of the key documents (content keys and those stats).
-  const [stored, keys] = await Promise.all([
-    deps.records.byIds([...new Set(all.map((p) => p.id))], user._id),
-    deps.keys.byIds(user._id, [...all.flatMap((p) => (p.full ? [p.full.contentKey] : [])), ...pairStats]),
-  ]);
+  const { records: stored, keys, pairStats } = read;
   // The newest state of each id as the batch goes: a record posted twice, in one request or in two
   // of one batch, compares with what the earlier one wrote.
   const state = new Map<string, RecordDoc>(stored.map((d) => [d._id, d]));
@@ -94,6 +115,8 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
     else if (k.kind === 'stats') stats.set(k._id, k);
   }
   const seenBefore = await sourcesSeen(deps.keys, user._id, all, stored, pairStats, stats);
+  // Key documents read just now, so most likely stored: rewritten as they are (a hint for the store).
+  const readKeys = [...new Set([...keys.keys(), ...stats.keys()])];
   const keyWrites = new Map<string, RecordKeyDoc>();
   const setOwner = (key: string, recordId: string | null) => {
     owners.set(key, recordId);
@@ -210,10 +233,10 @@ async function write(deps: IngestDeps, user: ProjectedUser, jobs: ValidatedRecor
   // A record changed by two jobs is stored once, as the later one left it.
   const docs = [...new Map(changes.map((d) => [d._id, d])).values()];
   const keyDocs: RecordKeyDoc[] = [...keyWrites.values(), ...changedStats(stats, changes), ...versions];
-  const records = deps.records.saving(docs);
+  const records = deps.records.saving(docs, stored.map((d) => d._id));
   // The keys, stats and earlier versions follow from the records: written after them (a crash in
   // between leaves them with the outbox entry, which the relay writes before publishing).
-  await deps.outbox.writeDocuments(messages, { sets: records.sets, apply: records.apply, derived: [deps.keys.upsertSet(keyDocs)] });
+  await deps.outbox.writeDocuments(messages, { sets: records.sets, apply: records.apply, derived: [deps.keys.upsertSet(keyDocs, readKeys)] });
   deps.counts.add(user.organization_id, nowIso.slice(0, 10), tallyOf(changes, stored));
   return done;
 }
