@@ -1,11 +1,13 @@
 /**
  * Notification batches over the document-store port. Without transactions, every change that two
- * replicas could race on is one conditional findOneAndUpdate: claims need an expired lease,
- * attempt records need the attempt count they were computed from (optimistic concurrency).
+ * replicas could race on is one conditional findOneAndUpdate: attempt records need the attempt
+ * count they were computed from (optimistic concurrency). The claim of a try is an insert
+ * (delivery-claims.ts), since FerretDB runs a conditional update as a read and then a write.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Collection, DocumentStore, Filter } from '@wellstream/store';
 import type { Attempt, Batch, BatchState } from './batch';
+import { DeliveryClaims } from './delivery-claims';
 
 /**
  * What is stored: a batch's records deflated into one base64 field. The push queue keeps its copy
@@ -40,7 +42,10 @@ export interface BatchListQuery {
 }
 
 export class BatchRepository {
-  private constructor(private readonly batches: Collection<StoredBatch>) {}
+  private constructor(
+    private readonly batches: Collection<StoredBatch>,
+    private readonly claims: DeliveryClaims,
+  ) {}
 
   static async open(store: DocumentStore): Promise<BatchRepository> {
     return new BatchRepository(
@@ -56,6 +61,7 @@ export class BatchRepository {
           { fields: { organization_id: 1, state: 1, attempt_count: 1, seq: 1 } },
         ],
       }),
+      await DeliveryClaims.open(store),
     );
   }
 
@@ -138,14 +144,29 @@ export class BatchRepository {
     return (await this.batches.count({ organization_id: organizationId, state: 'PENDING', attempt_count: 0, seq: { $lt: seq } })) > 0;
   }
 
-  /** Takes the right to send the next try, or null when another replica has it or it is no longer due. */
+  /**
+   * Takes the right to send the next try, or null when another replica has it or it is no longer
+   * due. Of replicas racing for it, one inserts the claim of the batch's next key; it then marks
+   * the batch (lease, and one more claim taken, so a later taker with an older read of the batch
+   * fails here) and drops the claim's documents.
+   */
   async claim(id: string, now: number, leaseMs: number, owner: string): Promise<Batch | null> {
-    return unpackOrNull(
-      await this.batches.findOneAndUpdate(
-        { _id: id, state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
-        { $set: { lease_until_ms: now + leaseMs, lease_owner: owner } },
-      ),
-    );
+    const read = await this.batches.findOne({ _id: id });
+    if (!read || read.state !== 'PENDING' || read.next_attempt_ms === null || read.next_attempt_ms > now || read.lease_until_ms > now) return null;
+    const taken = read.claims_taken ?? 0;
+    const claim = await this.claims.take(`${id}#${taken}`, owner, now, leaseMs);
+    if (!claim) return null;
+    try {
+      return unpackOrNull(
+        await this.batches.findOneAndUpdate(
+          { _id: id, claims_taken: read.claims_taken === undefined ? { $exists: false } : taken, state: 'PENDING', next_attempt_ms: { $lte: now }, lease_until_ms: { $lte: now } },
+          { $set: { lease_until_ms: now + leaseMs, lease_owner: owner, claims_taken: taken + 1 } },
+        ),
+      );
+    } finally {
+      // A document left behind is never taken again (the batch's count moved past its key).
+      await this.claims.drop(claim).catch(() => undefined);
+    }
   }
 
   /** Gives a claim back without a recorded try (shutdown interrupted the send). */

@@ -43,6 +43,8 @@ export interface Batch {
   /** A replica holding an unexpired lease is sending; nobody else may. */
   lease_until_ms: number;
   lease_owner: string | null;
+  /** Delivery claims taken so far (absent: none); the next claim is keyed by it (delivery-claims.ts). */
+  claims_taken?: number;
   /** Items taken out because their user was deleted or erased (absent: none). */
   withheld_items?: number;
 }

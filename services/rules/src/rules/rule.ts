@@ -55,6 +55,8 @@ export interface RuleDoc extends RuleInput {
   revision: number;
   /** True from a trigger until the condition stops holding (one event per episode). */
   triggered: boolean;
+  /** Re-arms so far (absent: none): numbers the episode, whose trigger claim is keyed by it (rule.repository.ts). */
+  episode?: number;
   triggered_at: string | null;
   last_event_id: string | null;
 }

@@ -3,8 +3,9 @@
  * fake one). A rule is judged only once it has watched one full window since it was created (or
  * its criteria changed); then it counts the records with matching data in (now − window, now] and
  * compares the count with its threshold. It raises one `rule` event per episode: the trigger is
- * claimed atomically on the rule (so replicas evaluating at the same time raise it once), the claim
- * and its event are written together through the outbox (so a claimed trigger is always announced,
+ * claimed by inserting the episode's claim document (so replicas evaluating at the same time raise
+ * it once, also on FerretDB; rule.repository.ts), the claim and its event are written together
+ * through the outbox (so a claimed trigger is always announced,
  * also across a crash or an event-log outage), and the rule is re-armed when the condition stops
  * holding.
  */
@@ -14,7 +15,7 @@ import type { Outbox } from '@wellstream/outbox';
 import type { DataPointRepository } from '../../data-points/data-point.repository';
 import type { RulesFeature } from '../../organizations/rules-feature';
 import { conditionHolds, RuleDoc } from '../../rules/rule';
-import { RULES_COLLECTION, RuleRepository } from '../../rules/rule.repository';
+import { RuleRepository, TRIGGER_CLAIMS_COLLECTION, triggerClaimId } from '../../rules/rule.repository';
 import { buildRuleEvent } from '../rule-event';
 
 export interface EvaluationDeps {
@@ -47,20 +48,23 @@ export async function evaluateRule(deps: EvaluationDeps, rule: RuleDoc, now: Dat
     toIso: nowIso,
   });
   if (!conditionHolds(count, rule.threshold)) {
-    if (rule.triggered) await deps.rules.rearm(rule._id, rule.revision);
+    if (rule.triggered) await deps.rules.rearm(rule);
     return null;
   }
   if (rule.triggered) return null;
   const event = buildRuleEvent(rule, count, now);
-  const claimed = { collection: RULES_COLLECTION, filter: { _id: rule._id, last_event_id: event.id } };
+  const claimed = { collection: TRIGGER_CLAIMS_COLLECTION, filter: { _id: triggerClaimId(rule), event_id: event.id } };
   try {
     await deps.outbox.write([deps.outbox.message(customerEventsTopic, event, claimed)], async () => {
-      if (!(await deps.rules.claimTrigger(rule._id, rule.revision, nowIso, event.id))) throw new NotClaimed();
+      if (!(await deps.rules.claimTrigger(rule, nowIso, event.id))) throw new NotClaimed();
     });
   } catch (err) {
     if (err instanceof NotClaimed) return null;
     throw err;
   }
+  // The event is ready in the outbox, so nothing consults the claim any more; a claim left by a
+  // failure here is only a small document (the rule's `triggered` holds the episode either way).
+  await deps.rules.settleTrigger(rule).catch(() => undefined);
   deps.logger?.info('rule triggered', { rule_id: rule._id, user_id: rule.user_id, count, event_id: event.id });
   return event;
 }
