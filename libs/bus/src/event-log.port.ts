@@ -80,6 +80,14 @@ export interface ConsumeOptions {
   commitEveryMs?: number;
 }
 
+/**
+ * The commit window of groups that read every record (customer events, provider records, source
+ * detections): committing after each message was most of what such a member and the broker spent
+ * (a commit round trip per event, in every such group). A crash redelivers at most this window,
+ * which at-least-once delivery allows. Not for a group read-your-writes waits on.
+ */
+export const VOLUME_COMMIT_EVERY_MS = 100;
+
 export interface TailOptions {
   topic: string;
   /** Start at the first message appended at or after this time (ms); default: the oldest kept. */

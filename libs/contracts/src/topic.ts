@@ -150,12 +150,13 @@ export interface EventContext {
 export async function consumeEvents<T>(
   log: EventLog,
   topic: TopicDefinition<T>,
-  options: { groupId: string; fromBeginning?: boolean; logger: Logger; handle(event: T, ctx: EventContext): Promise<void> },
+  options: { groupId: string; fromBeginning?: boolean; commitEveryMs?: number; logger: Logger; handle(event: T, ctx: EventContext): Promise<void> },
 ): Promise<Subscription> {
   return log.consume({
     topic: topic.spec.name,
     groupId: options.groupId,
     fromBeginning: options.fromBeginning ?? true,
+    commitEveryMs: options.commitEveryMs,
     handle: async (message, batch) => {
       // A tombstone (an erasure on Kafka, libs/bus kafka-erasure.ts): nothing to handle.
       if (message.value === '') return;

@@ -27,7 +27,7 @@ export interface ServiceContext<C extends InfraSettings = InfraSettings> {
   /** For long-lived responses (SSE): registers with the HTTP server once it listens (no request comes before). */
   trackLongLived(end: () => void): () => void;
   /** Consumes a topic in a group, with the service's logger; the subscription stops with the service. */
-  consume<T>(topic: TopicDefinition<T>, options: { groupId: string; fromBeginning?: boolean; handle(event: T, ctx: EventContext): Promise<void> }): Promise<Subscription>;
+  consume<T>(topic: TopicDefinition<T>, options: { groupId: string; fromBeginning?: boolean; commitEveryMs?: number; handle(event: T, ctx: EventContext): Promise<void> }): Promise<Subscription>;
   /**
    * Opens the service's outbox with the platform's outbox settings, its gauges on /metrics; it stops
    * with the service. The caller starts it (`outbox.start()`) once what it publishes may flow.

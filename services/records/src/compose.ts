@@ -29,6 +29,7 @@ import { IngestionCounter } from './ingestion-stats/ingestion-counter';
 import { ExportJobRepository } from './fhir/export/export-job.repository';
 import { TimeSlice } from '@wellstream/bus';
 import { ExportWorker } from './fhir/export/export-worker';
+import { VOLUME_COMMIT_EVERY_MS } from '@wellstream/bus';
 
 export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}): Promise<RunningService> {
   return startService({
@@ -77,7 +78,7 @@ export function composeRecords(config: RecordsConfig, shared: SharedInfra = {}):
       // Provider data fetched by the sources service: the same ingestion as a mobile post.
       const freshUsers = ctx.readYourWrites(userEventsTopic, USER_PROJECTION_GROUP, config.WELLSTREAM_RECORDS_USER_WAIT_MS);
       const userById = async (id: string) => (await freshUsers.find(() => users.byId(id))) ?? null;
-      await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, handle: (event) => ingestSourceRecords({ ingest, logger, userById }, event) });
+      await ctx.consume(sourceRecordsTopic, { groupId: 'records.source-records', fromBeginning: true, commitEveryMs: VOLUME_COMMIT_EVERY_MS, handle: (event) => ingestSourceRecords({ ingest, logger, userById }, event) });
       // Provider connections' status, syncs and backfills, for the availability endpoint.
       await ctx.consume(sourceConnectionsTopic, { groupId: SOURCE_CONNECTION_COPIES.records, fromBeginning: true, handle: (event) => connections.apply(event) });
       // An operator read right after creating the organization waits for the projection to have it.

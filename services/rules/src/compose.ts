@@ -22,6 +22,7 @@ import { UserProjectionRepository } from './users/user-projection.repository';
 import { systemClock } from '@wellstream/clock';
 import { answerUserDataRequests } from '@wellstream/runtime';
 import { rulesDataHolder } from './lifecycle/rules-data-holder';
+import { VOLUME_COMMIT_EVERY_MS } from '@wellstream/bus';
 
 /** Kept a day beyond the longest window, then pruned. */
 const POINT_RETENTION_MS = MAX_WINDOW_MS + 24 * 3600 * 1000;
@@ -55,6 +56,7 @@ export function composeRules(config: RulesConfig, shared: SharedInfra = {}): Pro
       await ctx.consume(userEventsTopic, { groupId: USERS_GROUP, handle: (event) => applyUserEvent({ users, rules, points, logger }, event).then(() => undefined) });
       await ctx.consume(customerEventsTopic, {
         groupId: 'rules.data',
+        commitEveryMs: VOLUME_COMMIT_EVERY_MS,
         handle: async (event, { batch }) => {
           const changed = await recordDataPoints({ rules, points }, event, batch);
           if (changed.length > 0) await evaluateUserRules(evaluation, event.user_id, changed, clock.now());

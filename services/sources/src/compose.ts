@@ -35,6 +35,7 @@ import { TokenVault } from './vault/token-vault';
 import { AppSubscriptionKeeper } from './webhooks/app-subscription-keeper';
 import { AppSubscriptionSecrets } from './webhooks/app-subscription-secrets';
 import { NotificationReceipts } from './webhooks/notification-receipts.repository';
+import { VOLUME_COMMIT_EVERY_MS } from '@wellstream/bus';
 
 const STATE_SWEEP_MS = 60_000;
 const USERS_GROUP = 'sources.users';
@@ -94,6 +95,7 @@ export function composeSources(config: SourcesConfig, shared: SharedInfra = {}):
       await ctx.consume(sourceDetectionsTopic, {
         groupId: 'sources.source-detections',
         fromBeginning: true,
+        commitEveryMs: VOLUME_COMMIT_EVERY_MS,
         handle: async (detection) => void (await applySourceDetection({ ...atOnce, logger, userById: async (id) => (await freshUsers.find(() => users.byId(id))) ?? null }, detection)),
       });
       scheduler.start();
