@@ -52,6 +52,17 @@ export function serversFor(stateDirArg) {
 }
 
 /** Starts every service, `recordsReplicas` records processes, and the gateway; resolves once the gateway answers. */
+/**
+ * `BENCH_SERVICE_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: not allowed in
+ * NODE_OPTIONS) go to the processes `BENCH_SERVICE_NODE_ARGS_FOR` names (comma-separated labels
+ * such as `records-1,rules`), or to every one without it.
+ */
+function nodeArgsFor(label) {
+  const only = (process.env.BENCH_SERVICE_NODE_ARGS_FOR ?? '').split(',').filter(Boolean);
+  if (only.length && !only.includes(label)) return [];
+  return (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+}
+
 export async function startAllServices(serverEnv, { recordsReplicas = 1 } = {}) {
   const common = distributedEnv(serverEnv, { WELLSTREAM_SOURCE_TOKEN_KEY: randomUUID() + randomUUID() });
   const gwPort = await freePort();
@@ -59,7 +70,7 @@ export async function startAllServices(serverEnv, { recordsReplicas = 1 } = {}) 
   const serviceEnv = (port) => ({ ...common, WELLSTREAM_SERVICE_HOST: '127.0.0.1', WELLSTREAM_SERVICE_PORT: String(port), WELLSTREAM_PUBLIC_URL: gatewayUrl });
   const started = [];
   const start = async (label, script, env, readyUrl, ok = [200]) => {
-    const p = await startProcess(rel(script), env, readyUrl, ok, [], 180_000);
+    const p = await startProcess(rel(script), env, readyUrl, ok, nodeArgsFor(label), 180_000);
     started.push({ label, ...p });
     return p;
   };

@@ -14,6 +14,10 @@
  *   the index for nothing and pushes down only a filter that is exactly `{_id: "<string>"}`; on
  *   that server (found by explaining an `_id` `$in` once) a filter that pins `_id` is run as one
  *   `{_id}` lookup per id and the rest is checked here (filter-match.ts).
+ * - One database is one SQLite file with one writer at a time, and writers that overlap wait in
+ *   SQLite's busy handler, which sleeps 1 to 100 ms between tries (two 100-record requests and the
+ *   outbox relay overlapping cost more waiting than writing). So this process's writes to the
+ *   database go one at a time (WriteLane); reads stay concurrent.
  * - It runs findAndModify/update as read-then-write without a transaction, so concurrent `$inc`s
  *   on one document could be lost (MongoDB is atomic per document). Read-modify-write calls are
  *   therefore serialised per collection within the process; across processes only MongoDB gives
@@ -38,6 +42,7 @@ import {
 } from './document-store.port';
 import type { TestableDocumentStore } from './document-store.testing';
 import { compareBySort, matchesFilter, pageKeys, pinnedIds, pinnedValue } from './filter-match';
+import { NO_LANE, WriteLane } from './write-lane';
 
 type Raw = Record<string, unknown>;
 type DriverCollection = mongoose.mongo.Collection<Raw>;
@@ -55,6 +60,7 @@ function isDuplicateKey(e: unknown): boolean {
 }
 
 /** Runs async work one at a time (a per-collection queue); a no-op pass-through when disabled. */
+
 class WriteQueue {
   private tail: Promise<unknown> = Promise.resolve();
   constructor(readonly enabled: boolean) {}
@@ -132,6 +138,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
      * up to this many pinned ids are looked up one by one instead (0: never).
      */
     private readonly lookupLimit: number,
+    /** Every write of this database, one at a time (FerretDB; see WriteLane). */
+    private readonly lane: Pick<WriteLane, 'run'>,
   ) {}
 
   /** The ids to look up one by one, or null to send the filter as it is. */
@@ -152,7 +160,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     const coll = await this.place.forDoc(doc as unknown as Raw);
-    await this.translate(() => coll.insertOne(structuredClone(doc) as unknown as Raw));
+    await this.translate(() => this.lane.run(() => coll.insertOne(structuredClone(doc) as unknown as Raw)));
   }
 
   async findOne(filter: Filter, options: { sort?: SortSpec } = {}): Promise<T | null> {
@@ -269,7 +277,8 @@ class MongoCollection<T extends Doc> implements Collection<T> {
       const { $setOnInsert: _ignored, ...onUpdate } = u;
       if (Object.keys(onUpdate).length === 0) return match.doc;
       return this.translate(
-        async () => (await match.coll.findOneAndUpdate({ _id: match.doc._id } as Raw, onUpdate as Raw, { returnDocument: 'after', includeResultMetadata: false })) as unknown as T | null,
+        async () =>
+          (await this.lane.run(() => match.coll.findOneAndUpdate({ _id: match.doc._id } as Raw, onUpdate as Raw, { returnDocument: 'after', includeResultMetadata: false }))) as unknown as T | null,
       );
     }
     if (!options.upsert) return null;
@@ -287,11 +296,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return this.writes.run(async () => {
       if (!this.lookups(filter)) {
         let matched = 0;
-        for (const coll of await this.place.forFilter(filter)) matched += (await this.translate(() => coll.updateMany(filter as Raw, u as Raw))).matchedCount;
+        for (const coll of await this.place.forFilter(filter)) matched += (await this.translate(() => this.lane.run(() => coll.updateMany(filter as Raw, u as Raw)))).matchedCount;
         return matched;
       }
       const matches = await this.locate(filter, {});
-      for (const m of matches) await this.translate(() => m.coll.updateOne({ _id: m.doc._id } as Raw, u as Raw));
+      for (const m of matches) await this.translate(() => this.lane.run(() => m.coll.updateOne({ _id: m.doc._id } as Raw, u as Raw)));
       return matches.length;
     });
   }
@@ -321,10 +330,10 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   private async replaceAll(coll: DriverCollection, docs: T[]): Promise<void> {
-    await coll.bulkWrite(
+    await this.lane.run(() => coll.bulkWrite(
       docs.map((d) => ({ replaceOne: { filter: { _id: d._id } as Raw, replacement: structuredClone(d) as unknown as Raw, upsert: true } })),
       { ordered: true },
-    );
+    ));
   }
 
   /**
@@ -335,7 +344,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   private async insertThenReplace(coll: DriverCollection, docs: T[]): Promise<void> {
     const collided = new Set<number>();
     try {
-      await coll.insertMany(docs.map((d) => structuredClone(d) as unknown as Raw), { ordered: false });
+      await this.lane.run(() => coll.insertMany(docs.map((d) => structuredClone(d) as unknown as Raw), { ordered: false }));
     } catch (e) {
       const failures = (e as { writeErrors?: { index: number; code?: number }[] | { index: number; code?: number } }).writeErrors;
       const list = Array.isArray(failures) ? failures : failures ? [failures] : [];
@@ -350,12 +359,12 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     if (this.lookups(filter) && !(Object.keys(filter).length === 1 && typeof filter._id === 'string')) {
       return this.writes.run(async () => {
         const matches = await this.locate(filter, {});
-        for (const m of matches) await m.coll.deleteOne({ _id: m.doc._id } as Raw);
+        for (const m of matches) await this.lane.run(() => m.coll.deleteOne({ _id: m.doc._id } as Raw));
         return matches.length;
       });
     }
     let deleted = 0;
-    for (const coll of await this.place.forFilter(filter)) deleted += (await coll.deleteMany(filter as Raw)).deletedCount;
+    for (const coll of await this.place.forFilter(filter)) deleted += (await this.lane.run(() => coll.deleteMany(filter as Raw))).deletedCount;
     return deleted;
   }
 }
@@ -374,6 +383,7 @@ export class MongoDocumentStore implements TestableDocumentStore {
   private serialiseWrites?: Promise<boolean>;
   private idPushdown?: Promise<boolean>;
   private readonly queues = new Map<string, WriteQueue>();
+  private readonly lane = new WriteLane();
   private readonly specs = new Map<string, CollectionSpec>();
   /** Indexes created by this process, per collection (JSON of each IndexSpec). */
   private readonly indexed = new Map<string, Set<string>>();
@@ -427,7 +437,7 @@ export class MongoDocumentStore implements TestableDocumentStore {
     // few lookups (one record's ingestion) still beat decoding all of one user's documents. A
     // server that serves `_id` `$in` from its index needs no lookups at all.
     const lookupLimit = !ferret || idPushdown || spec.backlog ? 0 : partitioned ? 10 : Infinity;
-    return new MongoCollection<T>(place, spec.name, queue, lookupLimit);
+    return new MongoCollection<T>(place, spec.name, queue, lookupLimit, ferret ? this.lane : NO_LANE);
   }
 
   private isFerretDb(): Promise<boolean> {
