@@ -110,6 +110,8 @@ export async function startAllServices(serverEnv, { recordsReplicas = 1 } = {}) 
         ...Object.fromEntries(started.filter((s) => SERVICES.includes(s.label)).map((s) => [s.label, s.pid])),
       },
       recordsPids: records.map((r) => r.pid),
+      /** Each service's own address (behind the gateway), for probes that skip it. */
+      urls,
       stop: () => Promise.all(started.map((s) => s.stop())),
     };
   } catch (err) {
