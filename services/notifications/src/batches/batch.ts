@@ -49,6 +49,30 @@ export interface Batch {
   withheld_items?: number;
 }
 
+/** A batch as formation stores it: pending, its first try due at once, nobody holding it. */
+export function newBatch(p: { id: string; organizationId: string; seq: number; items: Record<string, unknown>[]; itemIds: string[]; now: number }): Batch {
+  return {
+    _id: p.id,
+    organization_id: p.organizationId,
+    seq: p.seq,
+    state: 'PENDING',
+    items: p.items,
+    item_ids: p.itemIds,
+    created_at: new Date(p.now).toISOString(),
+    created_ms: p.now,
+    attempts: [],
+    attempt_count: 0,
+    first_attempt_ms: null,
+    last_attempt_ms: null,
+    list_ms: p.now,
+    round: 1,
+    round_attempts: 0,
+    next_attempt_ms: p.now,
+    lease_until_ms: 0,
+    lease_owner: null,
+  };
+}
+
 export const publicStatus = (b: Batch): PublicStatus => (b.state === 'SUCCESS' ? 'SUCCESS' : 'FAILURE');
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

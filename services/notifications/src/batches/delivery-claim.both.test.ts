@@ -6,7 +6,7 @@
  * marking the batch holds it up only for a lease time.
  */
 import { replicaStores } from '@wellstream/testing';
-import type { Batch } from './batch';
+import { Batch, newBatch } from './batch';
 import { BatchRepository } from './batch.repository';
 
 jest.setTimeout(120_000);
@@ -16,26 +16,7 @@ const LEASE_MS = 45_000;
 const START = 1_700_000_000_000;
 const replicas = replicaStores('deliveryclaim');
 
-const dueBatch = (now: number): Batch => ({
-  _id: 'org-1.batch-1',
-  organization_id: 'org-1',
-  seq: 1,
-  state: 'PENDING',
-  items: [{ id: 'event-1' }],
-  item_ids: ['event-1'],
-  created_at: new Date(now).toISOString(),
-  created_ms: now,
-  attempts: [],
-  attempt_count: 0,
-  first_attempt_ms: null,
-  last_attempt_ms: null,
-  list_ms: now,
-  round: 1,
-  round_attempts: 0,
-  next_attempt_ms: now,
-  lease_until_ms: 0,
-  lease_owner: null,
-});
+const dueBatch = (now: number): Batch => newBatch({ id: 'org-1.batch-1', organizationId: 'org-1', seq: 1, items: [{ id: 'event-1' }], itemIds: ['event-1'], now });
 
 describe(`delivery claim between two replicas (${replicas.label})`, () => {
   afterEach(() => replicas.close());

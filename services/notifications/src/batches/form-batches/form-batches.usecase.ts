@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { DuplicateKeyError } from '@wellstream/store';
 import type { Logger } from '@wellstream/logging';
 import type { TargetRepository } from '../../targets/target.repository';
-import type { Batch } from '../batch';
+import { newBatch } from '../batch';
 import type { BatchRepository } from '../batch.repository';
 import type { PendingItem, PendingItemRepository } from '../pending-item.repository';
 import type { PushOrganizationRepository } from '../push-organization.repository';
@@ -113,26 +113,7 @@ export async function whileNotForming<T>(deps: Pick<FormBatchesDeps, 'organizati
 async function storeBatch(deps: FormBatchesDeps, organizationId: string, items: PendingItem[], now: number): Promise<boolean> {
   const id = batchIdFor(organizationId, items[0]._id);
   const seq = await deps.organizations.nextSeq(organizationId);
-  const batch: Batch = {
-    _id: id,
-    organization_id: organizationId,
-    seq,
-    state: 'PENDING',
-    items: items.map((i) => i.record),
-    item_ids: items.map((i) => i._id),
-    created_at: new Date(now).toISOString(),
-    created_ms: now,
-    attempts: [],
-    attempt_count: 0,
-    first_attempt_ms: null,
-    last_attempt_ms: null,
-    list_ms: now,
-    round: 1,
-    round_attempts: 0,
-    next_attempt_ms: now,
-    lease_until_ms: 0,
-    lease_owner: null,
-  };
+  const batch = newBatch({ id, organizationId, seq, items: items.map((i) => i.record), itemIds: items.map((i) => i._id), now });
   try {
     await deps.batches.insert(batch);
   } catch (err) {
