@@ -3,13 +3,15 @@
  * live next to the state they announce).
  */
 import { randomUUID } from 'node:crypto';
-import { Collection, DocumentStore, Leases, UpsertSet } from '@wellstream/store';
+import { Collection, DocumentStore, Leases, Update, UpsertSet } from '@wellstream/store';
 import { OutboxEntry, PendingMessage, StateCheck, toEntries, toListedEntries } from './outbox-entry';
 
 export const OUTBOX_COLLECTION = 'outbox';
 /** One document: which relay may publish the outbox now (replicas of a service share the outbox). */
 const RELAY_LEASE_COLLECTION = 'outbox_relay';
 const LEASE_KEY = 'relay';
+/** A prepared entry becoming ready: its derived documents are written by then, so it keeps none. */
+const MAKE_READY: Update = { $set: { state: 'ready' }, $unset: { derived: true } };
 
 export class OutboxRepository {
   private readonly checked = new Map<string, Promise<Collection<{ _id: string }>>>();
@@ -86,12 +88,12 @@ export class OutboxRepository {
   /** Resolves to how many of these prepared entries became ready (by `_id`: a keyed write on every backend); their derived documents are written by then. */
   markReady(ids: string[]): Promise<number> {
     if (!ids.length) return Promise.resolve(0);
-    return this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
+    return this.entries.updateMany({ _id: { $in: ids }, state: 'prepared' }, MAKE_READY);
   }
 
   /** `markReady` for a batch whose entries' ids are not at hand (settling a failed write). */
   markBatchReady(batchId: string): Promise<number> {
-    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, { $set: { state: 'ready' }, $unset: { derived: true } });
+    return this.entries.updateMany({ batch_id: batchId, state: 'prepared' }, MAKE_READY);
   }
 
   /** The oldest entries, whatever their state (the relay publishes only a leading run of ready ones). */

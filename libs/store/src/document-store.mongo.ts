@@ -59,19 +59,6 @@ function isDuplicateKey(e: unknown): boolean {
   return err.code === 1 && /UNIQUE constraint failed/.test(err.message ?? '');
 }
 
-/** Runs async work one at a time (a per-collection queue); a no-op pass-through when disabled. */
-
-class WriteQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  constructor(readonly enabled: boolean) {}
-  run<R>(work: () => Promise<R>): Promise<R> {
-    if (!this.enabled) return work();
-    const next = this.tail.then(work, work);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
-}
-
 function checkFilter(filter: Filter): Filter {
   for (const k of Object.keys(filter)) assertFieldPath(k);
   return filter;
@@ -132,7 +119,9 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   constructor(
     private readonly place: Placement,
     private readonly name: string,
-    private readonly writes: WriteQueue,
+    /** FerretDB: read-modify-write calls of this collection one at a time (a WriteLane held until each is done). */
+    private readonly writes: Pick<WriteLane, 'run'>,
+    private readonly ferret: boolean,
     /**
      * Upstream FerretDB: filters other than `{_id: "x"}` are run by decoding the whole table, so
      * up to this many pinned ids are looked up one by one instead (0: never).
@@ -243,7 +232,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: SortSpec } = {}): Promise<T | null> {
     const u = checkUpdate(update);
     checkFilter(filter);
-    if (this.writes.enabled) return this.writes.run(() => this.findThenUpdate(filter, u, options));
+    if (this.ferret) return this.writes.run(() => this.findThenUpdate(filter, u, options));
     return this.findOneAndUpdateNative(filter, u, options);
   }
 
@@ -317,7 +306,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     // One write per partition, all at once: each is whole documents by _id, in any order.
     const stored = new Set(options.stored ?? []);
     await Promise.all(
-      [...groups.values()].map(({ coll, docs: group }) => this.translate(() => (this.writes.enabled ? this.insertOrReplace(coll, group, stored) : this.replaceAll(coll, group)))),
+      [...groups.values()].map(({ coll, docs: group }) => this.translate(() => (this.ferret ? this.insertOrReplace(coll, group, stored) : this.replaceAll(coll, group)))),
     );
   }
 
@@ -382,7 +371,7 @@ export class MongoDocumentStore implements TestableDocumentStore {
   private closed = false;
   private serialiseWrites?: Promise<boolean>;
   private idPushdown?: Promise<boolean>;
-  private readonly queues = new Map<string, WriteQueue>();
+  private readonly queues = new Map<string, Pick<WriteLane, 'run'>>();
   private readonly lane = new WriteLane();
   private readonly specs = new Map<string, CollectionSpec>();
   /** Indexes created by this process, per collection (JSON of each IndexSpec). */
@@ -430,14 +419,14 @@ export class MongoDocumentStore implements TestableDocumentStore {
     const ferret = await this.isFerretDb();
     const idPushdown = ferret && (await this.pushesDownIds(spec.name));
     let queue = this.queues.get(spec.name);
-    if (!queue) this.queues.set(spec.name, (queue = new WriteQueue(ferret)));
+    if (!queue) this.queues.set(spec.name, (queue = ferret ? new WriteLane(Infinity) : NO_LANE));
     const partitioned = ferret && spec.partitionKey !== undefined;
     const place = new Placement(this.conn.db!, spec, partitioned);
     // A backlog's table is small: one query beats a lookup per id. A partition is small too, but a
     // few lookups (one record's ingestion) still beat decoding all of one user's documents. A
     // server that serves `_id` `$in` from its index needs no lookups at all.
     const lookupLimit = !ferret || idPushdown || spec.backlog ? 0 : partitioned ? 10 : Infinity;
-    return new MongoCollection<T>(place, spec.name, queue, lookupLimit, ferret ? this.lane : NO_LANE);
+    return new MongoCollection<T>(place, spec.name, queue, ferret, lookupLimit, ferret ? this.lane : NO_LANE);
   }
 
   private isFerretDb(): Promise<boolean> {

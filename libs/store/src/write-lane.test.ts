@@ -38,4 +38,22 @@ describe('WriteLane', () => {
       jest.useRealTimers();
     }
   });
+
+  it('without a hold, keeps the next write waiting until the one before it is done', async () => {
+    jest.useFakeTimers();
+    try {
+      const lane = new WriteLane(Infinity);
+      let finish!: () => void;
+      void lane.run(() => new Promise<void>((r) => (finish = r)));
+      let started = false;
+      const next = lane.run(async () => void (started = true));
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(started).toBe(false);
+      finish();
+      await next;
+      expect(started).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

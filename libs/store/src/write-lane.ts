@@ -9,11 +9,18 @@ const LANE_HOLD_MS = 250;
 
 export class WriteLane {
   private tail: Promise<void> = Promise.resolve();
+  /** `holdMs`: how long one piece of work may hold the next; Infinity: until it is done (a read-modify-write that must not overlap another). */
+  constructor(private readonly holdMs = LANE_HOLD_MS) {}
+
   run<R>(work: () => Promise<R>): Promise<R> {
     const result = this.tail.then(work);
+    if (this.holdMs === Infinity) {
+      this.tail = result.then(noop, noop);
+      return result;
+    }
     this.tail = this.tail.then(() => {
       let timer: NodeJS.Timeout | undefined;
-      const held = new Promise<void>((release) => (timer = setTimeout(release, LANE_HOLD_MS)));
+      const held = new Promise<void>((release) => (timer = setTimeout(release, this.holdMs)));
       return Promise.race([result.then(noop, noop), held]).finally(() => clearTimeout(timer));
     });
     return result;

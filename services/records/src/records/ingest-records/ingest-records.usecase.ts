@@ -64,12 +64,12 @@ async function writeBatch(deps: IngestDeps, jobs: IngestJob[]): Promise<Outcome<
   // the request's snapshot), beside the batch's own reads rather than before them: records are
   // prepared with the snapshot, and again only in the rare case its time zone moved meanwhile.
   const snapshot = jobs[0].user;
-  const prepared = validated.map((records) => records.map((v) => prepare(snapshot, v)));
+  const prepared = prepareJobs(snapshot, validated);
   const [current, stored] = await Promise.all([deps.users.byId(snapshot._id), readStored(deps, snapshot._id, prepared)]);
   const user = current ?? snapshot;
   assertMayIngest(user);
   if (user.timezone === snapshot.timezone && user.timezone_origin === snapshot.timezone_origin) return write(deps, user, prepared, stored);
-  const again = validated.map((records) => records.map((v) => prepare(user, v)));
+  const again = prepareJobs(user, validated);
   return write(deps, user, again, await readStored(deps, user._id, again));
 }
 
@@ -319,6 +319,8 @@ interface PreparedRecord {
   /** Absent for a deletion that names the record only. */
   full?: { content: NormalizedContent; checksum: string; contentKey: string };
 }
+
+const prepareJobs = (user: ProjectedUser, jobs: ValidatedRecord[][]): PreparedRecord[][] => jobs.map((records) => records.map((v) => prepare(user, v)));
 
 function prepare(user: ProjectedUser, v: ValidatedRecord): PreparedRecord {
   if (v.kind === 'deletion') return { id: recordIdOf(user._id, v.source.type, v.log_id), type: v.type, sourceType: v.source.type };
