@@ -13,3 +13,4 @@ export * from './rate-limit-window';
 export * from './test-runtime';
 export * from './fhir-validator';
 export * from './replica-stores';
+export * from './log-witness';

@@ -11,7 +11,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
-import { byRuntime, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
+import { byRuntime, createTenant, eventually, Tenant, testRuntime, witnessLogs } from '@wellstream/testing';
 import type { SimulatedUser } from '../../../test/simulators/provider-simulator';
 import { providerAgainstSimulator } from '../../../test/provider-simulator.suite';
 import { GarminSimulator } from './simulator/garmin-simulator';
@@ -211,11 +211,14 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
 
   it('ends a connection when the user really withdrew access in Garmin Connect', async () => {
     const { user, who } = await connected('dereg');
-    sim.auth.deregister(who.providerUserId);
-    expect(await sim.post(webhook(), { deregistrations: [{ userId: who.providerUserId }] })).toBe(200);
-    // The check with the user's token waits its turn in Garmin's budget (100 calls a minute at the
-    // evaluation key), which the cases before it may have spent: up to a minute more (a CI run).
-    await eventually(async () => !(await sourceOf(user.uid)), 90_000, 200);
+    const witness = witnessLogs(user.id, who.providerUserId);
+    try {
+      sim.auth.deregister(who.providerUserId);
+      expect(await sim.post(webhook(), { deregistrations: [{ userId: who.providerUserId }] })).toBe(200);
+      await eventually(async () => !(await sourceOf(user.uid)), 90_000, 200).catch(witness.explain);
+    } finally {
+      witness.stop();
+    }
   }, 180_000);
 
   it('asks Garmin only for the gap on a reconnect', async () => {

@@ -5,7 +5,7 @@
  * the last sync (a day of overlap), not the whole history again.
  */
 import { startTestPlatform, TestPlatform } from '@wellstream/platform/testing';
-import { byRuntime, createTenant, eventually, Tenant, testRuntime } from '@wellstream/testing';
+import { byRuntime, createTenant, eventually, Tenant, testRuntime, witnessLogs } from '@wellstream/testing';
 import { SuuntoSimulator } from './simulator/suunto-simulator';
 
 jest.setTimeout(byRuntime({ embedded: 120_000, distributed: 240_000 }));
@@ -48,7 +48,7 @@ describe(`Suunto live updates and reconnects (${testRuntime()})`, () => {
       await eventually(async () => (await sourceOf(uid))?.backfill?.state === 'done' && (await sourceOf(uid))?.status === 'active', 60_000, 200);
     };
     await go(action);
-    return { uid, who, again: () => go('reconnect') };
+    return { uid, id: res.body.id as string, who, again: () => go('reconnect') };
   }
 
   it('refuses a forged notification (401, nothing asked of Suunto); a signed sleep notification brings the sleep', async () => {
@@ -71,21 +71,28 @@ describe(`Suunto live updates and reconnects (${testRuntime()})`, () => {
   });
 
   it('after a revoked grant, a reconnect reads only the gap since the last sync', async () => {
-    const { uid, who, again } = await connected('gap');
-    const first = sim.requests(who).filter((r) => r.path === '/v2/workouts');
-    // The first backfill reached ten days back.
-    expect(Math.min(...first.map((r) => Number(r.query.since)))).toBeLessThan(Date.now() - 9 * DAY);
-    sim.revokeGrant(who);
-    sim.expireAccessTokens(who);
-    sim.addData(who, 'workouts', new Date());
-    expect(await sim.notify(webhook(), who, 'workouts')).toBe(200);
-    await eventually(async () => (await sourceOf(uid))?.status === 'auth_expired', 45_000, 200);
-    const seen = sim.requests(who).length;
-    await again();
-    const after = sim.requests(who).slice(seen).filter((r) => r.path === '/v2/workouts' || r.path.startsWith('/247'));
-    expect(after.length).toBeGreaterThan(0);
-    const earliest = Math.min(...after.map((r) => Number(r.query.since ?? r.query.from ?? Date.parse(`${r.query.startdate}Z`))));
-    // The gap (seconds here) and a day of overlap, read over whole UTC days: never the ten days again.
-    expect(earliest).toBeGreaterThan(Date.now() - 3 * DAY);
+    const { uid, id, who, again } = await connected('gap');
+    const witness = witnessLogs(id, who.providerUserId);
+    try {
+      const first = sim.requests(who).filter((r) => r.path === '/v2/workouts');
+      // The first backfill reached ten days back.
+      expect(Math.min(...first.map((r) => Number(r.query.since)))).toBeLessThan(Date.now() - 9 * DAY);
+      sim.revokeGrant(who);
+      sim.expireAccessTokens(who);
+      sim.addData(who, 'workouts', new Date());
+      expect(await sim.notify(webhook(), who, 'workouts')).toBe(200);
+      await eventually(async () => (await sourceOf(uid))?.status === 'auth_expired', 45_000, 200);
+      const seen = sim.requests(who).length;
+      await again();
+      const after = sim.requests(who).slice(seen).filter((r) => r.path === '/v2/workouts' || r.path.startsWith('/247'));
+      expect(after.length).toBeGreaterThan(0);
+      const earliest = Math.min(...after.map((r) => Number(r.query.since ?? r.query.from ?? Date.parse(`${r.query.startdate}Z`))));
+      // The gap (seconds here) and a day of overlap, read over whole UTC days: never the ten days again.
+      expect(earliest).toBeGreaterThan(Date.now() - 3 * DAY);
+    } catch (err) {
+      witness.explain(new Error(`${err instanceof Error ? err.message : String(err)}\nsource entry: ${JSON.stringify(await sourceOf(uid))}\nSuunto saw: ${JSON.stringify(sim.requests(who).map((r) => r.path))}`));
+    } finally {
+      witness.stop();
+    }
   });
 });
