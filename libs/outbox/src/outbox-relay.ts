@@ -111,8 +111,13 @@ export class OutboxRelay {
     return { count, oldestAgeMs: oldest[0] ? Math.max(0, this.o.clock.now().getTime() - Date.parse(oldest[0].created_at)) : 0 };
   }
 
+  /**
+   * Rounds under one lease until nothing more can go. The lease is taken once for the rounds that
+   * fit in half of it (most drains are one round): each take and give-back is a store write, and on
+   * FerretDB the writes of a whole database go one at a time.
+   */
   private async publishReady(): Promise<void> {
-    for (let round = 0; round < 1000; round++) {
+    for (let round = 0; round < 1000; ) {
       if (!(await this.o.entries.takeRelay(this.holder, Date.now(), this.o.leaseMs))) {
         this.busyRetry ??= setTimeout(() => {
           this.busyRetry = undefined;
@@ -120,15 +125,22 @@ export class OutboxRelay {
         }, BUSY_RETRY_MS).unref();
         return;
       }
+      const renewAt = Date.now() + this.o.leaseMs / 2;
+      let more = true;
       try {
-        if (!(await this.publishRound())) return;
+        while (more && round++ < 1000 && Date.now() < renewAt) more = await this.publishRound();
       } finally {
         await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
       }
+      if (!more) return;
     }
   }
 
-  /** One round under the lease; false when nothing more can go now. */
+  /**
+   * One round under the lease; false when nothing more can go now: the head is empty or waits on a
+   * prepared entry, or this round took every entry there was (a write after its read kicks a drain
+   * of its own, so no empty round is read to find that out).
+   */
   private async publishRound(): Promise<boolean> {
     const oldest = await this.o.entries.oldest(BATCH);
     const run = leadingReady(oldest);
@@ -139,12 +151,19 @@ export class OutboxRelay {
     for (const [topic, list] of byTopic) await this.o.eventLog.publish(topic, list);
     // Removed once every topic took its messages: a crash before this publishes them again (at least once).
     await this.o.entries.remove(run.map(({ entry }) => entry._id));
-    return true;
+    if (run.length === oldest.length) return oldest.length === BATCH;
+    const next = oldest[run.length];
+    return next.state === 'ready' || next.created_at < this.staleBefore();
+  }
+
+  /** Prepared entries created before this were left by a crashed (or failed) writer. */
+  private staleBefore(): string {
+    return new Date(this.o.clock.now().getTime() - this.o.staleMs).toISOString();
   }
 
   /** Resolves the stale prepared entries at the head; true when something changed. */
   private async resolveStale(oldest: OutboxEntry[]): Promise<boolean> {
-    const before = new Date(this.o.clock.now().getTime() - this.o.staleMs).toISOString();
+    const before = this.staleBefore();
     const stale = oldest.filter((e) => e.state === 'prepared' && e.created_at < before);
     if (stale.length === 0 || stale[0]._id !== oldest[0]._id) return false;
     const ready: string[] = [];
