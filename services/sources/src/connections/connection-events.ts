@@ -31,6 +31,9 @@ export function connectionEvent(c: Connection, action: SourceConnectionAction, a
 /** Published once the connection has this sync_seq or later (the write that announces it). */
 export const atSeq = (c: Connection): StateCheck => ({ collection: CONNECTIONS_COLLECTION, filter: { _id: c._id, sync_seq: { $gte: c.sync_seq } } });
 
+/** atSeq for a sync step's write, which does not land on a connection that expired meanwhile (commit-progress.ts). */
+export const syncedAtSeq = (c: Connection): StateCheck => ({ collection: CONNECTIONS_COLLECTION, filter: { _id: c._id, sync_seq: { $gte: c.sync_seq }, status: { $ne: 'auth_expired' } } });
+
 export function connectionMessage(outbox: Outbox, c: Connection, action: SourceConnectionAction, at: string, extra: Extra = {}, check: StateCheck = atSeq(c)): PendingMessage {
   return outbox.message(sourceConnectionsTopic, connectionEvent(c, action, at, extra), check);
 }

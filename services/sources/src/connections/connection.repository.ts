@@ -75,6 +75,11 @@ export class ConnectionRepository {
     return this.connections.findOneAndUpdate({ _id: id, ...expect }, update);
   }
 
+  /** `update` unless the connection expired meanwhile (its grant refused) or is gone; the document after it, or null. */
+  updateUnlessExpired(id: string, update: Update): Promise<Connection | null> {
+    return this.connections.findOneAndUpdate({ _id: id, status: { $ne: 'auth_expired' } }, update);
+  }
+
   /** Takes the refresh lock when nobody holds it; null when someone does. */
   lockRefresh(id: string, now: Date, holdMs: number): Promise<Connection | null> {
     return this.connections.findOneAndUpdate({ _id: id, refresh_lock_until: { $lt: now.toISOString() } }, { $set: { refresh_lock_until: new Date(now.getTime() + holdMs).toISOString() } });

@@ -1,6 +1,11 @@
 /**
  * Records, progress and announcements of one sync step in one outbox write; the connection is
  * healthy again. Progress is never ahead of what was handed over (publish-records.ts).
+ *
+ * The step read the connection before its provider calls, and another job may have expired it
+ * since (the provider refused its grant). Then nothing of the step lands: making it active again
+ * would show the user connected with no job left to notice otherwise. Its records are not lost:
+ * progress did not move, so the reconnect's gap reads them again.
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
 import type { Update } from '@wellstream/store';
@@ -8,7 +13,7 @@ import type { Clock } from '@wellstream/clock';
 import type { Outbox } from '@wellstream/outbox';
 import type { ConnectionRepository } from '../connections/connection.repository';
 import type { Connection } from '../connections/connection';
-import { connectionMessage, Extra } from '../connections/connection-events';
+import { connectionMessage, Extra, syncedAtSeq } from '../connections/connection-events';
 import type { IngestRecord } from '../providers/provider.port';
 import { recordMessages } from './publish-records';
 
@@ -26,14 +31,25 @@ export async function commit(deps: CommitDeps, c: Connection, records: IngestRec
   const recovered = c.status === 'error' || c.failures > 0;
   const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;
   const next: Connection = { ...c, status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
-  const messages = recordMessages(deps.outbox, next, records, at);
+  // A step that did not land publishes nothing, also when its writer fails midway (the outbox's check).
+  const check = syncedAtSeq(next);
+  const messages = recordMessages(deps.outbox, next, records, at, check);
   if (announce) {
     const list: [SourceConnectionAction, Extra][] = events.length > 0 ? events : [[recovered ? 'status' : 'synced', {}]];
-    for (const [action, extra] of list) messages.push(connectionMessage(deps.outbox, next, action, at, extra));
+    for (const [action, extra] of list) messages.push(connectionMessage(deps.outbox, next, action, at, extra, check));
   }
   const update: Update = {
     $set: { ...set, status: 'active', failures: 0, last_error: null, last_synced_at: at, updated_at: at, ...(announce ? { last_announced_at: at } : {}) },
     $inc: { sync_seq: 1 },
   };
-  await deps.outbox.write(messages, () => deps.connections.update(c._id, update));
+  try {
+    await deps.outbox.write(messages, async () => {
+      if (!(await deps.connections.updateUnlessExpired(c._id, update))) throw new ConnectionEnded();
+    });
+  } catch (err) {
+    if (!(err instanceof ConnectionEnded)) throw err;
+  }
 }
+
+/** The connection expired or went away while the step ran: the outbox drops the step's messages. */
+class ConnectionEnded extends Error {}

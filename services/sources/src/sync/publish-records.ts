@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RecordInput, SOURCE_RECORDS_MAX_PER_MESSAGE, sourceRecordsTopic } from '@wellstream/contracts';
-import type { Outbox, PendingMessage } from '@wellstream/outbox';
+import type { Outbox, PendingMessage, StateCheck } from '@wellstream/outbox';
 import type { Connection } from '../connections/connection';
 import { atSeq } from '../connections/connection-events';
 
 /** Also bounded by size: intraday records of 1,440 samples are ~60 KB each. */
 const MAX_MESSAGE_BYTES = 600_000;
 
-export function recordMessages(outbox: Outbox, c: Connection, records: RecordInput[], at: string): PendingMessage[] {
+export function recordMessages(outbox: Outbox, c: Connection, records: RecordInput[], at: string, check: StateCheck = atSeq(c)): PendingMessage[] {
   const messages: PendingMessage[] = [];
   let chunk: RecordInput[] = [];
   let bytes = 0;
@@ -23,7 +23,7 @@ export function recordMessages(outbox: Outbox, c: Connection, records: RecordInp
       outbox.message(
         sourceRecordsTopic,
         { type: 'source.records', id: randomUUID(), user_id: c.user_id, organization_id: c.organization_id, source_type: c.source_type, records: chunk, fetched_at: at },
-        atSeq(c),
+        check,
       ),
     );
     chunk = [];
