@@ -45,11 +45,10 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
   async function connected(label: string, days = 2) {
     const user = await newUser(label);
     const who = sim.createUser({ days, now: new Date() });
-    const asked = sim.permissionCalls;
     expect(await connect(user.marketplace.url, who)).toContain('notice=connected.garmin');
     await eventually(async () => (await sourceOf(user.uid))?.backfill?.state === 'done', 60_000, 200);
     // A connect asks Garmin what the user shares (later counts in a case start after it).
-    await eventually(async () => sim.permissionCalls > asked, 30_000, 200);
+    await eventually(async () => sim.permissionCalls(who) > 0, 30_000, 200);
     await sim.settled();
     return { user, who };
   }
@@ -135,9 +134,9 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
   it('follows a permission withdrawn and given back in Garmin Connect, as Garmin answers it to the user\'s token', async () => {
     const { user, who } = await connected('perms');
     const card = async () => ((await (await fetch(user.marketplace.url, { headers: { accept: 'application/json' } })).json()) as any).sources.find((s: any) => s.type === 'garmin');
-    const asked0 = sim.permissionCalls;
+    const asked0 = sim.permissionCalls(who);
     expect(await sim.changePermissions(webhook(), who, ['ACTIVITY_EXPORT', 'HISTORICAL_DATA_EXPORT'])).toBe(200);
-    await eventually(async () => sim.permissionCalls > asked0, 30_000, 200);
+    await eventually(async () => sim.permissionCalls(who) > asked0, 30_000, 200);
     await eventually(async () => (await card())?.missing_permissions?.join() === 'HEALTH_EXPORT', 30_000, 200);
     await eventually(async () => (await sourceOf(user.uid))?.missing_permissions?.join() === 'HEALTH_EXPORT', 30_000, 200);
     expect((await card()).missing_permissions).toEqual(['HEALTH_EXPORT']);
@@ -146,9 +145,9 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     await eventually(async () => (await sourceOf(user.uid))?.missing_permissions === undefined, 30_000, 200);
     expect((await card()).missing_permissions).toBeUndefined();
     // A notice whose list Garmin does not confirm changes nothing: the answer to the token is what counts.
-    const asked = sim.permissionCalls;
+    const asked = sim.permissionCalls(who);
     expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: who.providerUserId, summaryId: 'f', permissions: [], changeTimeInSeconds: 1 }] })).toBe(200);
-    await eventually(async () => sim.permissionCalls > asked, 30_000, 200);
+    await eventually(async () => sim.permissionCalls(who) > asked, 30_000, 200);
     await new Promise((r) => setTimeout(r, 500));
     expect((await sourceOf(user.uid))?.missing_permissions).toBeUndefined();
   }, 120_000);
@@ -187,7 +186,7 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
 
   it('refuses forged or malformed permission notices and asks Garmin nothing for them or for users it does not hold', async () => {
     const { who } = await connected('perms-bad');
-    const asked = sim.permissionCalls;
+    const asked = sim.permissionCalls(who);
     expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: who.providerUserId, permissions: 'ALL' }] })).toBe(400);
     expect(await sim.post(webhook(), { userPermissionsChange: [{ permissions: ['HEALTH_EXPORT'] }] })).toBe(400);
     expect(await sim.post(webhook(), { userPermissionsChange: 'x' })).toBe(400);
@@ -195,7 +194,7 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     expect(other).toBe(401);
     expect(await sim.post(webhook(), { userPermissionsChange: [{ userId: 'nobody-we-know', permissions: [] }] })).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(sim.permissionCalls).toBe(asked);
+    expect(sim.permissionCalls(who)).toBe(asked);
   }, 120_000);
 
   it('keeps a connection when a deregistration arrives while Garmin still accepts the token', async () => {

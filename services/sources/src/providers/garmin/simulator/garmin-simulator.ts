@@ -42,8 +42,8 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
   endpointMode: 'ping' | 'push' = 'ping';
   private readonly permissions = new Map<string, string[]>();
   private readonly refused = new Map<string, number>();
-  /** Calls to `user/permissions`, all users. */
-  permissionCalls = 0;
+  /** Calls to `user/permissions`, per user. */
+  private readonly permissionAsks = new Map<string, number>();
   /** Pulls without a pull token (push mode), all users. */
   pushPulls = 0;
   /** Ping deliveries in flight (backfills answer at once and ping a moment later). */
@@ -107,6 +107,11 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     const items = a.pending.filter((s) => s.type === resource);
     a.pending = a.pending.filter((s) => s.type !== resource);
     return { [resource]: items.map((s) => ({ userId: a.userId, ...s.body })) };
+  }
+
+  /** Calls to `user/permissions` made with this user's token. */
+  permissionCalls(user: SimulatedUser): number {
+    return this.permissionAsks.get(this.account(user).userId) ?? 0;
   }
 
   /** Summary pulls of this user refused for a permission not granted (403). */
@@ -191,7 +196,7 @@ export class GarminSimulator extends SimulatorBase<GarminAccount> implements Pro
     const route = url.pathname.slice(REST.length + 1);
     if (route === 'user/id' && req.method === 'GET') return json(200, { userId });
     if (route === 'user/permissions' && req.method === 'GET') {
-      this.permissionCalls++;
+      this.permissionAsks.set(userId, (this.permissionAsks.get(userId) ?? 0) + 1);
       return json(200, this.permissions.get(userId) ?? ALL_PERMISSIONS);
     }
     if (route === 'user/registration' && req.method === 'DELETE') {
