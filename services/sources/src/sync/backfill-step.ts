@@ -49,8 +49,7 @@ export async function backfillStep(deps: BackfillStepDeps, provider: Provider, c
   const page = await fetchPage(deps.keeper, provider, c, user, name, start, end, cursor, 'history');
   if (page.nextCursor) {
     if (page.nextCursor === cursor) throw new ProviderError('bad_response', `${provider.type} named the same page of ${name} again`);
-    const next = { ...c, resources: { ...c.resources, [name]: { ...p, backfill_cursor: page.nextCursor } } };
-    await commit(deps, next, page.records, { [`resources.${name}.backfill_cursor`]: page.nextCursor });
+    await commit(deps, c._id, page.records, { [`resources.${name}.backfill_cursor`]: page.nextCursor });
     return true;
   }
   const done = end.toISOString() >= p.backfill_end;
@@ -60,7 +59,7 @@ export async function backfillStep(deps: BackfillStepDeps, provider: Provider, c
   // One announcement per write: users applies a connection's events in order of their time, and
   // two of the same instant would look like a repeat. A completion carries the progress too.
   const events: [SourceConnectionAction, Extra][] = done ? [['backfill_completed', { resource: name, range: { start: p.backfill_start, end: p.backfill_end } }]] : [['backfill_progress', {}]];
-  await commit(deps, next, page.records, set, events);
+  await commit(deps, c._id, page.records, set, events);
   return backfillProgress(next)?.state !== 'done';
 }
 

@@ -1,8 +1,10 @@
 /**
- * A sync step's commit holds the connection as it read it before its provider calls: meanwhile
- * another job may have found the grant refused and expired the connection. The commit must not
- * make it active again (the marketplace would show it connected, with no job left to notice), nor
- * announce it active; its records are left for the reconnect, whose gap reads them again.
+ * A sync step read its connection before its provider calls; other jobs of the connection change
+ * it meanwhile. The commit announces the connection as stored then, with the step's changes on
+ * top (not the step's first read, which would undo another job's announcement in the user's source
+ * entry), and lands nothing on a connection another job expired: it must not make it active again
+ * (the marketplace would show it connected, with no job left to notice), nor announce it active;
+ * its records are left for the reconnect, whose gap reads them again.
  */
 import type { EventLog, OutgoingMessage } from '@wellstream/bus';
 import { manualClock } from '@wellstream/clock';
@@ -65,18 +67,25 @@ describe('committing a sync step', () => {
 
   it('stores progress and records, and announces the connection healthy again after failures', async () => {
     await deps.connections.save(connection({ failures: 2, last_error: 'Oura answered 503' }));
-    await commit(deps, connection({ failures: 2, last_error: 'Oura answered 503' }), [record], { 'resources.sleep.synced_until': AT });
+    await commit(deps, 'usr-1:oura', [record], { 'resources.sleep.synced_until': AT });
     await outbox.drain();
     expect(await deps.connections.byId('usr-1:oura')).toMatchObject({ status: 'active', failures: 0, last_error: null, sync_seq: 5, last_synced_at: AT });
     expect(connectionEvents()).toEqual([expect.objectContaining({ action: 'status', status: 'active' })]);
     expect(recordBatches()).toHaveLength(1);
   });
 
+  it('announces what another job stored while the step ran (a missing permission), with the step\'s progress', async () => {
+    await deps.connections.save(connection({ missing_permissions: ['daily'], sync_seq: 5 }));
+    await commit(deps, 'usr-1:oura', [record], { 'resources.sleep.backfill_done_until': AT }, [['backfill_progress', {}]]);
+    await outbox.drain();
+    expect(connectionEvents()).toEqual([expect.objectContaining({ action: 'backfill_progress', status: 'active', missing_permissions: ['daily'] })]);
+    expect(await deps.connections.byId('usr-1:oura')).toMatchObject({ missing_permissions: ['daily'], sync_seq: 6 });
+  });
+
   it('leaves a connection that expired meanwhile expired: no progress, no announcement, no records', async () => {
-    // What the job read before its provider call, and what another job stored since.
-    const seen = connection();
+    // Another job stored it expired while this step called the provider.
     await deps.connections.save(connection({ status: 'auth_expired', sync_seq: 5, last_error: 'refused' }));
-    await commit(deps, seen, [record], { 'resources.sleep.synced_until': AT }, [['backfill_completed', { resource: 'sleep' }]]);
+    await commit(deps, 'usr-1:oura', [record], { 'resources.sleep.synced_until': AT }, [['backfill_completed', { resource: 'sleep' }]]);
     await outbox.drain();
     expect(await deps.connections.byId('usr-1:oura')).toMatchObject({ status: 'auth_expired', sync_seq: 5, last_error: 'refused', resources: { sleep: { synced_until: null } } });
     expect(connectionEvents()).toEqual([]);

@@ -2,10 +2,15 @@
  * Records, progress and announcements of one sync step in one outbox write; the connection is
  * healthy again. Progress is never ahead of what was handed over (publish-records.ts).
  *
- * The step read the connection before its provider calls, and another job may have expired it
- * since (the provider refused its grant). Then nothing of the step lands: making it active again
- * would show the user connected with no job left to notice otherwise. Its records are not lost:
- * progress did not move, so the reconnect's gap reads them again.
+ * The step read the connection before its provider calls, and other jobs of the connection run
+ * beside it (a live fetch beside a history page). So the announcement is made from the connection
+ * as stored just before the write, with the step's own changes on top: made from the step's first
+ * read, it would undo in the user's source entry what another job announced meanwhile (a missing
+ * permission, a refused grant), since users keeps the latest announcement whole.
+ *
+ * If another job expired the connection (the provider refused its grant), nothing of the step
+ * lands: making it active again would show the user connected with no job left to notice. Its
+ * records are not lost: progress did not move, so the reconnect's gap reads them again.
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
 import type { Update } from '@wellstream/store';
@@ -26,11 +31,26 @@ export interface CommitDeps {
 /** `synced` announcements (they update the user's last_synced_at) at most this often. */
 const ANNOUNCE_EVERY_MS = 60_000;
 
-export async function commit(deps: CommitDeps, c: Connection, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
+/** `set` (the step's `resources.<name>.<field>` changes) applied to a copy of `c`. */
+function withSet(c: Connection, set: Record<string, unknown>): Connection {
+  const out = structuredClone(c);
+  for (const [path, value] of Object.entries(set)) {
+    const keys = path.split('.');
+    let at = out as unknown as Record<string, unknown>;
+    for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
+    at[keys[keys.length - 1]] = value;
+  }
+  return out;
+}
+
+/** Commits a step of the connection `connectionId` (see above); its state is read again here. */
+export async function commit(deps: CommitDeps, connectionId: string, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
+  const c = await deps.connections.byId(connectionId);
+  if (!c || c.status === 'auth_expired') return;
   const at = deps.clock.now().toISOString();
   const recovered = c.status === 'error' || c.failures > 0;
   const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;
-  const next: Connection = { ...c, status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
+  const next: Connection = { ...withSet(c, set), status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
   // A step that did not land publishes nothing, also when its writer fails midway (the outbox's check).
   const check = syncedAtSeq(next);
   const messages = recordMessages(deps.outbox, next, records, at, check);

@@ -51,7 +51,7 @@ export async function runSyncJob(deps: SyncDeps, job: SyncJob): Promise<void> {
       if (job.permissions_check) await followPermissions(deps, provider, c);
       const current = (await deps.connections.byId(c._id)) ?? c;
       for (const [resource, ids] of Object.entries(job.objects ?? {})) {
-        if (ids.length > 0 && permitted(provider, current, resource)) await commit(deps, (await deps.connections.byId(c._id)) ?? c, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
+        if (ids.length > 0 && permitted(provider, current, resource)) await commit(deps, c._id, await fetchObjects(deps.keeper, provider, c, user, resource, ids), {});
       }
       for (const [resource, w] of Object.entries(job.windows ?? {})) {
         if (permitted(provider, current, resource)) await syncWindow(deps, provider, c, user, resource, new Date(w.start), new Date(w.end), 'live');
@@ -80,7 +80,7 @@ async function syncWindow(deps: SyncDeps, provider: Provider, c: Connection, use
   const progress = c.resources[resource];
   const until = progress && (progress.synced_until ?? '') > end.toISOString() ? progress.synced_until : end.toISOString();
   // A live window may lie in the past; only polls (which cover up to now) move synced_until.
-  await commit(deps, c, records, why === 'poll' && progress ? { [`resources.${resource}.synced_until`]: until } : {});
+  await commit(deps, c._id, records, why === 'poll' && progress ? { [`resources.${resource}.synced_until`]: until } : {});
 }
 
 /**
