@@ -154,6 +154,21 @@ describe('applySourceConnection', () => {
     expect((await stored()).sources.map((s) => s.connected_at)).toEqual([at(10)]);
   });
 
+  it('disconnected removes the connection it names even after an update stamped a moment later (two jobs of one connection)', async () => {
+    await applySourceConnection(deps(), event());
+    // A sync step stamped its announcement after the disconnect was stamped, and wrote it first.
+    expect(await applySourceConnection(deps(), event({ action: 'synced', last_synced_at: at(6), occurred_at: at(6) }))).toBe('updated');
+    await take();
+    expect(await applySourceConnection(deps(), event({ action: 'disconnected', reason: 'the user withdrew access', occurred_at: at(5) }))).toBe('notified');
+    expect((await stored()).sources).toEqual([]);
+    expect((await take()).connections).toEqual([expect.objectContaining({ action: 'disconnected' })]);
+    // Redelivered, or naming an earlier connection of the source, it changes nothing.
+    expect(await applySourceConnection(deps(), event({ action: 'disconnected', occurred_at: at(5) }))).toBe('duplicate');
+    await applySourceConnection(deps(), event({ occurred_at: at(10), connected_at: at(10) }));
+    expect(await applySourceConnection(deps(), event({ action: 'disconnected', occurred_at: at(5) }))).toBe('duplicate');
+    expect((await stored()).sources.map((s) => s.connected_at)).toEqual([at(10)]);
+  });
+
   it('updates for a source the user does not have change nothing', async () => {
     for (const action of ['backfill_progress', 'synced', 'status', 'auth_expired', 'backfill_completed', 'disconnected'] as const) {
       expect(await applySourceConnection(deps(), event({ action, occurred_at: at(1) }))).toBe('no_entry');

@@ -9,8 +9,9 @@
  * - backfill_progress, synced, status: the entry is updated; no customer event.
  * Every event carries the connection's whole state, so an entry is simply replaced by it. The
  * topic is ordered per user and delivered at least once: an event not newer than the last one
- * applied for that source changes nothing and emits nothing. Only a user who has the entry gets
- * anything but connected/reconnected; deleted, unknown and other organizations' users are ignored.
+ * applied for that source changes nothing and emits nothing, except a disconnect of the entry's
+ * own connection (endsCurrent). Only a user who has the entry gets anything but
+ * connected/reconnected; deleted, unknown and other organizations' users are ignored.
  */
 import type { SourceConnectionEvent } from '@wellstream/contracts';
 import type { UsersDeps } from '../users/users.deps';
@@ -40,12 +41,12 @@ export async function applySourceConnection(deps: Deps, event: SourceConnectionE
     if (!user || user.status === 'deleted' || user.organization_id !== event.organization_id) return 'no_user';
     const type = event.source_type;
     const last = user.source_events_at?.[type];
-    if (last !== undefined && Date.parse(event.occurred_at) <= Date.parse(last)) return 'duplicate';
-
     const current = user.sources.find((s) => s.type === type);
+    if (last !== undefined && Date.parse(event.occurred_at) <= Date.parse(last) && !endsCurrent(event, current)) return 'duplicate';
+
     const entry = entryOf(event);
     const now = deps.clock.now().toISOString();
-    const seen = { ...user.source_events_at, [type]: event.occurred_at };
+    const seen = { ...user.source_events_at, [type]: last !== undefined && last > event.occurred_at ? last : event.occurred_at };
     const change = (sources: ConnectedSource[]) => deps.repo.change(user, { sources, source_events_at: seen, updated_at: now });
     const replaced = () => user.sources.map((s) => (s.type === type ? entry : s));
 
@@ -76,6 +77,15 @@ export async function applySourceConnection(deps: Deps, event: SourceConnectionE
     }
   });
 }
+
+/**
+ * A disconnect of the connection the entry holds (same connected_at: a reconnect keeps it, a new
+ * connect has its own) ends it whatever the times say: two jobs of one connection stamp their
+ * events when they start writing, so a sync's announcement can carry a later time than the
+ * disconnect written after it, and dropping the disconnect as older would keep the entry for good.
+ */
+const endsCurrent = (e: SourceConnectionEvent, current: ConnectedSource | undefined): boolean =>
+  e.action === 'disconnected' && current !== undefined && current.connected_at === e.connected_at;
 
 /** The entry as the event states the connection (status, last sync, history import). */
 function entryOf(e: SourceConnectionEvent): ConnectedSource {
