@@ -108,11 +108,20 @@ async function failed(deps: SyncDeps, provider: Provider, job: SyncJob, err: unk
   }
   const log = { connection_id: c._id, source_type: c.source_type, job: job.kind, kind: err.kind, status: err.details.status, error: err.message };
   switch (err.kind) {
-    case 'auth_revoked':
+    case 'auth_revoked': {
+      // A notice that the user withdrew access (unsigned, so waiting for its check) is confirmed
+      // by this refusal as its own check would be: the connection ends as the notice said, rather
+      // than waiting for a reconnect with the notice's check dropped with the other jobs.
+      const notice = job.access_check ?? (await deps.jobs.accessCheckOf(c._id));
+      if (notice) {
+        deps.logger.info('provider refused the grant a notice said was withdrawn: connection ended', log);
+        return endConnection(deps, c, notice.reason, { revoke: false });
+      }
       deps.logger.warn('provider authorization ended: connection is auth_expired', log);
       await setStatus(deps, c, 'auth_expired', 'auth_expired', `The provider no longer accepts this connection's authorization (${err.message}). Reconnect to resume.`);
       await deps.jobs.removeFor(c._id);
       return;
+    }
     case 'rate_limited': {
       const wait = Math.max(1000, err.details.retryAfterMs ?? 60_000);
       // The provider's own answer (its adapter read the wait from its documented headers): no

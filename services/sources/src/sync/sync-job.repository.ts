@@ -107,6 +107,11 @@ export class SyncJobRepository {
     if (!updated) await this.jobs.findOneAndUpdate({ _id: job._id }, { $set: set });
   }
 
+  /** The reason of an unsigned "access withdrawn" notice waiting in the connection's live job, if one is. */
+  async accessCheckOf(connectionId: string): Promise<{ reason: string } | undefined> {
+    return (await this.jobs.findOne({ _id: jobId(connectionId, 'live') }))?.access_check;
+  }
+
   /** The connection's sync work (a queued revoke stays: it outlives the connection on purpose). */
   removeFor(connectionId: string): Promise<number> {
     return this.jobs.deleteMany({ _id: { $in: (['live', 'poll', 'backfill'] as SyncKind[]).map((k) => jobId(connectionId, k)) } });

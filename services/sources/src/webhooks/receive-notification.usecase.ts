@@ -47,6 +47,12 @@ export async function receiveNotification(deps: ReceiveNotificationDeps, type: s
     }
     if (n.delivery) taken.push(n.delivery);
     const c = await deps.connections.byProviderUser(type, n.providerUserId);
+    if (c && c.status === 'auth_expired' && n.deauthorized) {
+      // The provider refused the grant already, which is all the unsigned notice's check would ask.
+      await endConnection(deps, c, n.reason ?? 'access withdrawn at the provider', { revoke: false });
+      queued++;
+      continue;
+    }
     if (!c || c.status === 'auth_expired') {
       unknown++;
       deps.logger.info('notification for a provider user with no active connection', { source_type: type, provider_user_id: n.providerUserId, resource: n.resource });

@@ -220,6 +220,18 @@ function garminAsDocumented(mode: 'embedded' | 'distributed'): void {
     }
   }, 180_000);
 
+  it('ends a connection whose token Garmin refused before the deregistration arrived', async () => {
+    const { user, who } = await connected('dereg-late');
+    sim.auth.deregister(who.providerUserId);
+    // A ping's fetch finds the token refused first: the connection waits for a reconnect…
+    sim.addData(who, 'activities', new Date(Date.now() - 30_000));
+    expect(await sim.notify(webhook(), who, 'activities')).toBe(200);
+    await eventually(async () => (await sourceOf(user.uid))?.status === 'auth_expired', 45_000, 200);
+    // …until the deregistration says the user withdrew access: then it ends.
+    expect(await sim.post(webhook(), { deregistrations: [{ userId: who.providerUserId }] })).toBe(200);
+    await eventually(async () => !(await sourceOf(user.uid)), 45_000, 200);
+  }, 120_000);
+
   it('asks Garmin only for the gap on a reconnect', async () => {
     const { user, who } = await connected('gap', 4);
     const first = sim.backfillRequests.filter(([u]) => u === who.providerUserId).length;
