@@ -21,12 +21,6 @@ const BATCH = 100;
 const ROUND_MESSAGES = 1_000;
 /** How soon a relay that found the lease taken tries again. */
 const BUSY_RETRY_MS = 50;
-/**
- * How long a relay keeps the lease after a drain: under load the next drain comes sooner, and each
- * take and give-back is a store write (on FerretDB, of the one writer a database has). Another
- * replica waits at most this long (and its retry) for it.
- */
-const KEEP_LEASE_MS = 50;
 
 export interface OutboxRelayOptions {
   entries: OutboxRepository;
@@ -52,7 +46,6 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private kicked: NodeJS.Immediate | undefined;
   private busyRetry: NodeJS.Timeout | undefined;
-  private giveBack: NodeJS.Timeout | undefined;
   private readonly holder = randomUUID();
 
   constructor(private readonly o: OutboxRelayOptions) {}
@@ -110,8 +103,6 @@ export class OutboxRelay {
       void this.drainOrWarn();
     }
     await this.running?.catch(() => undefined);
-    clearTimeout(this.giveBack);
-    await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
   }
 
   /** What is waiting to be published (for metrics). */
@@ -121,12 +112,11 @@ export class OutboxRelay {
   }
 
   /**
-   * Rounds under the lease until nothing more can go, taken once for the rounds that fit in half
-   * of it and kept a moment after (KEEP_LEASE_MS): most drains are one round, and each take and
-   * give-back is a store write.
+   * Rounds under one lease until nothing more can go. The lease is taken once for the rounds that
+   * fit in half of it (most drains are one round): each take and give-back is a store write, and on
+   * FerretDB the writes of a whole database go one at a time.
    */
   private async publishReady(): Promise<void> {
-    clearTimeout(this.giveBack);
     for (let round = 0; round < 1000; ) {
       if (!(await this.o.entries.takeRelay(this.holder, Date.now(), this.o.leaseMs))) {
         this.busyRetry ??= setTimeout(() => {
@@ -140,18 +130,10 @@ export class OutboxRelay {
       try {
         while (more && round++ < 1000 && Date.now() < renewAt) more = await this.publishRound();
       } finally {
-        this.keepLeaseAWhile();
+        await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
       }
       if (!more) return;
     }
-  }
-
-  /** Gives the lease back once no drain came for KEEP_LEASE_MS (a drain running then gives it back after). */
-  private keepLeaseAWhile(): void {
-    clearTimeout(this.giveBack);
-    this.giveBack = setTimeout(() => {
-      if (!this.running) void this.o.entries.releaseRelay(this.holder).catch(() => undefined);
-    }, KEEP_LEASE_MS).unref();
   }
 
   /**
