@@ -9,17 +9,13 @@ import { captureLogs } from '@wellstream/logging';
 const MAX_LINES = 300;
 
 export interface LogWitness {
-  /** Also keeps lines that mention `word` from now on. */
-  watch(word: string): void;
-  /** The kept lines. */
-  lines(): string[];
   /** Rethrows `err` with the kept lines in its message. */
   explain(err: unknown): never;
   stop(): void;
 }
 
 export function witnessLogs(...words: string[]): LogWitness {
-  const watched = new Set(words.filter(Boolean));
+  const watched = words.filter(Boolean);
   const kept: string[] = [];
   const stop = captureLogs((line) => {
     for (const w of watched) {
@@ -30,11 +26,9 @@ export function witnessLogs(...words: string[]): LogWitness {
     }
   });
   return {
-    watch: (word) => void watched.add(word),
-    lines: () => [...kept],
     explain(err) {
       stop();
-      const message = `${err instanceof Error ? err.message : String(err)}\n--- platform log lines naming ${[...watched].join(', ')} (${kept.length}) ---\n${kept.join('\n')}`;
+      const message = `${err instanceof Error ? err.message : String(err)}\n--- platform log lines naming ${watched.join(', ')} (${kept.length}) ---\n${kept.join('\n')}`;
       const out = new Error(message);
       if (err instanceof Error && err.stack) out.stack = `${message}\n${err.stack.split('\n').slice(1).join('\n')}`;
       throw out;

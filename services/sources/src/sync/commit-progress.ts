@@ -13,11 +13,10 @@
  * records are not lost: progress did not move, so the reconnect's gap reads them again.
  */
 import type { SourceConnectionAction } from '@wellstream/contracts';
-import type { Update } from '@wellstream/store';
+import { applyUpdate, Update } from '@wellstream/store';
 import type { Clock } from '@wellstream/clock';
 import type { Outbox } from '@wellstream/outbox';
 import type { ConnectionRepository } from '../connections/connection.repository';
-import type { Connection } from '../connections/connection';
 import { connectionMessage, Extra, syncedAtSeq } from '../connections/connection-events';
 import type { IngestRecord } from '../providers/provider.port';
 import { recordMessages } from './publish-records';
@@ -31,18 +30,6 @@ export interface CommitDeps {
 /** `synced` announcements (they update the user's last_synced_at) at most this often. */
 const ANNOUNCE_EVERY_MS = 60_000;
 
-/** `set` (the step's `resources.<name>.<field>` changes) applied to a copy of `c`. */
-function withSet(c: Connection, set: Record<string, unknown>): Connection {
-  const out = structuredClone(c);
-  for (const [path, value] of Object.entries(set)) {
-    const keys = path.split('.');
-    let at = out as unknown as Record<string, unknown>;
-    for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
-    at[keys[keys.length - 1]] = value;
-  }
-  return out;
-}
-
 /** Commits a step of the connection `connectionId` (see above); its state is read again here. */
 export async function commit(deps: CommitDeps, connectionId: string, records: IngestRecord[], set: Record<string, unknown>, events: [SourceConnectionAction, Extra][] = []): Promise<void> {
   const c = await deps.connections.byId(connectionId);
@@ -50,7 +37,12 @@ export async function commit(deps: CommitDeps, connectionId: string, records: In
   const at = deps.clock.now().toISOString();
   const recovered = c.status === 'error' || c.failures > 0;
   const announce = events.length > 0 || recovered || !c.last_announced_at || Date.parse(at) - Date.parse(c.last_announced_at) >= ANNOUNCE_EVERY_MS;
-  const next: Connection = { ...withSet(c, set), status: 'active', failures: 0, last_error: null, last_synced_at: at, sync_seq: c.sync_seq + 1, ...(announce ? { last_announced_at: at } : {}) };
+  const update: Update = {
+    $set: { ...set, status: 'active', failures: 0, last_error: null, last_synced_at: at, updated_at: at, ...(announce ? { last_announced_at: at } : {}) },
+    $inc: { sync_seq: 1 },
+  };
+  // What the write makes of the connection as stored: what the announcement says.
+  const next = applyUpdate(c, update, false);
   // A step that did not land publishes nothing, also when its writer fails midway (the outbox's check).
   const check = syncedAtSeq(next);
   const messages = recordMessages(deps.outbox, next, records, at, check);
@@ -58,10 +50,6 @@ export async function commit(deps: CommitDeps, connectionId: string, records: In
     const list: [SourceConnectionAction, Extra][] = events.length > 0 ? events : [[recovered ? 'status' : 'synced', {}]];
     for (const [action, extra] of list) messages.push(connectionMessage(deps.outbox, next, action, at, extra, check));
   }
-  const update: Update = {
-    $set: { ...set, status: 'active', failures: 0, last_error: null, last_synced_at: at, updated_at: at, ...(announce ? { last_announced_at: at } : {}) },
-    $inc: { sync_seq: 1 },
-  };
   try {
     await deps.outbox.write(messages, async () => {
       if (!(await deps.connections.updateUnlessExpired(c._id, update))) throw new ConnectionEnded();
