@@ -58,6 +58,21 @@ describe('user projection', () => {
     expect(user).not.toHaveProperty('detected_sources');
   });
 
+  it('remembers whose a mobile token is after the first find, yet reads the user each time and refuses the token once rotated', async () => {
+    await users.apply(snapshot());
+    const keys = await store.collection<{ _id: string; user_id: string }>({ name: 'user_keys' });
+    expect(await users.byMobileToken('mob_projection_token_000000000000')).toMatchObject({ _id: 'usr-p1' });
+    // Remembered: found without its key (which no other user can ever hold), as stored now.
+    await keys.deleteMany({ _id: 'mt:mob_projection_token_000000000000' });
+    await users.apply(snapshot({ status: 'suspended', updated_at: '2025-01-02T00:00:00.000Z' }));
+    expect(await users.byMobileToken('mob_projection_token_000000000000')).toMatchObject({ status: 'suspended' });
+    await users.apply(snapshot({ mobile_token: 'mob_rotated_token_00000000000000', updated_at: '2025-01-03T00:00:00.000Z' }));
+    expect(await users.byMobileToken('mob_projection_token_000000000000')).toBeNull();
+    expect(await users.byMobileToken('mob_rotated_token_00000000000000')).toMatchObject({ _id: 'usr-p1', status: 'active' });
+    // A token never found is not remembered: made up, it stays refused.
+    expect(await users.byMobileToken('mob_never_issued_token_0000000000')).toBeNull();
+  });
+
   describe('a Patient id hashed from a long uid', () => {
     const longUid = `long_${'x'.repeat(80)}`;
     const hashed = patientIdOf(longUid);

@@ -23,6 +23,14 @@ const patientKey = (organizationId: string, uid: string | undefined): string | n
   const id = patientIdOf(uid);
   return id.startsWith('..') ? `ph:${organizationId}:${id}` : null;
 };
+/**
+ * Mobile tokens whose user was found, remembered per process (oldest forgotten first). A token is
+ * 32 random bytes issued to one user, so its key never names another user: remembering it saves
+ * every upload one read, and the user is still read each time and must still hold the token
+ * (a rotated token is refused at once) and still be allowed to write (a deleted one is not).
+ */
+const REMEMBERED_TOKENS = 10_000;
+
 /** Marks a store whose users all have their Patient keys (those written before the keys got them once). */
 const PATIENT_KEYS_DONE = 'meta:patient-keys';
 
@@ -31,6 +39,9 @@ export const USER_PROJECTION_SPEC: CollectionSpec = { name: 'user_projection', i
 export const USER_KEYS_SPEC: CollectionSpec = { name: 'user_keys', indexes: [{ fields: { user_id: 1 } }] };
 
 export class UserProjectionRepository {
+  /** Token → user id, for tokens found before (REMEMBERED_TOKENS). */
+  private readonly tokenOwners = new Map<string, string>();
+
   private constructor(
     private readonly users: Collection<ProjectedUser>,
     private readonly keys: Collection<UserKey>,
@@ -112,8 +123,17 @@ export class UserProjectionRepository {
   }
 
   async byMobileToken(token: string): Promise<ProjectedUser | null> {
-    const user = await this.byKey(tokenKey(token));
-    return user?.mobile_token === token ? user : null;
+    const known = this.tokenOwners.get(token);
+    const user = known ? await this.byId(known) : await this.byKey(tokenKey(token));
+    if (user?.mobile_token !== token) {
+      if (known) this.tokenOwners.delete(token);
+      return null;
+    }
+    if (!known) {
+      if (this.tokenOwners.size >= REMEMBERED_TOKENS) this.tokenOwners.delete(this.tokenOwners.keys().next().value!);
+      this.tokenOwners.set(token, user._id);
+    }
+    return user;
   }
 
   /** The live user with this uid in the organization (a deleted uid may have been reused). */
