@@ -16,8 +16,9 @@ export function ingestMobileRecordsRoute(router: IRouter, deps: IngestDeps & { m
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const user = token ? await deps.mobileUsers.find(token) : null;
     if (!user) throw invalidMobileToken();
+    const userReadAt = deps.clock.now().getTime();
     answerIsAboutUser(res, user._id);
-    const data = await ingestRecords(deps, user, req.body, phoneSourceGate(deps.connections, user._id));
+    const data = await ingestRecords(deps, user, req.body, { gate: phoneSourceGate(deps.connections, user._id), userReadAt });
     res.json({ data });
   });
 }

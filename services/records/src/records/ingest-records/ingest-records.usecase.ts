@@ -43,29 +43,51 @@ export function assertMayIngest(user: ProjectedUser | null): asserts user is Pro
 /** One request's validated records, waiting for its user's next batch. */
 export interface IngestJob {
   user: ProjectedUser;
+  /** When `user` was read (ms since the epoch), if the caller read it just now. */
+  userReadAt?: number;
   validated: ValidatedRecord[];
+}
+
+/**
+ * A batch whose users were all read at most this long before it started uses them as read: read
+ * again, the user would be hardly fresher by the time the batch writes (a read was one of the five
+ * store commands a request waited on, and a round trip of every single-record upload).
+ */
+export const FRESH_USER_MS = 50;
+
+export interface IngestOptions {
+  /** Refuses a valid request for what it writes (the mobile endpoint's disconnected phone stores). */
+  gate?: (validated: ValidatedRecord[]) => Promise<void>;
+  /** When the caller read `user` (ms since the epoch); without it, the batch reads the user again. */
+  userReadAt?: number;
 }
 
 /** At most this many records in one batch's transaction (a single request may bring more). */
 export const MAX_BATCH_RECORDS = 1000;
 
-/** `gate`: refuses a valid request for what it writes (the mobile endpoint's disconnected phone stores). */
-export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown, gate?: (validated: ValidatedRecord[]) => Promise<void>): Promise<RecordPayload[]> {
+export async function ingestRecords(deps: IngestDeps, user: ProjectedUser, body: unknown, options: IngestOptions = {}): Promise<RecordPayload[]> {
   assertMayIngest(user);
   const validated = validateRecords(body);
-  await gate?.(validated);
-  return deps.batches.run(user._id, { user, validated }, validated.length, (jobs) => writeBatch(deps, jobs));
+  await options.gate?.(validated);
+  return deps.batches.run(user._id, { user, userReadAt: options.userReadAt, validated }, validated.length, (jobs) => writeBatch(deps, jobs));
+}
+
+/** The newest of the jobs' users when every one was read within FRESH_USER_MS, else null (read it again). */
+function freshUser(jobs: IngestJob[], now: number): ProjectedUser | null {
+  return jobs.every((j) => j.userReadAt !== undefined && now - j.userReadAt <= FRESH_USER_MS) ? jobs[jobs.length - 1].user : null;
 }
 
 /** The jobs of one user, in arrival order, as if one after another; one answer per job. */
 async function writeBatch(deps: IngestDeps, jobs: IngestJob[]): Promise<Outcome<RecordPayload[]>[]> {
   const validated = jobs.map((j) => j.validated);
-  // The user is read again in the batch (suspension, detections, time zone may have changed since
-  // the request's snapshot), beside the batch's own reads rather than before them: records are
-  // prepared with the snapshot, and again only in the rare case its time zone moved meanwhile.
+  // Unless its requests read it just now, the user is read again in the batch (suspension,
+  // detections, time zone may have changed since the request's snapshot), beside the batch's own
+  // reads rather than before them: records are prepared with the snapshot, and again only in the
+  // rare case its time zone moved meanwhile.
   const snapshot = jobs[0].user;
   const prepared = prepareJobs(snapshot, validated);
-  const [current, stored] = await Promise.all([deps.users.byId(snapshot._id), readStored(deps, snapshot._id, prepared)]);
+  const fresh = freshUser(jobs, deps.clock.now().getTime());
+  const [current, stored] = await Promise.all([fresh ?? deps.users.byId(snapshot._id), readStored(deps, snapshot._id, prepared)]);
   const user = current ?? snapshot;
   assertMayIngest(user);
   if (user.timezone === snapshot.timezone && user.timezone_origin === snapshot.timezone_origin) return write(deps, user, prepared, stored);

@@ -24,6 +24,7 @@ export interface SourceIngestDeps {
 
 export async function ingestSourceRecords(deps: SourceIngestDeps, event: SourceRecordsEvent): Promise<void> {
   const user = await deps.userById(event.user_id);
+  const userReadAt = deps.ingest.clock.now().getTime();
   const log = { message_id: event.id, user_id: event.user_id, source_type: event.source_type };
   if (!user || user.status !== 'active' || user.organization_id !== event.organization_id) {
     deps.logger.info('dropping fetched records of a user who may not write', { ...log, status: user?.status ?? 'unknown' });
@@ -32,7 +33,7 @@ export async function ingestSourceRecords(deps: SourceIngestDeps, event: SourceR
   // Only the source that fetched them may be named: a provider cannot write under another source.
   const records: Record<string, unknown>[] = event.records.map((r) => ({ ...r, source: { ...(typeof r.source === 'object' && r.source ? r.source : {}), type: event.source_type } }));
   try {
-    await ingestRecords(deps.ingest, user, { records });
+    await ingestRecords(deps.ingest, user, { records }, { userReadAt });
     return;
   } catch (err) {
     if (!refused(err)) throw err;
