@@ -8,7 +8,8 @@
  * Redis (deploy/servers/servers.sh, or the servers named by WELLSTREAM_TEST_*), through the gateway:
  * (a) 100-record `POST /v2/mobile/records` requests for 4 users, 2 in flight, for `--seconds`, every
  *     record of distinct content → records/s; reference: the raw driver's `insertMany` of the same
- *     documents (as the records service stored them) in batches of 100, 2 in flight, for as long;
+ *     documents (as the records service stored them) in batches of 100, 2 in flight, for as long:
+ *     half of it before the platform's runs and half after (a);
  * (b) single-record requests one after another → p50, in raw `insertOne` round trips (sequential,
  *     the same documents);
  * (c) one user's 100-record request (p50 of 20, one after another) on an empty store and again
@@ -134,6 +135,33 @@ try {
   await run(B, [warm], { workers: IN_FLIGHT, totalRequests: 10 });
   await run(B, [warm], { workers: 1, totalRequests: 50, perRequest: 1 });
 
+  // The raw reference, half before the platform's runs and half after (a): the server's speed
+  // drifts over a run (its files grow), and one side alone moved the ratio by a fifth. The
+  // documents are the warm-up user's, as the records service stored them.
+  for (const pid of platform.recordsPids) await settle(pid);
+  const db = mongo.db(`${platform.prefix}_records`);
+  const sample = await sampleRecords(db, PER_REQUEST);
+  if (sample.length === 0) throw new Error('no stored record to copy for the reference');
+  const raw = mongo.db(`${platform.prefix}_raw`).collection('raw');
+  let rawSeq = 0;
+  const rawDoc = () => ({ ...sample[rawSeq % sample.length], _id: `raw-${rawSeq++}` });
+  /** `IN_FLIGHT` loops of raw insertMany of 100 for `seconds`; resolves to the batches stored and the time taken. */
+  const rawInsertMany = async (seconds) => {
+    let batches = 0;
+    const deadline = performance.now() + seconds * 1000;
+    const r0 = performance.now();
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (performance.now() < deadline) {
+          await raw.insertMany(Array.from({ length: PER_REQUEST }, rawDoc), { ordered: false });
+          batches++;
+        }
+      }),
+    );
+    return { batches, seconds: (performance.now() - r0) / 1000 };
+  };
+  const rawBefore = await rawInsertMany(SECONDS / 2);
+
   // (c) before: one user's 100-record requests on an empty store (the warm-up user's 1,050 records aside).
   const empty = HISTORY > 0 ? await run(B, [probe], { workers: 1, totalRequests: PROBES }) : undefined;
   if (empty) console.log(`(c) one user's 100-record request, one after another, on an empty store: p50 ${f(p50(empty))} ms (the same after its history below)`);
@@ -155,26 +183,10 @@ try {
   console.log(`    records: ${f(recordsTotal)} cores for ${Math.round(platformRate)} records/s = ${f(recordsTotal / (platformRate / 1000))} cores per 1,000 records/s (${REPLICAS} replica(s): ${recordsCores.map((c) => f(c)).join(', ')})`);
   for (const pid of platform.recordsPids) await settle(pid);
 
-  // References on the same server: the documents as the records service stored them.
-  const db = mongo.db(`${platform.prefix}_records`);
-  const sample = await sampleRecords(db, PER_REQUEST);
-  if (sample.length === 0) throw new Error('no stored record to copy for the reference');
-  const raw = mongo.db(`${platform.prefix}_raw`).collection('raw');
-  let rawSeq = 0;
-  const rawDoc = () => ({ ...sample[rawSeq % sample.length], _id: `raw-${rawSeq++}` });
-  let rawBatches = 0;
-  const rawDeadline = performance.now() + SECONDS * 1000;
-  const r0 = performance.now();
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (performance.now() < rawDeadline) {
-        await raw.insertMany(Array.from({ length: PER_REQUEST }, rawDoc), { ordered: false });
-        rawBatches++;
-      }
-    }),
-  );
-  const rawRate = (rawBatches * PER_REQUEST) / ((performance.now() - r0) / 1000);
-  console.log(`    reference: raw insertMany of the stored documents, 100 per call, ${IN_FLIGHT} in flight, same server: ${Math.round(rawRate)} records/s`);
+  const rawAfter = await rawInsertMany(SECONDS / 2);
+  const rawRate = ((rawBefore.batches + rawAfter.batches) * PER_REQUEST) / (rawBefore.seconds + rawAfter.seconds);
+  const half = (r) => Math.round((r.batches * PER_REQUEST) / r.seconds);
+  console.log(`    reference: raw insertMany of the stored documents, 100 per call, ${IN_FLIGHT} in flight, same server, ${f(SECONDS / 2, 1)} s before (a) and as long after: ${Math.round(rawRate)} records/s (${half(rawBefore)} before, ${half(rawAfter)} after)`);
   console.log(`    ratio: ${f(platformRate / rawRate, 3)} of raw insertMany (target ≥ 0.25)`);
   const one = mongo.db(`${platform.prefix}_raw`).collection('raw_one');
   const oneTimes = [];
