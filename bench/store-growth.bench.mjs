@@ -65,6 +65,8 @@ const platform = await startPlatform({
   WELLSTREAM_REDIS_URL: servers.redis,
   WELLSTREAM_TOPIC_PREFIX: `${prefix}.`,
   WELLSTREAM_DB_PREFIX: prefix,
+  // The distributed runtime requires the key the sources service seals provider tokens with.
+  WELLSTREAM_SOURCE_TOKEN_KEY: randomBytes(32).toString('hex'),
 });
 const B = platform.baseUrl;
 const call = async (method, p, token, body) => {
