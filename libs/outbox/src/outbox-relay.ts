@@ -31,12 +31,6 @@ export interface OutboxRelayOptions {
   staleMs: number;
   /** How long a round's lease lasts, in real time between processes (another relay takes over after a holder that crashed, or hangs this long). */
   leaseMs: number;
-  /**
-   * How long the relay keeps the lease after a drain (0: gives it back at once). Under load the
-   * next drain comes sooner, and each take and give-back is a store write (on FerretDB, of the one
-   * writer a database has). Another replica waits at most this long (and its retry) for it.
-   */
-  keepLeaseMs: number;
 }
 
 export interface OutboxBacklog {
@@ -52,9 +46,6 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private kicked: NodeJS.Immediate | undefined;
   private busyRetry: NodeJS.Timeout | undefined;
-  private giveBack: NodeJS.Timeout | undefined;
-  /** A give-back on its way: the next take waits for it (its insert would take the generation the give-back writes). */
-  private givingBack: Promise<void> | undefined;
   private readonly holder = randomUUID();
 
   constructor(private readonly o: OutboxRelayOptions) {}
@@ -112,9 +103,6 @@ export class OutboxRelay {
       void this.drainOrWarn();
     }
     await this.running?.catch(() => undefined);
-    clearTimeout(this.giveBack);
-    await this.givingBack;
-    await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
   }
 
   /** What is waiting to be published (for metrics). */
@@ -124,13 +112,11 @@ export class OutboxRelay {
   }
 
   /**
-   * Rounds under the lease until nothing more can go, taken once for the rounds that fit in half
-   * of it and kept a moment after (`keepLeaseMs`): most drains are one round, and each take and
-   * give-back is a store write.
+   * Rounds under one lease until nothing more can go. The lease is taken once for the rounds that
+   * fit in half of it (most drains are one round): each take and give-back is a store write, and on
+   * FerretDB the writes of a whole database go one at a time.
    */
   private async publishReady(): Promise<void> {
-    clearTimeout(this.giveBack);
-    await this.givingBack;
     for (let round = 0; round < 1000; ) {
       if (!(await this.o.entries.takeRelay(this.holder, Date.now(), this.o.leaseMs))) {
         this.busyRetry ??= setTimeout(() => {
@@ -144,23 +130,10 @@ export class OutboxRelay {
       try {
         while (more && round++ < 1000 && Date.now() < renewAt) more = await this.publishRound();
       } finally {
-        await this.keepLeaseAWhile();
+        await this.o.entries.releaseRelay(this.holder).catch(() => undefined);
       }
       if (!more) return;
     }
-  }
-
-  /** Gives the lease back now, or once no drain came for `keepLeaseMs` (a drain running then gives it back after it). */
-  private async keepLeaseAWhile(): Promise<void> {
-    clearTimeout(this.giveBack);
-    if (this.o.keepLeaseMs <= 0) return this.o.entries.releaseRelay(this.holder).catch(() => undefined);
-    this.giveBack = setTimeout(() => {
-      if (this.running) return;
-      this.givingBack = this.o.entries
-        .releaseRelay(this.holder)
-        .catch(() => undefined)
-        .finally(() => (this.givingBack = undefined));
-    }, this.o.keepLeaseMs).unref();
   }
 
   /**

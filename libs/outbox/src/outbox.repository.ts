@@ -31,13 +31,13 @@ export class OutboxRepository {
   }
 
   /**
-   * True when `holder` may publish now: it holds the lease still (for half of `ms` more), or the
-   * lease was free (or its holder's time had run out) and is now its own until `now + ms`. Two relays reading the same head would each publish it
+   * True when `holder` may publish now: the lease was free (or its holder's time had run out) and
+   * is now its own until `now + ms`. Two relays reading the same head would each publish it
    * (duplicates, and a duplicate of an older version after a newer one). Taken by inserting a
    * document (libs/store claims.ts): FerretDB runs a conditional update as a read and then a write.
    */
   takeRelay(holder: string, now: number, ms: number): Promise<boolean> {
-    return this.lease.hold(LEASE_KEY, holder, now, ms);
+    return this.lease.take(LEASE_KEY, holder, now, ms);
   }
 
   releaseRelay(holder: string): Promise<void> {

@@ -32,13 +32,6 @@ export interface OutboxOptions {
   drainMs?: number;
   /** How long one relay's publishing round may hold the outbox before another replica's relay takes over. */
   relayLeaseMs?: number;
-  /**
-   * How long the relay keeps its lease after a drain. Default: DEFAULT_RELAY_KEEP_LEASE_MS on a
-   * store without transactions (MongoDB, FerretDB: there each take and give-back is a round trip,
-   * and on FerretDB a write of the database's one writer), 0 on SQLite (in-process writes; keeping
-   * it there lengthened the embedded ingest → stream p99, cause not found: docs/decisions.md).
-   */
-  relayKeepLeaseMs?: number;
 }
 
 /** A state change made of whole-document upserts, in two forms the outbox picks from. */
@@ -74,8 +67,6 @@ export const DEFAULT_PUBLISH_WITHIN_MS = 2_000;
 export const DEFAULT_OUTBOX_STALE_MS = 30_000;
 export const DEFAULT_OUTBOX_DRAIN_MS = 2_000;
 export const DEFAULT_RELAY_LEASE_MS = 10_000;
-/** Long enough to span the gap between drains under load, short enough that a replica taking over waits little. */
-export const DEFAULT_RELAY_KEEP_LEASE_MS = 50;
 
 export class Outbox {
   private constructor(
@@ -89,7 +80,7 @@ export class Outbox {
   static async open(store: DocumentStore, options: OutboxOptions): Promise<Outbox> {
     const clock = options.clock ?? systemClock;
     const entries = await OutboxRepository.open(store);
-    const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS, leaseMs: options.relayLeaseMs ?? DEFAULT_RELAY_LEASE_MS, keepLeaseMs: options.relayKeepLeaseMs ?? (store.upsertAtomically ? 0 : DEFAULT_RELAY_KEEP_LEASE_MS) });
+    const relay = new OutboxRelay({ entries, eventLog: options.eventLog, logger: options.logger, clock, staleMs: options.staleMs ?? DEFAULT_OUTBOX_STALE_MS, leaseMs: options.relayLeaseMs ?? DEFAULT_RELAY_LEASE_MS });
     return new Outbox(entries, relay, options, clock);
   }
 

@@ -41,8 +41,6 @@ const PRUNE_EVERY = 32;
 export class Leases {
   /** The generation each (key, holder) took last, to give it back. */
   private readonly held = new Map<string, number>();
-  /** Until when each (key, holder) holds the generation it took last (ms). */
-  private readonly until = new Map<string, number>();
 
   private constructor(private readonly docs: Collection<LeaseDoc>) {}
 
@@ -63,29 +61,12 @@ export class Leases {
    * time had run out (a holder that crashed or hung). Of any number of racing takers, at most one
    * gets true.
    */
-  take(key: string, holder: string, now: number, ms: number): Promise<boolean> {
-    return this.claim(key, holder, now, ms, false);
-  }
-
-  /**
-   * `take` for a holder that keeps a lease between uses (the outbox relay between drains): true at
-   * once, with no store access, while it holds the lease for at least half of `ms` more (nobody
-   * can take it before its time runs out); otherwise it takes it again, its own generation counting
-   * as free, which extends it.
-   */
-  hold(key: string, holder: string, now: number, ms: number): Promise<boolean> {
-    const id = `${key}\n${holder}`;
-    if (this.held.has(id) && (this.until.get(id) ?? 0) > now + ms / 2) return Promise.resolve(true);
-    return this.claim(key, holder, now, ms, true);
-  }
-
-  private async claim(key: string, holder: string, now: number, ms: number, ownIsFree: boolean): Promise<boolean> {
+  async take(key: string, holder: string, now: number, ms: number): Promise<boolean> {
     const current = await this.docs.findOne({ key }, { sort: { gen: -1 } });
-    if (current && !current.released && current.until_ms > now && !(ownIsFree && current.holder === holder)) return false;
+    if (current && !current.released && current.until_ms > now) return false;
     const gen = (current?.gen ?? 0) + 1;
     if (!(await insertClaim(this.docs, { _id: `${key}#${gen}`, key, gen, holder, until_ms: now + ms, released: false }))) return false;
     this.held.set(`${key}\n${holder}`, gen);
-    this.until.set(`${key}\n${holder}`, now + ms);
     if (gen % PRUNE_EVERY <= 1 && gen > 1) await this.docs.deleteMany({ key, gen: { $lt: gen } });
     return true;
   }
@@ -101,7 +82,6 @@ export class Leases {
     const gen = this.held.get(id);
     if (gen === undefined) return;
     this.held.delete(id);
-    this.until.delete(id);
     // Lost to a taker of an expired lease: that generation is theirs, and so is the lease.
     await insertClaim(this.docs, { _id: `${key}#${gen + 1}`, key, gen: gen + 1, holder, until_ms: 0, released: true });
   }

@@ -1,7 +1,6 @@
 /**
  * Leases by insert (src/claims.ts) on SQLite: held until given back or until its time, given back
- * only by its holder's own take, held on by its holder without a write, and old generations pruned
- * while the lease goes on.
+ * only by its holder's own take, and old generations pruned while the lease goes on.
  */
 import { Leases } from '../src/claims';
 import { SqliteDocumentStore } from '../src/adapters';
@@ -26,21 +25,6 @@ describe('leases taken by insert', () => {
     expect(await leases.take('k', 'c', 161, 100)).toBe(true);
     await leases.release('k', 'b');
     expect(await leases.take('k', 'a', 170, 100)).toBe(false);
-  });
-
-  it('is held on by its holder without a write while half its time is left, and extended after', async () => {
-    expect(await leases.hold('k', 'a', 0, 100)).toBe(true);
-    expect((await docs()).length).toBe(1);
-    expect(await leases.hold('k', 'a', 40, 100)).toBe(true);
-    expect((await docs()).length).toBe(1);
-    expect(await leases.hold('k', 'b', 40, 100)).toBe(false);
-    // Less than half left: a's own generation counts as free, so it extends to 160.
-    expect(await leases.hold('k', 'a', 60, 100)).toBe(true);
-    expect((await docs()).length).toBe(2);
-    expect(await leases.take('k', 'b', 120, 100)).toBe(false);
-    expect(await leases.take('k', 'b', 161, 100)).toBe(true);
-    // a's time ran out and b took it: a holds nothing and takes nothing from b.
-    expect(await leases.hold('k', 'a', 170, 100)).toBe(false);
   });
 
   it('keeps a bounded number of documents per key however long it goes on', async () => {
