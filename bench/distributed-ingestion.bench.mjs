@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { args, createTenant, createUser, pct, procSample, settle, until } from './harness.mjs';
-import { serversFor, startAllServices } from './distributed-platform.mjs';
+import { endRun, serversFor, startAllServices } from './distributed-platform.mjs';
 import { root as ownRoot } from './processes.mjs';
 
 const SECONDS = Number(args.seconds ?? 20);
@@ -213,9 +213,6 @@ try {
     console.log(`    ratio: ${f(p50(full) / p50(empty))}x of empty (target ≤ 1.2x)`);
   }
 } finally {
-  for (const d of ['raw', 'gateway', 'users', 'records', 'streams', 'notifications', 'rules', 'sources']) await mongo.db(`${platform.prefix}_${d}`).dropDatabase().catch(() => undefined);
-  await mongo.close();
-  await platform.stop();
-  servers.stop();
+  await endRun({ mongo, platform, servers });
 }
 process.exit(0);

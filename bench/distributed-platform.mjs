@@ -51,6 +51,18 @@ export function serversFor(stateDirArg) {
   };
 }
 
+/**
+ * Ends a benchmark's run: drops the databases the platform made under its prefix (every
+ * service's, and the benchmark's `raw`), closes the benchmark's driver, stops the platform and
+ * the servers it started.
+ */
+export async function endRun({ mongo, platform, servers }) {
+  for (const d of ['raw', 'gateway', ...SERVICES]) await mongo.db(`${platform.prefix}_${d}`).dropDatabase().catch(() => undefined);
+  await mongo.close();
+  await platform.stop();
+  servers.stop();
+}
+
 /** Starts every service, `recordsReplicas` records processes, and the gateway; resolves once the gateway answers. */
 /**
  * `BENCH_SERVICE_NODE_ARGS` (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: not allowed in

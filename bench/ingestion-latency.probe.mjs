@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { args, createTenant, createUser, pct, until } from './harness.mjs';
-import { serversFor, startAllServices } from './distributed-platform.mjs';
+import { endRun, serversFor, startAllServices } from './distributed-platform.mjs';
 import { root as ownRoot } from './processes.mjs';
 
 const N = Number(args.requests ?? 200);
@@ -66,9 +66,6 @@ try {
   const one = results[3][1].p50;
   for (const [label, r] of results) console.log(`${label.padEnd(58)} p50 ${r.p50.toFixed(2).padStart(6)} ms  p90 ${r.p90.toFixed(2).padStart(6)} ms  = ${(r.p50 / one).toFixed(1)} raw insertOne`);
 } finally {
-  for (const d of ['raw', 'gateway', 'users', 'records', 'streams', 'notifications', 'rules', 'sources']) await mongo.db(`${platform.prefix}_${d}`).dropDatabase().catch(() => undefined);
-  await mongo.close();
-  await platform.stop();
-  servers.stop();
+  await endRun({ mongo, platform, servers });
 }
 process.exit(0);
